@@ -1,0 +1,291 @@
+"""The game contract every Boneyard game implements.
+
+Modelled on OpenSpiel and boardgame.io: a game is a pure definition (a `Rules` object)
+that makes immutable `GameState` values.  Chance is explicit (the `CHANCE` seat), seats
+are explicit, and each seat sees the game only through `view(seat)`.
+
+Why a template method for `play`: the rulings say a choice with exactly one legal option
+is applied by the engine itself.  Doing that once here, rather than in five engines, keeps
+the behaviour identical everywhere and lets the log record those forced moves
+(`GameState.forced`) so that a replay can check them.
+
+This module and the whole `bot.games` package use the standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Self
+
+CHANCE: Final = -1
+"""The seat that plays chance moves (rolls, draws, shuffles)."""
+
+JSON = dict[str, Any]
+OptionValue = str | int
+
+
+class IllegalMove(ValueError):
+    """A move that is malformed or not allowed now; the message is for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class InvalidOptions(ValueError):
+    """Match options that a game does not offer or that have a bad value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.  `winners` is empty for a draw."""
+
+    winners: frozenset[int]
+    reason: str
+    scores: tuple[int, ...] | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> JSON:
+        return {
+            "winners": sorted(self.winners),
+            "reason": self.reason,
+            "scores": list(self.scores) if self.scores is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        scores = data.get("scores")
+        return cls(
+            winners=frozenset(int(s) for s in data["winners"]),
+            reason=str(data["reason"]),
+            scores=tuple(int(s) for s in scores) if scores is not None else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One match option a game offers at `/play` time.
+
+    `choices` lists the allowed values of a text option; an integer option leaves it
+    empty and gives `minimum`/`maximum` instead.
+    """
+
+    name: str
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, raw: object) -> OptionValue:
+        """Return the canonical value of `raw`; raises InvalidOptions for a bad one."""
+        if isinstance(self.default, int):
+            try:
+                value = int(str(raw).strip())
+            except ValueError:
+                raise InvalidOptions(f"Option `{self.name}` takes a whole number, not `{raw}`.") from None
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidOptions(f"Option `{self.name}` must be at least {self.minimum}.")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidOptions(f"Option `{self.name}` must be at most {self.maximum}.")
+            return value
+        text = str(raw).strip().lower()
+        if text not in self.choices:
+            allowed = ", ".join(f"`{c}`" for c in self.choices)
+            raise InvalidOptions(f"Option `{self.name}` must be one of {allowed}, not `{raw}`.")
+        return text
+
+    def describe(self) -> str:
+        """One line for `/games` and the README: values, default and help."""
+        values = "|".join(self.choices) if self.choices else f"{self.minimum}..{self.maximum}"
+        return f"{self.name}={values} (default {self.default}): {self.help}"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the bot shows about a game before any state exists."""
+
+    key: str
+    name: str
+    seat_names: tuple[str, str]
+    blurb: str
+    how_to_play: str
+    options: tuple[Option, ...] = ()
+    move_pattern: re.Pattern[str] = field(default=re.compile(r"(?!)"))
+    """Text that looks like an attempt at a move, so a typed chat message that fails to
+    parse gets an answer while ordinary chatter is left alone."""
+    has_private_info: bool = False
+
+
+class Rules(ABC):
+    """A game definition: makes start states and loads dumped ones."""
+
+    info: ClassVar[GameInfo]
+
+    @property
+    def key(self) -> str:
+        return self.info.key
+
+    def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
+        """Validate `options` and fill in defaults; raises InvalidOptions."""
+        given = dict(options or {})
+        known = {opt.name: opt for opt in self.info.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            offered = ", ".join(f"`{n}`" for n in known) or "none"
+            raise InvalidOptions(
+                f"{self.info.name} has no option {', '.join(f'`{u}`' for u in unknown)} (options: {offered})."
+            )
+        return {name: opt.parse(given[name]) if name in given else opt.default for name, opt in known.items()}
+
+    def start(self, players: int = 2, options: Mapping[str, object] | None = None) -> GameState:
+        """A new game; deterministic for given options.  Raises InvalidOptions."""
+        if players != 2:
+            raise InvalidOptions(f"{self.info.name} is a game for two players.")
+        return self._start(self.resolve_options(options))._settle(())
+
+    @abstractmethod
+    def _start(self, options: dict[str, OptionValue]) -> GameState: ...
+
+    @abstractmethod
+    def load(self, data: Mapping[str, Any]) -> GameState:
+        """Rebuild a state from `GameState.dump()`."""
+
+
+class GameState(ABC):
+    """An immutable position.  Subclasses implement the underscore hooks."""
+
+    rules: ClassVar[Rules]
+    forced: tuple[tuple[int, str], ...] = ()
+    """Moves the engine applied by itself at the end of the last `play` (seat, move)."""
+
+    # --- the public contract -------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def turn(self) -> frozenset[int]:
+        """Seats that must act now: {0}, {1}, {0, 1}, {CHANCE}, or empty when over."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def legal_moves(self, seat: int) -> list[str]:
+        """Every legal move of `seat` now, in canonical notation (may be empty)."""
+
+    def play(self, seat: int, move: str) -> Self:
+        """The state after `seat` plays `move`; raises IllegalMove and changes nothing."""
+        if not isinstance(move, str) or not move.strip():
+            raise IllegalMove("Type a move, for example one from the autocomplete list.")
+        if self.outcome is not None:
+            raise IllegalMove("The game is over.")
+        if seat not in self.turn:
+            raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
+        return self._apply(seat, move)._settle(())
+
+    def sample_chance(self, rng: random.Random) -> str:
+        """One chance move drawn with `rng`; only when CHANCE is in `turn`."""
+        if CHANCE not in self.turn:
+            raise IllegalMove("No chance move is due now.")
+        return self._sample_chance(rng)
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """What `seat` may know (None: the public).  A seat's view is the public view plus
+        `you` (the seat) and `private` (its own secrets)."""
+
+    @abstractmethod
+    def dump(self) -> JSON:
+        """JSON-able data from which `rules.load` rebuilds this state exactly."""
+
+    # --- hooks ---------------------------------------------------------------------
+
+    @abstractmethod
+    def _apply(self, seat: int, move: str) -> Self:
+        """Parse, check and apply one move; raise IllegalMove with a readable reason."""
+
+    def _sample_chance(self, rng: random.Random) -> str:
+        raise IllegalMove(f"{self.rules.info.name} has no chance moves.")
+
+    def forced_move(self, seat: int) -> str | None:
+        """The move `seat` must make when it has exactly one, else None."""
+        moves = self.legal_moves(seat)
+        return moves[0] if len(moves) == 1 else None
+
+    def _settle(self, forced: tuple[tuple[int, str], ...]) -> Self:
+        """Apply single-option choices of player seats until a real choice is due."""
+        state = self
+        while state.outcome is None:
+            seats = sorted(s for s in state.turn if s != CHANCE)
+            if not seats or CHANCE in state.turn:
+                break
+            for seat in seats:
+                only = state.forced_move(seat)
+                if only is not None:
+                    state = state._apply(seat, only)
+                    forced += ((seat, only),)
+                    break
+            else:
+                break
+        state.forced = forced
+        return state
+
+    # --- helpers shared by every game ------------------------------------------------
+
+    def public_base(self) -> JSON:
+        """Keys every public view carries, so renderers and cogs can rely on them."""
+        outcome = self.outcome
+        return {
+            "game": self.rules.info.key,
+            "turn": sorted(self.turn),
+            "outcome": outcome.to_json() if outcome is not None else None,
+        }
+
+    def seat_view(self, public: JSON, seat: int | None, private: JSON) -> JSON:
+        """Combine a public view with a seat's own secrets (`view` implementations)."""
+        if seat is None:
+            return public
+        if seat not in (0, 1):
+            raise ValueError(f"no seat {seat}")
+        return {**public, "you": seat, "private": private}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and json.dumps(self.dump(), sort_keys=True) == json.dumps(
+            other.dump(), sort_keys=True
+        )
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.dump(), sort_keys=True))
+
+
+def normalise(text: str) -> str:
+    """Lower-case `text` and collapse its white space: the first step of every parser."""
+    return " ".join(text.lower().split())
+
+
+def shown(text: str, limit: int = 32) -> str:
+    """Player input quoted for an error message, cut short so a pasted novel stays out."""
+    text = " ".join(str(text).split()).replace("`", "'")
+    return f"`{text if len(text) <= limit else text[: limit - 1] + '…'}`"
+
+
+def opponent(seat: int) -> int:
+    return 1 - seat
+
+
+def only(items: Iterable[str]) -> str | None:
+    """The single element of `items`, or None when there are zero or several."""
+    it = iter(items)
+    first = next(it, None)
+    if first is None or next(it, None) is not None:
+        return None
+    return first

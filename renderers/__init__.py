@@ -1,0 +1,53 @@
+"""Board pictures: a game view in, PNG bytes out.
+
+Renderers see views only (never a `GameState`), so a picture cannot show what its view
+did not contain: the channel gets pictures of public views, a DM of that seat's view.
+
+Each game module offers `board(view) -> Image` (the body under the shared header) and,
+for games with private information, `private(view) -> Image | None` (a player's hand).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from bot.games import GAMES
+from renderers.kit import Header, frame, to_png
+
+__all__ = ["Header", "has_private_picture", "render", "render_private"]
+
+_MODULES = {
+    "focus": "renderers.focus",
+}
+
+
+def _module(game_key: str) -> ModuleType:
+    try:
+        return importlib.import_module(_MODULES[game_key])
+    except KeyError:
+        raise ValueError(f"no renderer for game {game_key!r}") from None
+
+
+def render(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes:
+    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop)."""
+    body = _module(game_key).board(view)
+    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names))
+
+
+def has_private_picture(game_key: str) -> bool:
+    return hasattr(_module(game_key), "private")
+
+
+def render_private(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes | None:
+    """A seat's private picture (hand, draw pile, pool) as PNG bytes, or None when the
+    game has nothing private for that seat now."""
+    module = _module(game_key)
+    draw_private = getattr(module, "private", None)
+    if draw_private is None:
+        return None
+    body = draw_private(view)
+    if body is None:
+        return None
+    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names))

@@ -1,0 +1,35 @@
+"""Random legal play for tests: the one driver every contract test uses."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from bot.games import CHANCE, GameState
+
+
+def step(state: GameState, rng: random.Random) -> tuple[int, str]:
+    """One (seat, move) a random player or the chance seat would play now."""
+    if CHANCE in state.turn:
+        return CHANCE, state.sample_chance(rng)
+    seat = rng.choice(sorted(state.turn))
+    moves = state.legal_moves(seat)
+    assert moves, f"seat {seat} must act but has no legal move"
+    return seat, rng.choice(moves)
+
+
+def playout(state: GameState, rng: random.Random, max_plies: int = 20_000) -> Iterator[tuple[GameState, int, str]]:
+    """Yield (state before, seat, move) until the game ends; fails if it never ends."""
+    for _ in range(max_plies):
+        if state.outcome is not None:
+            return
+        seat, move = step(state, rng)
+        yield state, seat, move
+        state = state.play(seat, move)
+    raise AssertionError(f"no outcome after {max_plies} plies")
+
+
+def final(state: GameState, rng: random.Random) -> GameState:
+    for before, seat, move in playout(state, rng):
+        state = before.play(seat, move)
+    return state

@@ -1,0 +1,151 @@
+"""Contract tests run on every registered game (OpenSpiel's random_sim_test, in spirit)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions, Outcome
+from tests.games.playout import final, playout
+
+GAME_KEYS = sorted(GAMES)
+SEEDS = range(4)
+
+
+def _options_variants(key: str) -> list[dict[str, object]]:
+    """The default options plus each non-default choice of each text option."""
+    variants: list[dict[str, object]] = [{}]
+    for option in GAMES[key].info.options:
+        variants.extend({option.name: c} for c in option.choices if c != option.default)
+    return variants
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_playout_ends_with_an_outcome(key: str, seed: int) -> None:
+    state = final(GAMES[key].start(), random.Random(seed))
+    outcome = state.outcome
+    assert isinstance(outcome, Outcome)
+    assert outcome.reason
+    assert outcome.winners <= {0, 1}
+    assert state.turn == frozenset()
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_option_variant_plays_to_the_end(key: str) -> None:
+    for i, options in enumerate(_options_variants(key)):
+        state = final(GAMES[key].start(options=options), random.Random(100 + i))
+        assert state.outcome is not None, options
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_dump_load_round_trips_at_every_ply(key: str) -> None:
+    rules = GAMES[key]
+    for before, seat, move in playout(rules.start(), random.Random(7)):
+        data = before.dump()
+        text = json.dumps(data)
+        again = rules.load(json.loads(text))
+        assert again.dump() == data
+        assert again.turn == before.turn
+        if seat != CHANCE:
+            assert again.legal_moves(seat) == before.legal_moves(seat)
+        assert again.play(seat, move).dump() == before.play(seat, move).dump()
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_listed_move_is_accepted(key: str) -> None:
+    rng = random.Random(3)
+    for ply, (before, seat, _move) in enumerate(playout(GAMES[key].start(), rng)):
+        if seat == CHANCE or ply % 3:
+            continue
+        for move in before.legal_moves(seat):
+            after = before.play(seat, move)
+            assert after is not before
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_listed_moves_are_canonical_and_distinct(key: str) -> None:
+    for before, seat, _move in playout(GAMES[key].start(), random.Random(11)):
+        if seat == CHANCE:
+            continue
+        moves = before.legal_moves(seat)
+        assert len(moves) == len(set(moves)), "duplicate moves listed"
+        assert len(moves) < 5_000, "legal_moves must stay small enough to list"
+
+
+GARBAGE = ["", "   ", "hello there", "zz9-zz10", "🂡", "move", "-", "a0-a0", "x" * 500]
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_garbage_raises_illegal_move_and_changes_nothing(key: str) -> None:
+    rng = random.Random(5)
+    checked = 0
+    for ply, (before, seat, _move) in enumerate(playout(GAMES[key].start(), rng)):
+        if ply % 7:
+            continue
+        snapshot = before.dump()
+        for junk in GARBAGE:
+            with pytest.raises(IllegalMove) as info:
+                before.play(seat, junk)
+            assert info.value.reason and len(info.value.reason) < 300
+        assert before.dump() == snapshot
+        checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_wrong_seat_is_refused(key: str) -> None:
+    state = GAMES[key].start()
+    for seat in (0, 1, CHANCE):
+        if seat in state.turn:
+            continue
+        with pytest.raises(IllegalMove):
+            state.play(seat, "anything")
+        assert state.legal_moves(seat) == [] or seat == CHANCE
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_views_are_json_and_seat_views_extend_the_public_view(key: str) -> None:
+    for before, _seat, _move in playout(GAMES[key].start(), random.Random(9)):
+        public = before.view(None)
+        json.dumps(public)
+        assert public["game"] == key
+        assert "private" not in public
+        for seat in (0, 1):
+            mine = before.view(seat)
+            json.dumps(mine)
+            assert mine["you"] == seat
+            assert {k: v for k, v in mine.items() if k not in ("you", "private")} == public
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_replaying_the_moves_reaches_the_same_state(key: str) -> None:
+    rules = GAMES[key]
+    log = [(seat, move) for _before, seat, move in playout(rules.start(), random.Random(13))]
+    state = rules.start()
+    for seat, move in log:
+        state = state.play(seat, move)
+    assert state.outcome is not None
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_bad_options_are_rejected_with_a_clear_message(key: str) -> None:
+    rules = GAMES[key]
+    with pytest.raises(InvalidOptions, match="no option"):
+        rules.start(options={"no_such_option": "1"})
+    for option in rules.info.options:
+        with pytest.raises(InvalidOptions, match=option.name):
+            rules.start(options={option.name: "definitely-not-a-value"})
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_game_info_is_complete(key: str) -> None:
+    info = GAMES[key].info
+    assert info.key == key
+    assert info.name and info.blurb and info.how_to_play
+    assert len(info.seat_names) == 2
+    for option in info.options:
+        assert option.help
+        assert option.parse(option.default) == option.default
