@@ -216,6 +216,11 @@ class GameState(ABC):
     def _sample_chance(self, rng: random.Random) -> str:
         raise IllegalMove(f"{self.rules.info.name} has no chance moves.")
 
+    def is_public_move(self, seat: int) -> bool:
+        """Whether the move `seat` just made (the one that led to this state) may be shown
+        to everyone.  Games with secrets override this: a draft pick or a shuffle is not."""
+        return not self.rules.info.has_private_info
+
     def forced_move(self, seat: int) -> str | None:
         """The move `seat` must make when it has exactly one, else None."""
         moves = self.legal_moves(seat)

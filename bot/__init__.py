@@ -1,0 +1,1 @@
+"""Boneyard: the application layer (importable without a Discord connection)."""

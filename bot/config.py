@@ -1,0 +1,75 @@
+"""Settings from the environment and an optional `.env` file, in one typed object.
+
+Why no third-party settings library: the bot needs a handful of values, and reading a
+`.env` file is a dozen lines; one fewer dependency is one fewer thing to install.
+Values already in the environment win over the file, so deployments can override it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class ConfigError(RuntimeError):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a `.env` file; blank lines and `#` comments are skipped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip().removeprefix("export ").strip()] = value
+    return values
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database: Path
+    sync_commands: str  # "", "global" or a guild id
+    api_base: str | None  # a fake Discord for tests; None means discord.com
+    owner_ids: frozenset[int]
+    log_level: str
+    state_cache_size: int
+    typed_moves: bool
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
+        """Read settings; raises ConfigError naming the setting to fix."""
+        env = {**(read_dotenv(dotenv) if dotenv else {}), **(os.environ if environ is None else environ)}
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in a .env file next to "
+                "pyproject.toml (see .env.example) or in the environment."
+            )
+        sync = env.get("SYNC_COMMANDS", "").strip().lower()
+        if sync not in ("", "global", "off") and not sync.isdigit():
+            raise ConfigError("SYNC_COMMANDS must be empty, `global`, `off` or a guild id.")
+        try:
+            owners = frozenset(int(x) for x in env.get("OWNER_IDS", "").replace(",", " ").split())
+            cache = int(env.get("STATE_CACHE_SIZE", "256"))
+        except ValueError as exc:
+            raise ConfigError(f"OWNER_IDS and STATE_CACHE_SIZE take numbers: {exc}") from None
+        return cls(
+            token=token,
+            database=Path(env.get("DATABASE_PATH", "boneyard.sqlite3")),
+            sync_commands="" if sync == "off" else sync,
+            api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+            owner_ids=owners,
+            log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            state_cache_size=max(1, cache),
+            typed_moves=env.get("TYPED_MOVES", "on").strip().lower() not in ("0", "off", "false", "no"),
+        )

@@ -1,0 +1,466 @@
+"""MatchService: the application's one way to create, play and end matches.
+
+It owns the rules of *matches* (who may act, when, in which channel) while the engines own
+the rules of *games*.  It knows nothing of Discord: callers pass user and channel ids and get
+back an `Update` describing what to announce.
+
+Concurrency: one asyncio lock per match serialises everything that changes a match, and
+the store's optimistic version check guards against a second process.  A move is
+acknowledged only after its transaction committed.
+
+Randomness: every match has a secret seed; chance move number *n* is drawn with a
+`random.Random` seeded from `sha256(seed:n)`.  The seed's hash is shown when the match starts
+and the seed when it ends, so players can recompute every roll and draw afterwards
+(`chance_rng` is all they need).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import CHANCE, GAMES, GameState, InvalidOptions, Outcome, Rules
+from bot.store import MatchRow, StaleVersion, Store
+
+log = logging.getLogger(__name__)
+
+SEAT_PREFS = ("random", "first", "second")
+PER_SEAT_WORDS = {"me": "challenger", "opponent": "accepter", "you": "accepter", "both": "both", "none": "none"}
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the message is shown to the user as it is."""
+
+
+class NoMatchHere(ServiceError):
+    pass
+
+
+class NotInMatch(ServiceError):
+    pass
+
+
+class NotYourTurn(ServiceError):
+    pass
+
+
+class ChannelBusy(ServiceError):
+    pass
+
+
+class MatchConflict(ServiceError):
+    pass
+
+
+def chance_rng(seed: str, ply: int) -> random.Random:
+    """The RNG for the chance move at `ply`: anyone with the revealed seed can recompute it."""
+    return random.Random(hashlib.sha256(f"{seed}:{ply}".encode()).digest())
+
+
+def seed_hash(seed: str) -> str:
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Update:
+    """What changed, for the caller to announce.  Views only: no state leaves the service."""
+
+    match: MatchRow
+    public_view: dict[str, Any]
+    private_views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Seat -> that seat's full view, for seats whose private information changed."""
+    played: tuple[tuple[int, str], ...] = ()
+    """The public moves this update added, in order (seat, move)."""
+    outcome: Outcome | None = None
+    ply: int = 0
+    note: str | None = None
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """User ids of the players who must act now."""
+        seats = self.match.seats
+        if seats is None or self.outcome is not None:
+            return ()
+        return tuple(seats[s] for s in self.public_view.get("turn", []) if s in (0, 1))
+
+
+class _LRU:
+    """A bounded cache of live states: memory stays flat however many matches are stored."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
+
+    def get(self, match_id: int, version: int) -> GameState | None:
+        item = self._items.get(match_id)
+        if item is None or item[0] != version:
+            return None
+        self._items.move_to_end(match_id)
+        return item[1]
+
+    def put(self, match_id: int, version: int, state: GameState) -> None:
+        self._items[match_id] = (version, state)
+        self._items.move_to_end(match_id)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def drop(self, match_id: int) -> None:
+        self._items.pop(match_id, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class MatchService:
+    def __init__(self, store: Store, *, cache_size: int = 256, games: Mapping[str, Rules] = GAMES) -> None:
+        self.store = store
+        self.games = games
+        self._cache = _LRU(cache_size)
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    def _rules(self, game: str) -> Rules:
+        try:
+            return self.games[game]
+        except KeyError:
+            raise ServiceError(f"There is no game called `{game}`; `/games` lists them.") from None
+
+    # --- challenges --------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        game: str,
+        channel_id: int,
+        guild_id: int | None,
+        challenger_id: int,
+        opponent_id: int | None,
+        options: Mapping[str, str] | None = None,
+        seat_pref: str = "random",
+    ) -> MatchRow:
+        """Open a challenge in a channel.  Raises ServiceError / InvalidOptions."""
+        rules = self._rules(game)
+        if opponent_id == challenger_id:
+            raise ServiceError("You cannot challenge yourself; leave the opponent empty for an open challenge.")
+        if seat_pref not in SEAT_PREFS:
+            raise ServiceError(f"`seat` must be one of {', '.join(SEAT_PREFS)}.")
+        raw = {k.strip().lower(): str(v).strip().lower() for k, v in (options or {}).items()}
+        self._resolve_options(rules, raw, challenger_seat=0)  # validate now, map seats at accept time
+        seed = secrets.token_hex(16)
+        row = await self.store.create_challenge(
+            game=game,
+            options=raw,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            seat_pref=seat_pref,
+            seed=seed,
+            seed_hash=seed_hash(seed),
+        )
+        if row is None:
+            raise ChannelBusy(
+                "This channel already has a match or an open challenge; finish it or use another channel."
+            )
+        return row
+
+    @staticmethod
+    def _resolve_options(rules: Rules, raw: Mapping[str, str], *, challenger_seat: int) -> dict[str, Any]:
+        """Engine options from what the challenger typed.
+
+        Per-seat options (items such as Domino Wars' `tie`, whose values are seat numbers)
+        may be given as `me`, `opponent`, `both` or `none`: seats are only known once the
+        challenge is accepted, so the words are mapped here.
+        """
+        mapped: dict[str, object] = {}
+        for name, value in raw.items():
+            word = PER_SEAT_WORDS.get(value)
+            if word == "challenger":
+                value = str(challenger_seat)
+            elif word == "accepter":
+                value = str(1 - challenger_seat)
+            mapped[name] = value
+        return rules.resolve_options(mapped)
+
+    async def accept(self, match_id: int, user_id: int) -> Update:
+        """Accept a challenge and start the match.  Raises ServiceError."""
+        async with self._lock(match_id):
+            row = await self._get(match_id)
+            if row.status != "challenge":
+                raise ServiceError("This challenge is no longer open.")
+            if user_id == row.challenger_id:
+                raise ServiceError("You cannot accept your own challenge; wait for an opponent.")
+            if row.opponent_id is not None and row.opponent_id != user_id:
+                raise NotInMatch("This challenge is for someone else.")
+            rules = self._rules(row.game)
+            if row.seat_pref == "first":
+                challenger_seat = 0
+            elif row.seat_pref == "second":
+                challenger_seat = 1
+            else:
+                challenger_seat = chance_rng(row.seed, -1).randrange(2)
+            seats = (row.challenger_id, user_id) if challenger_seat == 0 else (user_id, row.challenger_id)
+            try:
+                options = self._resolve_options(rules, row.options, challenger_seat=challenger_seat)
+                state = rules.start(options=options)
+            except InvalidOptions as exc:
+                raise ServiceError(str(exc)) from None
+            state, log_moves = self._advance(state, row.seed, 0, [(s, m, False, True) for s, m in state.forced])
+            try:
+                row = await self.store.start_match(match_id, seats, state.dump(), log_moves, user_id)
+            except StaleVersion:
+                raise ServiceError("This challenge is no longer open.") from None
+            self._cache.put(match_id, row.version, state)
+            return self._update(row, state, None, log_moves, ply=len(log_moves), note="started")
+
+    async def decline(self, match_id: int, user_id: int) -> MatchRow:
+        row = await self._get(match_id)
+        if row.status != "challenge":
+            raise ServiceError("This challenge is no longer open.")
+        if user_id == row.challenger_id:
+            return await self.cancel(match_id, user_id)
+        if row.opponent_id != user_id:
+            raise NotInMatch("Only the challenged player can decline; anyone else can simply not accept.")
+        if not await self.store.set_status(match_id, "declined", expected=("challenge",)):
+            raise ServiceError("This challenge is no longer open.")
+        return await self._get(match_id)
+
+    async def cancel(self, match_id: int, user_id: int) -> MatchRow:
+        row = await self._get(match_id)
+        if row.status != "challenge":
+            raise ServiceError("This challenge is no longer open.")
+        if user_id != row.challenger_id:
+            raise NotInMatch("Only the challenger can withdraw a challenge.")
+        if not await self.store.set_status(match_id, "cancelled", expected=("challenge",)):
+            raise ServiceError("This challenge is no longer open.")
+        return await self._get(match_id)
+
+    # --- play --------------------------------------------------------------------------
+
+    async def play(self, match_id: int, user_id: int, text: str) -> Update:
+        """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed."""
+        async with self._lock(match_id):
+            row = await self._get(match_id)
+            if row.status != "active":
+                raise NoMatchHere("This match is not running.")
+            seat = self._seat(row, user_id)
+            state = await self._state(row)
+            if seat not in state.turn:
+                raise NotYourTurn("It is not your turn.")
+            ply = await self.store.move_count(match_id)
+            new = state.play(seat, text)
+            record = [(seat, text.strip(), new.is_public_move(seat), False)]
+            record += [(s, m, new.is_public_move(s), True) for s, m in new.forced]
+            new, record = self._advance(new, row.seed, ply + len(record), record)
+            return await self._commit(row, state, new, ply, record)
+
+    async def resign(self, match_id: int, user_id: int) -> Update:
+        async with self._lock(match_id):
+            row = await self._get(match_id)
+            if row.status != "active":
+                raise NoMatchHere("This match is not running.")
+            seat = self._seat(row, user_id)
+            state = await self._state(row)
+            name = self._rules(row.game).info.seat_names[seat]
+            outcome = Outcome(frozenset((1 - seat,)), f"{name} resigned.")
+            return await self._finish(row, state, outcome, "finished")
+
+    async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Update | None:
+        """Abort when both players asked (or a moderator does).  Returns None while the
+        other player's agreement is still missing."""
+        async with self._lock(match_id):
+            row = await self._get(match_id)
+            if row.status == "challenge":
+                if user_id == row.challenger_id or moderator:
+                    await self.store.set_status(match_id, "cancelled", expected=("challenge",))
+                    raise ServiceError("The challenge was withdrawn.")
+                raise NotInMatch("Only the challenger or a moderator can withdraw this challenge.")
+            if row.status != "active":
+                raise NoMatchHere("This match is not running.")
+            if not moderator:
+                self._seat(row, user_id)
+                votes = await self.store.add_abort_vote(match_id, user_id)
+                if not row.seats or not set(row.seats) <= votes:
+                    return None
+            state = await self._state(row)
+            outcome = Outcome(
+                frozenset(), "The match was aborted." if not moderator else "A moderator aborted the match."
+            )
+            return await self._finish(row, state, outcome, "aborted")
+
+    async def claim_timeout(self, match_id: int, loser_seat: int, reason: str) -> Update:
+        """End a match on time (called by the clock; the reason names who ran out)."""
+        async with self._lock(match_id):
+            row = await self._get(match_id)
+            if row.status != "active":
+                raise NoMatchHere("This match is not running.")
+            state = await self._state(row)
+            return await self._finish(row, state, Outcome(frozenset((1 - loser_seat,)), reason), "finished")
+
+    # --- queries -----------------------------------------------------------------------
+
+    async def match_in_channel(self, channel_id: int) -> MatchRow:
+        row = await self.store.open_match_in_channel(channel_id)
+        if row is None:
+            raise NoMatchHere("There is no match in this channel. Start one with `/play`.")
+        return row
+
+    async def view(self, match_id: int, user_id: int | None) -> dict[str, Any]:
+        """The view `user_id` may see (the public view for spectators)."""
+        row = await self._get(match_id)
+        state = await self._state(row)
+        seat = row.seat_of(user_id) if user_id is not None else None
+        return self._decorate(row, state.view(seat))
+
+    async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
+        row = await self._get(match_id)
+        seat = row.seat_of(user_id)
+        if row.status != "active" or seat is None:
+            return []
+        return (await self._state(row)).legal_moves(seat)
+
+    async def seat_of(self, match_id: int, user_id: int) -> int | None:
+        return (await self._get(match_id)).seat_of(user_id)
+
+    async def replay(self, match_id: int) -> GameState:
+        """The state rebuilt from options and the move log alone (forced moves re-derived)."""
+        row = await self._get(match_id)
+        rules = self._rules(row.game)
+        challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
+        state = rules.start(options=self._resolve_options(rules, row.options, challenger_seat=challenger_seat))
+        for move in await self.store.moves(match_id):
+            if not move.forced:
+                state = state.play(move.seat, move.move)
+        return state
+
+    async def get(self, match_id: int) -> MatchRow:
+        return await self._get(match_id)
+
+    # --- internals ---------------------------------------------------------------------
+
+    async def _get(self, match_id: int) -> MatchRow:
+        row = await self.store.get_match(match_id)
+        if row is None:
+            raise NoMatchHere("That match does not exist.")
+        return row
+
+    @staticmethod
+    def _seat(row: MatchRow, user_id: int) -> int:
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise NotInMatch("You are not playing in this match.")
+        return seat
+
+    async def _state(self, row: MatchRow) -> GameState:
+        cached = self._cache.get(row.id, row.version)
+        if cached is not None:
+            return cached
+        if row.snapshot is None:
+            raise NoMatchHere("This match has not started yet.")
+        state = self._rules(row.game).load(row.snapshot)
+        self._cache.put(row.id, row.version, state)
+        return state
+
+    def _advance(
+        self, state: GameState, seed: str, ply: int, record: list[tuple[int, str, bool, bool]]
+    ) -> tuple[GameState, list[tuple[int, str, bool, bool]]]:
+        """Play every chance move now due, with the match RNG, and any forced replies."""
+        while state.outcome is None and CHANCE in state.turn:
+            move = state.sample_chance(chance_rng(seed, ply))
+            state = state.play(CHANCE, move)
+            record.append((CHANCE, move, state.is_public_move(CHANCE), False))
+            record.extend((s, m, state.is_public_move(s), True) for s, m in state.forced)
+            ply += 1 + len(state.forced)
+        return state, record
+
+    async def _commit(
+        self, row: MatchRow, before: GameState, state: GameState, ply: int, record: list[tuple[int, str, bool, bool]]
+    ) -> Update:
+        outcome = state.outcome
+        status = "finished" if outcome is not None else "active"
+        try:
+            version = await self.store.commit_moves(
+                row.id,
+                expected_version=row.version,
+                first_ply=ply,
+                moves=record,
+                snapshot=state.dump(),
+                status=status,
+                outcome=outcome.to_json() if outcome else None,
+            )
+        except StaleVersion:
+            self._cache.drop(row.id)
+            raise MatchConflict("The match changed while your move was being saved; please try again.") from None
+        self._cache.put(row.id, version, state)
+        if outcome is not None:
+            self._forget(row.id)
+        new_row = await self._get(row.id)
+        return self._update(new_row, state, before, record, ply=ply + len(record))
+
+    async def _finish(self, row: MatchRow, state: GameState, outcome: Outcome, status: str) -> Update:
+        """End a match for a reason outside the game (resignation, abort, time)."""
+        ply = await self.store.move_count(row.id)
+        try:
+            await self.store.commit_moves(
+                row.id,
+                expected_version=row.version,
+                first_ply=ply,
+                moves=[],
+                snapshot=state.dump(),
+                status=status,
+                outcome=outcome.to_json(),
+            )
+        except StaleVersion:
+            raise MatchConflict("The match changed at the same moment; please try again.") from None
+        self._forget(row.id)
+        new_row = await self._get(row.id)
+        public = self._decorate(new_row, state.view(None))
+        public["outcome"], public["turn"] = outcome.to_json(), []
+        return Update(new_row, public, {}, (), outcome, ply, note=status)
+
+    def _forget(self, match_id: int) -> None:
+        self._cache.drop(match_id)
+        lock = self._locks.get(match_id)
+        if lock is not None and not lock.locked():
+            del self._locks[match_id]
+
+    def _update(
+        self,
+        row: MatchRow,
+        state: GameState,
+        before: GameState | None,
+        record: list[tuple[int, str, bool, bool]],
+        *,
+        ply: int,
+        note: str | None = None,
+    ) -> Update:
+        private: dict[int, dict[str, Any]] = {}
+        if self._rules(row.game).info.has_private_info:
+            for seat in (0, 1):
+                mine = state.view(seat)
+                if before is None or before.view(seat).get("private") != mine.get("private"):
+                    private[seat] = self._decorate(row, mine)
+        played = tuple((s, m) for s, m, public, _forced in record if public and s != CHANCE)
+        return Update(
+            match=row,
+            public_view=self._decorate(row, state.view(None)),
+            private_views=private,
+            played=played,
+            outcome=state.outcome,
+            ply=ply,
+            note=note,
+        )
+
+    @staticmethod
+    def _decorate(row: MatchRow, view: dict[str, Any]) -> dict[str, Any]:
+        """Add what the match knows and the game does not (its id); a copy, never shared."""
+        return {**view, "match_id": row.id}

@@ -1,0 +1,402 @@
+"""SQLite persistence through aiosqlite: the schema, its migrations, and every query.
+
+Why SQLite: a play-by-post match lives for days and must survive restarts, and one file
+next to the bot is all a server admin should have to back up.  WAL mode lets readers
+(autocomplete, `/matches`) run while a move commits.
+
+The store never interprets a game: it keeps options, snapshots and moves as JSON text.
+A move is acknowledged only after `commit_moves` returned, i.e. after its transaction
+committed; the snapshot update is optimistic (`version` must still be what the caller
+loaded), so two writers can never both win.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: matches, seats, the move log
+    """
+    CREATE TABLE matches (
+        id            INTEGER PRIMARY KEY,
+        game          TEXT    NOT NULL,
+        options       TEXT    NOT NULL,
+        guild_id      INTEGER,
+        channel_id    INTEGER NOT NULL,
+        status        TEXT    NOT NULL CHECK (status IN
+                              ('challenge', 'active', 'finished', 'aborted', 'declined', 'cancelled')),
+        challenger_id INTEGER NOT NULL,
+        opponent_id   INTEGER,
+        seat_pref     TEXT    NOT NULL DEFAULT 'random',
+        seed          TEXT    NOT NULL,
+        seed_hash     TEXT    NOT NULL,
+        snapshot      TEXT,
+        version       INTEGER NOT NULL DEFAULT 0,
+        outcome       TEXT,
+        message_id    INTEGER,
+        created_at    REAL    NOT NULL,
+        updated_at    REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX matches_one_open_per_channel
+        ON matches (channel_id) WHERE status IN ('challenge', 'active');
+    CREATE INDEX matches_by_status ON matches (status);
+
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL CHECK (seat IN (0, 1)),
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+
+    CREATE TABLE moves (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        ply      INTEGER NOT NULL,
+        seat     INTEGER NOT NULL,
+        move     TEXT    NOT NULL,
+        public   INTEGER NOT NULL,
+        forced   INTEGER NOT NULL,
+        at       REAL    NOT NULL,
+        PRIMARY KEY (match_id, ply)
+    );
+
+    CREATE TABLE abort_votes (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+
+    CREATE TABLE dm_notices (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    """,
+)
+
+OPEN_STATUSES = ("challenge", "active")
+
+
+class StaleVersion(RuntimeError):
+    """The match changed since it was loaded (another writer won); reload and retry."""
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    game: str
+    options: dict[str, Any]
+    guild_id: int | None
+    channel_id: int
+    status: str
+    challenger_id: int
+    opponent_id: int | None
+    seat_pref: str
+    seed: str
+    seed_hash: str
+    snapshot: dict[str, Any] | None
+    version: int
+    outcome: dict[str, Any] | None
+    seats: tuple[int, int] | None
+    created_at: float
+    updated_at: float
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        if self.seats is None:
+            return None
+        if self.seats[0] == user_id:
+            return 0
+        if self.seats[1] == user_id:
+            return 1
+        return None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    seat: int
+    move: str
+    public: bool
+    forced: bool
+    at: float
+
+
+_MATCH_COLUMNS = (
+    "m.id, m.game, m.options, m.guild_id, m.channel_id, m.status, m.challenger_id, m.opponent_id, "
+    "m.seat_pref, m.seed, m.seed_hash, m.snapshot, m.version, m.outcome, m.created_at, m.updated_at, "
+    "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 0), "
+    "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1)"
+)
+
+
+def _match(row: Sequence[Any]) -> MatchRow:
+    seats = (int(row[16]), int(row[17])) if row[16] is not None and row[17] is not None else None
+    return MatchRow(
+        id=row[0],
+        game=row[1],
+        options=json.loads(row[2]),
+        guild_id=row[3],
+        channel_id=row[4],
+        status=row[5],
+        challenger_id=row[6],
+        opponent_id=row[7],
+        seat_pref=row[8],
+        seed=row[9],
+        seed_hash=row[10],
+        snapshot=json.loads(row[11]) if row[11] else None,
+        version=row[12],
+        outcome=json.loads(row[13]) if row[13] else None,
+        created_at=row[14],
+        updated_at=row[15],
+        seats=seats,
+    )
+
+
+class Store:
+    """One aiosqlite connection; every write is one short transaction."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path | str) -> None:
+        self._db = db
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        """Open (creating if needed) and migrate the database at `path`."""
+        db = await aiosqlite.connect(path, isolation_level=None)
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        store = cls(db, path)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            log.info("applying database migration %d", number)
+            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    # --- matches ---------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        seat_pref: str,
+        seed: str,
+        seed_hash: str,
+    ) -> MatchRow | None:
+        """Insert a challenge; None when the channel already has an open match."""
+        now = time.time()
+        try:
+            cur = await self._db.execute(
+                "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
+                "seat_pref, seed, seed_hash, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game,
+                    json.dumps(options),
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    seat_pref,
+                    seed,
+                    seed_hash,
+                    now,
+                    now,
+                ),
+            )
+        except aiosqlite.IntegrityError:
+            return None
+        match_id = cur.lastrowid
+        assert match_id is not None
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        return _match(row) if row else None
+
+    async def open_match_in_channel(self, channel_id: int) -> MatchRow | None:
+        async with self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.status IN ('challenge', 'active')",
+            (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return _match(row) if row else None
+
+    async def matches_of(self, user_id: int, statuses: Sequence[str] = OPEN_STATUSES) -> list[MatchRow]:
+        marks = ", ".join("?" for _ in statuses)
+        async with self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status IN ({marks}) AND "
+            "(m.challenger_id = ? OR m.opponent_id = ? OR m.id IN (SELECT match_id FROM seats WHERE user_id = ?)) "
+            "ORDER BY m.updated_at DESC LIMIT 50",
+            (*statuses, user_id, user_id, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_match(r) for r in rows]
+
+    async def active_matches(self) -> list[MatchRow]:
+        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'") as cur:
+            rows = await cur.fetchall()
+        return [_match(r) for r in rows]
+
+    async def set_status(self, match_id: int, status: str, *, expected: Sequence[str]) -> bool:
+        """Move a match from one of `expected` to `status`; False if it was not in one."""
+        marks = ", ".join("?" for _ in expected)
+        cur = await self._db.execute(
+            f"UPDATE matches SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
+            (status, time.time(), match_id, *expected),
+        )
+        return cur.rowcount == 1
+
+    async def start_match(
+        self,
+        match_id: int,
+        seats: tuple[int, int],
+        snapshot: dict[str, Any],
+        moves: Sequence[tuple[int, str, bool, bool]],
+        opponent_id: int,
+    ) -> MatchRow:
+        """Turn a challenge into an active match in one transaction; raises StaleVersion
+        when it is no longer a challenge (someone else accepted or it was cancelled)."""
+        now = time.time()
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self._db.execute(
+                "UPDATE matches SET status = 'active', opponent_id = ?, snapshot = ?, version = 1, updated_at = ? "
+                "WHERE id = ? AND status = 'challenge'",
+                (opponent_id, json.dumps(snapshot), now, match_id),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion("the challenge is no longer open")
+            await self._db.executemany(
+                "INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)",
+                [(match_id, 0, seats[0]), (match_id, 1, seats[1])],
+            )
+            await self._insert_moves(match_id, 0, moves, now)
+            await self._db.execute("COMMIT")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def commit_moves(
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        first_ply: int,
+        moves: Sequence[tuple[int, str, bool, bool]],
+        snapshot: dict[str, Any],
+        status: str = "active",
+        outcome: dict[str, Any] | None = None,
+    ) -> int:
+        """Append `moves` (seat, move, public, forced) and write the new snapshot, atomically.
+
+        Returns the new version; raises StaleVersion when the stored version moved on.
+        """
+        now = time.time()
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self._db.execute(
+                "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    json.dumps(snapshot),
+                    status,
+                    json.dumps(outcome) if outcome else None,
+                    now,
+                    match_id,
+                    expected_version,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
+            await self._insert_moves(match_id, first_ply, moves, now)
+            await self._db.execute("COMMIT")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        return expected_version + 1
+
+    async def _insert_moves(
+        self, match_id: int, first_ply: int, moves: Sequence[tuple[int, str, bool, bool]], now: float
+    ) -> None:
+        await self._db.executemany(
+            "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (match_id, first_ply + i, seat, move, int(public), int(forced), now)
+                for i, (seat, move, public, forced) in enumerate(moves)
+            ],
+        )
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        async with self._db.execute(
+            "SELECT ply, seat, move, public, forced, at FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [MoveRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in rows]
+
+    async def move_count(self, match_id: int) -> int:
+        async with self._db.execute("SELECT COUNT(*) FROM moves WHERE match_id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def set_message(self, match_id: int, message_id: int) -> None:
+        await self._db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    # --- votes and notices -------------------------------------------------------------
+
+    async def add_abort_vote(self, match_id: int, user_id: int) -> set[int]:
+        """Record `user_id`'s vote to abort; returns everyone who has voted so far."""
+        await self._db.execute(
+            "INSERT OR IGNORE INTO abort_votes (match_id, user_id) VALUES (?, ?)", (match_id, user_id)
+        )
+        async with self._db.execute("SELECT user_id FROM abort_votes WHERE match_id = ?", (match_id,)) as cur:
+            return {int(r[0]) for r in await cur.fetchall()}
+
+    async def first_dm_notice(self, match_id: int, user_id: int) -> bool:
+        """True the first time a closed-DM notice is due for this player in this match."""
+        cur = await self._db.execute(
+            "INSERT OR IGNORE INTO dm_notices (match_id, user_id) VALUES (?, ?)", (match_id, user_id)
+        )
+        return cur.rowcount == 1
+
+    async def count_matches(self) -> int:
+        async with self._db.execute("SELECT COUNT(*) FROM matches") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0

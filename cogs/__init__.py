@@ -1,0 +1,1 @@
+"""discord.py extensions: they translate Discord events into service calls and back."""

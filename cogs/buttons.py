@@ -1,0 +1,88 @@
+"""Persistent buttons: `DynamicItem`s whose custom id carries the match id.
+
+Registered once with `add_dynamic_items`, they keep working after any restart: discord.py
+rebuilds the item from the custom id of the clicked button, and the match is looked up in
+SQLite, not in memory.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Self
+
+import discord
+
+from cogs.common import presenter_of, report_error, service_of
+
+
+class _MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:(?P<action>\w+):(?P<id>[0-9]+)"):
+    """Base of the buttons; subclasses set `action`, `label` and `style`."""
+
+    action = ""
+    label = ""
+    style = discord.ButtonStyle.secondary
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label=self.label, style=self.style, custom_id=f"boneyard:{self.action}:{match_id}")
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+class AcceptButton(_MatchButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
+    action, label, style = "accept", "Accept", discord.ButtonStyle.success
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        update = await service_of(interaction).accept(self.match_id, interaction.user.id)
+        await interaction.response.edit_message(
+            content=f"✅ {interaction.user.mention} accepted. Match #{self.match_id} begins!", view=None
+        )
+        row = update.match
+        intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
+        await presenter_of(interaction).announce(update, intro=intro)
+
+
+class DeclineButton(_MatchButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
+    action, label, style = "decline", "Decline", discord.ButtonStyle.danger
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        row = await service_of(interaction).decline(self.match_id, interaction.user.id)
+        verb = "withdrew the challenge" if row.status == "cancelled" else "declined"
+        await interaction.response.edit_message(content=f"❌ {interaction.user.mention} {verb}.", view=None)
+
+
+class ResignButton(_MatchButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
+    """The confirmation button of `/resign` (resigning by accident would be sad)."""
+
+    action, label, style = "resign", "Yes, resign", discord.ButtonStyle.danger
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        update = await service_of(interaction).resign(self.match_id, interaction.user.id)
+        await interaction.response.edit_message(content="You resigned.", view=None)
+        await presenter_of(interaction).announce(update)
+
+
+DYNAMIC_ITEMS = (AcceptButton, DeclineButton, ResignButton)
+
+
+def challenge_view(match_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AcceptButton(match_id))
+    view.add_item(DeclineButton(match_id))
+    return view

@@ -1,0 +1,79 @@
+"""What every cog shares: reaching the service, and turning errors into replies.
+
+Domain errors (`ServiceError`, `IllegalMove`, `InvalidOptions`) carry a sentence for the
+user and become ephemeral replies; anything else is a bug: it is logged with a short
+reference that the user sees, so an admin can find it in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import TYPE_CHECKING, cast
+
+import discord
+from discord import app_commands
+
+from bot.games import IllegalMove, InvalidOptions
+from bot.matches import MatchService, ServiceError
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+    from cogs.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+USER_ERRORS = (ServiceError, IllegalMove, InvalidOptions)
+
+
+def bot_of(interaction: discord.Interaction) -> Boneyard:
+    return cast("Boneyard", interaction.client)
+
+
+def service_of(interaction: discord.Interaction) -> MatchService:
+    return bot_of(interaction).service
+
+
+def presenter_of(interaction: discord.Interaction) -> Presenter:
+    return presenter(bot_of(interaction))
+
+
+def presenter(bot: Boneyard) -> Presenter:
+    from cogs.presenter import Presenter
+
+    existing = getattr(bot, "presenter", None)
+    if existing is None:
+        existing = Presenter(bot)
+        bot.presenter = existing  # type: ignore[attr-defined]
+    return cast("Presenter", existing)
+
+
+def user_message(error: BaseException) -> str | None:
+    """The sentence to show for a domain error, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, USER_ERRORS):
+        return str(error)
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You cannot use this command here."
+    return None
+
+
+async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    """Answer an interaction whether or not it was already answered or deferred."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    message = user_message(error)
+    if message is None:
+        reference = secrets.token_hex(3)
+        log.error("unexpected error [ref %s] in interaction %s", reference, interaction.id, exc_info=error)
+        message = f"Something went wrong on my side (reference `{reference}`); nothing was changed."
+    await reply(interaction, f"⚠️ {message}")

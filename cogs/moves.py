@@ -1,0 +1,186 @@
+"""Playing a match: `/move` with autocomplete, typed moves, and the match commands."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES, IllegalMove
+from bot.matches import ServiceError
+from cogs.buttons import ResignButton
+from cogs.common import presenter, presenter_of, report_error, service_of
+from cogs.presenter import channel_link
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+
+
+def matching_moves(moves: list[str], typed: str) -> list[str]:
+    """Moves that start with what was typed (ignoring case and spaces), then ones containing it."""
+    wanted = "".join(typed.lower().split())
+    squeezed = [(m, "".join(m.lower().split())) for m in moves]
+    starts = [m for m, s in squeezed if s.startswith(wanted)]
+    inside = [m for m, s in squeezed if wanted in s and not s.startswith(wanted)]
+    return (starts + inside)[:AUTOCOMPLETE_LIMIT]
+
+
+class MovesCog(commands.Cog):
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+    async def _match_id(self, interaction: discord.Interaction) -> int:
+        assert interaction.channel_id is not None
+        return (await service_of(interaction).match_in_channel(interaction.channel_id)).id
+
+    @app_commands.command(name="move", description="Make your move in this channel's match.")
+    @app_commands.describe(notation="Your move; start typing to see the legal ones")
+    async def move(self, interaction: discord.Interaction, notation: str) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        match_id = await self._match_id(interaction)
+        update = await service_of(interaction).play(match_id, interaction.user.id, notation)
+        await interaction.response.defer()
+        await presenter_of(interaction).announce(update, interaction=interaction)
+
+    @move.autocomplete("notation")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            match_id = await self._match_id(interaction)
+            moves = await service_of(interaction).legal_moves(match_id, interaction.user.id)
+        except ServiceError:
+            return []
+        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in matching_moves(moves, current)]
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """Typed moves: a plain message from the player to move that reads as a move."""
+        if message.author.bot or message.guild is None or not self.bot.settings.typed_moves:
+            return
+        text = message.content.strip()
+        if not text or len(text) > 200 or text.startswith(("/", "!")):
+            return
+        service = self.bot.service
+        row = await service.store.open_match_in_channel(message.channel.id)
+        if row is None or row.status != "active" or row.seat_of(message.author.id) is None:
+            return
+        looks_like_move = bool(GAMES[row.game].info.move_pattern.match(text))
+        presenter(self.bot).remember(message.author)
+        try:
+            update = await service.play(row.id, message.author.id, text)
+        except (IllegalMove, ServiceError) as error:
+            if looks_like_move:
+                await message.reply(f"⚠️ {error}", mention_author=False)
+            return
+        except Exception:
+            log.exception("typed move %r in match %d failed", text, row.id)
+            return
+        await presenter(self.bot).announce(update)
+
+    @app_commands.command(name="board", description="Show this channel's match board again.")
+    async def board(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        if row.status != "active":
+            raise ServiceError("The challenge has not been accepted yet.")
+        view = await service.view(row.id, None)
+        await interaction.response.defer()
+        file = await presenter_of(interaction).board_file(row, view)
+        turn = [row.seats[s] for s in view.get("turn", []) if row.seats and s in (0, 1)]
+        text = f"{GAMES[row.game].info.name} · match #{row.id}" + (
+            f" · {', '.join(f'<@{u}>' for u in turn)} to move" if turn else ""
+        )
+        await interaction.followup.send(text, file=file, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        if row.seat_of(interaction.user.id) is None:
+            raise ServiceError("You are not playing in this match.")
+        info = GAMES[row.game].info
+        if not info.has_private_info:
+            raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
+        view = await service.view(row.id, interaction.user.id)
+        await interaction.response.defer(ephemeral=True)
+        file = await presenter_of(interaction).private_file(row, view)
+        text = "Your private view (only you can see this)."
+        if file is None:
+            await interaction.followup.send(text + " Nothing is hidden right now.", ephemeral=True)
+        else:
+            await interaction.followup.send(text, file=file, ephemeral=True)
+
+    @app_commands.command(name="resign", description="Resign this channel's match.")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        if row.seat_of(interaction.user.id) is None:
+            raise ServiceError("You are not playing in this match.")
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResignButton(row.id))
+        await interaction.response.send_message("Really resign? This ends the match.", view=view, ephemeral=True)
+
+    @app_commands.command(name="abort", description="End this channel's match without a result (both players agree).")
+    async def abort(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        moderator = bool(interaction.permissions.manage_channels) and row.seat_of(interaction.user.id) is None
+        update = await service.abort(row.id, interaction.user.id, moderator=moderator)
+        if update is None:
+            other = [u for u in (row.seats or ()) if u != interaction.user.id]
+            await interaction.response.send_message(
+                f"{interaction.user.mention} asks to abort match #{row.id}. "
+                + (f"<@{other[0]}>, use `/abort` too to agree." if other else ""),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+            return
+        await interaction.response.defer()
+        await presenter_of(interaction).announce(update, interaction=interaction)
+
+    @app_commands.command(name="matches", description="Your running matches and open challenges.")
+    async def matches(self, interaction: discord.Interaction) -> None:
+        rows = await service_of(interaction).store.matches_of(interaction.user.id)
+        if not rows:
+            await interaction.response.send_message(
+                "You have no running matches. Start one with `/play`.", ephemeral=True
+            )
+            return
+        lines = []
+        for row in rows[:20]:
+            info = GAMES[row.game].info
+            state = "challenge" if row.status == "challenge" else "running"
+            lines.append(f"• **{info.name}** #{row.id} ({state}) — {channel_link(row)}")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    match = app_commands.Group(name="match", description="About this channel's match.")
+
+    @match.command(name="info", description="Game, players, options and fairness seed of this channel's match.")
+    async def match_info(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        info = GAMES[row.game].info
+        embed = discord.Embed(title=f"{info.name} · match #{row.id}", description=info.blurb)
+        if row.seats:
+            for seat, user_id in enumerate(row.seats):
+                embed.add_field(name=info.seat_names[seat], value=f"<@{user_id}>")
+        embed.add_field(name="Status", value=row.status)
+        embed.add_field(name="Moves logged", value=str(await service.store.move_count(row.id)))
+        if row.options:
+            embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)
+        embed.add_field(name="Seed hash (sha256)", value=f"`{row.seed_hash}`", inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: Boneyard) -> None:
+    await bot.add_cog(MovesCog(bot))

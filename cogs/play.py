@@ -1,0 +1,141 @@
+"""Starting matches: `/play` (a challenge with buttons), `/games`, `/rules`."""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES
+from cogs.buttons import DYNAMIC_ITEMS, challenge_view
+from cogs.common import presenter_of, report_error, service_of
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+GAME_CHOICES = [app_commands.Choice(name=rules.info.name, value=key) for key, rules in GAMES.items()]
+SEAT_WORDS = {"random": "decided at random", "first": "the challenger", "second": "the opponent"}
+SEAT_CHOICES = [
+    app_commands.Choice(name="random", value="random"),
+    app_commands.Choice(name="I move first", value="first"),
+    app_commands.Choice(name="I move second", value="second"),
+]
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """`setup=drop drops=restricted` -> {"setup": "drop", "drops": "restricted"}."""
+    if not text:
+        return {}
+    options: dict[str, str] = {}
+    try:
+        words = shlex.split(text.replace(",", " "))
+    except ValueError:
+        words = text.replace(",", " ").split()
+    for word in words:
+        name, sep, value = word.partition("=")
+        if not sep or not name or not value:
+            raise app_commands.CheckFailure(
+                f"Write options as name=value pairs, like `setup=drop` (not `{word[:30]}`)."
+            )
+        options[name.strip().lower()] = value.strip()
+    return options
+
+
+class PlayCog(commands.Cog):
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+    @app_commands.command(name="play", description="Challenge someone (or anyone) to a game in this channel.")
+    @app_commands.describe(
+        game="Which game",
+        opponent="Who to challenge (leave empty: anyone may accept)",
+        options="Game options as name=value pairs, e.g. setup=drop (see /games)",
+        seat="Who moves first",
+    )
+    @app_commands.choices(game=GAME_CHOICES, seat=SEAT_CHOICES)
+    @app_commands.guild_only()
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        opponent: discord.Member | None = None,
+        options: str | None = None,
+        seat: app_commands.Choice[str] | None = None,
+    ) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        if opponent is not None and opponent.bot:
+            raise app_commands.CheckFailure("Bots do not play (yet): challenge a person or leave the opponent empty.")
+        assert interaction.channel_id is not None
+        row = await service_of(interaction).challenge(
+            game=game.value,
+            channel_id=interaction.channel_id,
+            guild_id=interaction.guild_id,
+            challenger_id=interaction.user.id,
+            opponent_id=opponent.id if opponent else None,
+            options=parse_options(options),
+            seat_pref=seat.value if seat else "random",
+        )
+        info = GAMES[row.game].info
+        who = opponent.mention if opponent else "Anyone"
+        lines = [f"🎲 {interaction.user.mention} challenges {who} to **{info.name}**!", f"_{info.blurb}_"]
+        if row.options:
+            lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in row.options.items()))
+        lines.append(f"Who moves first: {SEAT_WORDS[row.seat_pref]}.")
+        await interaction.response.send_message(
+            "\n".join(lines),
+            view=challenge_view(row.id),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+    @play.autocomplete("options")
+    async def play_options_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        key = getattr(interaction.namespace, "game", None)
+        rules = GAMES.get(str(key)) if key else None
+        if rules is None:
+            return []
+        head, _, last = current.rpartition(" ")
+        prefix = f"{head} " if head else ""
+        suggestions = []
+        for option in rules.info.options:
+            values = option.choices or (str(option.default),)
+            for value in values:
+                candidate = f"{option.name}={value}"
+                if candidate.startswith(last.lower()):
+                    suggestions.append(
+                        app_commands.Choice(name=(prefix + candidate)[:100], value=(prefix + candidate)[:100])
+                    )
+        return suggestions[:25]
+
+    @app_commands.command(name="games", description="The games Boneyard hosts, with their options.")
+    async def games(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Boneyard games", colour=discord.Colour.from_rgb(0, 114, 178))
+        for rules in GAMES.values():
+            info = rules.info
+            lines = [info.blurb]
+            lines += [f"• `{opt.describe()}`" for opt in info.options]
+            embed.add_field(name=f"{info.name} (`{info.key}`)", value="\n".join(lines)[:1024], inline=False)
+        embed.set_footer(text="Start one with /play · rules with /rules")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="rules", description="How to play a game.")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        info = GAMES[game.value].info
+        embed = discord.Embed(title=f"How to play {info.name}", description=info.how_to_play[:4000])
+        embed.colour = discord.Colour.from_rgb(230, 159, 0)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: Boneyard) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(PlayCog(bot))

@@ -1,0 +1,176 @@
+"""Turns service `Update`s into Discord messages: board pictures, DMs, outcomes.
+
+Why a separate module: slash commands, buttons, typed moves and the clock all produce the
+same kind of update, and each must be announced the same way.  Pictures are rendered in a
+worker thread (`asyncio.to_thread`) so the event loop keeps answering while Pillow works.
+
+Private views go by DM only.  When a player's DMs are closed, the channel gets ONE notice
+per match asking them to open DMs or use `/hand`; the notice never contains the private view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import renderers
+from bot.games import GAMES
+from bot.matches import Update
+from bot.store import MatchRow
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+BOARD_FILE = "board.png"
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def channel_link(row: MatchRow) -> str:
+    if row.guild_id is None:
+        return f"<#{row.channel_id}>"
+    return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
+
+
+class Presenter:
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+        self._names: dict[int, str] = {}
+
+    # --- names -------------------------------------------------------------------------
+
+    def remember(self, user: discord.abc.User) -> None:
+        """Keep a player's display name (seen in an interaction or message) for headers."""
+        self._names[user.id] = user.display_name
+
+    async def name(self, user_id: int) -> str:
+        if user_id in self._names:
+            return self._names[user_id]
+        user = self.bot.get_user(user_id)
+        if user is None:
+            try:
+                user = await self.bot.fetch_user(user_id)
+            except discord.HTTPException:
+                return f"Player {str(user_id)[-4:]}"
+        self._names[user_id] = user.display_name
+        return user.display_name
+
+    async def header(self, row: MatchRow, view: dict[str, Any]) -> renderers.Header:
+        seats = row.seats or (row.challenger_id, row.opponent_id or 0)
+        names = (await self.name(seats[0]), await self.name(seats[1]))
+        ply = view.get("ply")
+        return renderers.Header(players=names, ply=int(ply) if isinstance(ply, int) else None)
+
+    # --- pictures ----------------------------------------------------------------------
+
+    async def board_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File:
+        header = await self.header(row, view)
+        png = await asyncio.to_thread(renderers.render, row.game, view, header)
+        return discord.File(io.BytesIO(png), filename=BOARD_FILE)
+
+    async def private_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File | None:
+        header = await self.header(row, view)
+        png = await asyncio.to_thread(renderers.render_private, row.game, view, header)
+        return discord.File(io.BytesIO(png), filename="hand.png") if png else None
+
+    # --- announcements -----------------------------------------------------------------
+
+    async def describe(self, update: Update) -> str:
+        """The text under the board: who played what, who is to move, or the result."""
+        row = update.match
+        info = GAMES[row.game].info
+        seats = row.seats or (0, 0)
+        lines = []
+        for seat, move in update.played[-4:]:
+            lines.append(f"{await self.name(seats[seat])} ({info.seat_names[seat]}) played `{move}`.")
+        if update.outcome is not None:
+            winners = sorted(update.outcome.winners)
+            if winners:
+                lines.append(f"🏆 **{await self.name(seats[winners[0]])}** wins: {update.outcome.reason}")
+            else:
+                lines.append(f"🤝 **Draw**: {update.outcome.reason}")
+            lines.append(f"Secret seed (check every roll and draw): `{row.seed}`")
+        elif update.to_move:
+            who = ", ".join(mention(u) for u in update.to_move)
+            lines.append(f"{who} to move.")
+        return "\n".join(lines)
+
+    async def announce(
+        self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
+    ) -> None:
+        """Post a NEW message with the board (old ones stay as they were: a play-by-post
+        channel reads like a game record).  With `interaction`, the board is its reply."""
+        row = update.match
+        text = await self.describe(update)
+        if intro:
+            text = f"{intro}\n{text}"
+        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        try:
+            file = await self.board_file(row, update.public_view)
+            if interaction is not None:
+                await interaction.followup.send(content=text[:2000], file=file, allowed_mentions=mentions)
+            else:
+                channel = await self._channel(row.channel_id)
+                if channel is not None:
+                    await channel.send(content=text[:2000], file=file, allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.exception("could not post the board of match %d in channel %d", row.id, row.channel_id)
+        await self.send_private(update)
+
+    async def send_private(self, update: Update) -> None:
+        row = update.match
+        if row.seats is None:
+            return
+        for seat, view in update.private_views.items():
+            await self.dm_view(row, row.seats[seat], view)
+
+    async def dm_view(self, row: MatchRow, user_id: int, view: dict[str, Any]) -> bool:
+        """DM a player their private view; on closed DMs, one notice in the channel."""
+        info = GAMES[row.game].info
+        seats = row.seats or (0, 0)
+        opponent = seats[1] if seats[0] == user_id else seats[0]
+        text = (
+            f"**{info.name}** against {await self.name(opponent)} — match #{row.id} in {channel_link(row)}.\n"
+            "This is your private view: only you can see it."
+        )
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            file = await self.private_file(row, view)
+            await user.send(content=text, file=file) if file else await user.send(content=text)
+            return True
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                log.warning("DM to %d refused: %s", user_id, exc)
+            if await self.bot.store.first_dm_notice(row.id, user_id):
+                channel = await self._channel(row.channel_id)
+                if channel is not None:
+                    await channel.send(
+                        f"{mention(user_id)}, I cannot send you direct messages. Allow DMs from server members "
+                        "(Privacy Settings) or use `/hand` to see your private view here, just for you."
+                    )
+            return False
+        except discord.HTTPException:
+            log.exception("could not DM the private view of match %d to %d", row.id, user_id)
+            return False
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                fetched = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("match channel %d is gone or hidden from the bot", channel_id)
+                return None
+            channel = fetched
+        if not isinstance(channel, discord.abc.Messageable):
+            return None
+        return channel
