@@ -240,6 +240,8 @@ class FocusState(GameState):
             raise IllegalMove(f"There is no stack on {NAMES[src]}.")
         if stack[-1] != str(seat):
             raise IllegalMove(f"The stack on {NAMES[src]} is not yours: its top piece belongs to your opponent.")
+        if src == dst:
+            raise IllegalMove("A stack must move at least one square.")
         sf, sr, df, dr = src % SIZE, src // SIZE, dst % SIZE, dst // SIZE
         if (sf != df) == (sr != dr):
             raise IllegalMove("Stacks move in a straight line along a rank or a file, never diagonally.")
@@ -348,12 +350,12 @@ class FocusRules(Rules):
                 maximum=5000,
             ),
         ),
-        move_pattern=re.compile(r"^\s*(\*\s*[a-h]\d|drop\s+[a-h]\d|[a-h]\d\s*[-x ]\s*[a-h]\d)\s*$", re.I),
+        move_pattern=re.compile(r"^\s*(\*\s*[a-h]\d|drop\s+[a-h]\d|[a-h]\d\s*[-x ]?\s*[a-h]\d)\s*$", re.I),
     )
 
     def _start(self, options: dict[str, OptionValue]) -> FocusState:
         drop_setup = options["setup"] == "drop"
-        return FocusState(
+        state = FocusState(
             board=tuple([""] * (SIZE * SIZE)) if drop_setup else _start_board(),
             reserves=(0, 0),
             captured=(0, 0),
@@ -365,6 +367,9 @@ class FocusRules(Rules):
             outcome=None,
             options=options,
         )
+        if not drop_setup:  # rule 9: the start position is its own first occurrence
+            state.seen = {state._position_key(): 1}
+        return state
 
     def load(self, data: Mapping[str, Any]) -> FocusState:
         board = [""] * (SIZE * SIZE)

@@ -39,9 +39,7 @@ async def test_challenge_accept_assigns_seats_and_starts(service: MatchService) 
 async def test_second_challenge_in_a_busy_channel_is_refused(service: MatchService) -> None:
     await _start(service)
     with pytest.raises(ChannelBusy, match="already has a match"):
-        await service.challenge(
-            game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=CAROL, opponent_id=None
-        )
+        await service.challenge(game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=CAROL, opponent_id=None)
 
 
 async def test_bad_options_are_refused_before_anything_is_stored(service: MatchService) -> None:
@@ -58,7 +56,9 @@ async def test_bad_options_are_refused_before_anything_is_stored(service: MatchS
 
 
 async def test_only_the_challenged_player_may_accept(service: MatchService) -> None:
-    row = await service.challenge(game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB)
+    row = await service.challenge(
+        game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB
+    )
     with pytest.raises(NotInMatch):
         await service.accept(row.id, CAROL)
     with pytest.raises(ServiceError):
@@ -75,9 +75,13 @@ async def test_open_challenge_can_be_accepted_by_anyone(service: MatchService) -
 
 
 async def test_decline_and_cancel_close_the_challenge(service: MatchService) -> None:
-    row = await service.challenge(game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB)
+    row = await service.challenge(
+        game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB
+    )
     assert (await service.decline(row.id, BOB)).status == "declined"
-    row = await service.challenge(game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB)
+    row = await service.challenge(
+        game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB
+    )
     with pytest.raises(NotInMatch):
         await service.cancel(row.id, BOB)
     assert (await service.cancel(row.id, ALICE)).status == "cancelled"

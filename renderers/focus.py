@@ -1,0 +1,256 @@
+"""Focus board picture: the cross-shaped board, stacks as side-on piles of discs, a score panel.
+
+Why side-on discs: a Focus stack is read bottom to top (who is buried, who owns it), and a
+pile of coins seen slightly from above shows exactly that with one glance — each piece is
+a coloured rim, the owner's piece is the only full top face, and a number badge in the
+owner's colour gives the height without counting.  The cut corners are simply not drawn:
+the board is a framed plate of 52 squares, so they read as "not part of the board".
+
+Layout (default 960 px wide): board with coordinate labels on the left, a panel per seat
+on the right (stacks controlled, pieces on board, reserve, captured; the seat to move is
+outlined).  The last move is marked by an outlined from-square, a highlighted to-square
+and an arrow (a drop gets a marker instead of an arrow).
+
+Works only from the public view: `stacks` (square -> owners bottom to top), `cut`,
+`reserves`, `captured`, `to_move`, `setup_left`, `last_move`, `repetitions`, `outcome`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.games import GAMES
+from renderers.kit import PALETTE, Color, coordinate_labels, font, seat_token, text_center
+
+SIZE = 8
+CELL = 84
+LEFT = 44  # room for rank numbers
+TOP = 22
+BOARD_PX = SIZE * CELL
+FRAME = 7  # the wooden rim around the 52 squares
+PANEL_X = LEFT + BOARD_PX + 30
+PANEL_W = 236
+WIDTH = PANEL_X + PANEL_W + 18
+HEIGHT = TOP + BOARD_PX + 40
+
+DISC_W = 58  # width of one disc
+FACE_H = 24  # height of a disc's top face (an ellipse seen from above at an angle)
+RIM = 10  # thickness of one disc seen from the side
+OUTLINE: Color = (21, 24, 28)
+FRAME_COLOUR: Color = (92, 80, 60)
+
+
+def _shade(colour: Color, factor: float) -> Color:
+    r, g, b = colour
+    return (int(r * factor), int(g * factor), int(b * factor))
+
+
+def _blend(a: Color, b: Color, t: float) -> Color:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+SIDE = (_shade(PALETTE.seats[0], 0.72), _shade(PALETTE.seats[1], 0.72))
+TARGET_LIGHT = _blend(PALETTE.board_light, PALETTE.highlight, 0.6)
+TARGET_DARK = _blend(PALETTE.board_dark, PALETTE.highlight, 0.6)
+
+
+def _cell(name: str) -> tuple[int, int]:
+    """Top-left pixel of square `name` (rank 1 at the bottom)."""
+    f = ord(name[0]) - ord("a")
+    r = int(name[1:]) - 1
+    return LEFT + f * CELL, TOP + (SIZE - 1 - r) * CELL
+
+
+def _centre(name: str) -> tuple[float, float]:
+    x, y = _cell(name)
+    return x + CELL / 2, y + CELL / 2
+
+
+def _is_dark(name: str) -> bool:
+    return (ord(name[0]) - ord("a") + int(name[1:])) % 2 == 1
+
+
+def _squares(cut: set[str]) -> list[str]:
+    """Every real square of the board: all 64 names minus the view's cut corners."""
+    names = (f"{file}{rank}" for rank in range(1, SIZE + 1) for file in "abcdefgh")
+    return [name for name in names if name not in cut]
+
+
+def _parse_last(last: str | None) -> tuple[str | None, str | None]:
+    """(from, to) of the last move; from is None for a drop or placement."""
+    if not last:
+        return None, None
+    if last.startswith("*"):
+        return None, last[1:]
+    src, _, dst = last.partition("-")
+    return src, dst
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, squares: list[str], target: str | None) -> None:
+    """The plate: a rim around every real square, then the checkered squares on top."""
+    for name in squares:
+        x, y = _cell(name)
+        draw.rectangle((x - FRAME, y - FRAME, x + CELL + FRAME - 1, y + CELL + FRAME - 1), fill=FRAME_COLOUR)
+    for name in squares:
+        x, y = _cell(name)
+        dark = _is_dark(name)
+        if name == target:
+            fill = TARGET_DARK if dark else TARGET_LIGHT
+        else:
+            fill = PALETTE.board_dark if dark else PALETTE.board_light
+        draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=fill)
+
+
+def _draw_disc(draw: ImageDraw.ImageDraw, cx: float, face_y: float, owner: int, *, top: bool) -> None:
+    """One piece: its side band (rim) below a face ellipse centred at `face_y`."""
+    half_w, half_h = DISC_W / 2, FACE_H / 2
+    x0, x1 = cx - half_w, cx + half_w
+    side = SIDE[owner]
+    draw.ellipse((x0, face_y + RIM - half_h, x1, face_y + RIM + half_h), fill=side, outline=OUTLINE, width=2)
+    draw.rectangle((x0, face_y, x1, face_y + RIM), fill=side)
+    draw.line((x0, face_y, x0, face_y + RIM), fill=OUTLINE, width=2)
+    draw.line((x1 - 1, face_y, x1 - 1, face_y + RIM), fill=OUTLINE, width=2)
+    face = PALETTE.seats[owner]
+    draw.ellipse((x0, face_y - half_h, x1, face_y + half_h), fill=face, outline=OUTLINE, width=2)
+    if top:  # the owner's piece: an inner ring makes the top face the brightest, busiest shape
+        ink = PALETTE.seat_ink[owner]
+        draw.ellipse((cx - 17, face_y - 6, cx + 17, face_y + 6), outline=ink, width=2)
+
+
+def _draw_stack(draw: ImageDraw.ImageDraw, name: str, pieces: list[int]) -> None:
+    x, y = _cell(name)
+    cx = x + CELL / 2 - 6  # a little left of centre: the height badge sits top right
+    height = len(pieces)
+    # Centre the pile vertically in the cell: total height = face + one rim per piece.
+    total = FACE_H + RIM * height
+    bottom_face = y + (CELL + total) / 2 - RIM - FACE_H / 2
+    for i, owner in enumerate(pieces):
+        _draw_disc(draw, cx, bottom_face - i * RIM, owner, top=i == height - 1)
+    if height > 1:
+        owner = pieces[-1]
+        bx, by, r = x + CELL - 16, y + 16, 14
+        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=PALETTE.seats[owner], outline=OUTLINE, width=2)
+        text_center(draw, (bx, by + 1), str(height), 21, PALETTE.seat_ink[owner])
+
+
+def _draw_arrow(draw: ImageDraw.ImageDraw, src: str, dst: str) -> None:
+    """From the centre of `src` to the edge of `dst`, so the landed stack stays visible."""
+    (x0, y0), (x1, y1) = _centre(src), _centre(dst)
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    tip = (x1 - ux * (CELL / 2 - 2), y1 - uy * (CELL / 2 - 2))
+    base = (tip[0] - ux * 20, tip[1] - uy * 20)
+    px, py = -uy, ux
+    head = [tip, (base[0] + px * 13, base[1] + py * 13), (base[0] - px * 13, base[1] - py * 13)]
+    outline_head = [
+        (tip[0] + ux * 3, tip[1] + uy * 3),
+        (base[0] + px * 16 - ux * 2, base[1] + py * 16 - uy * 2),
+        (base[0] - px * 16 - ux * 2, base[1] - py * 16 - uy * 2),
+    ]
+    draw.line((x0, y0, base[0], base[1]), fill=OUTLINE, width=11)
+    draw.polygon(outline_head, fill=OUTLINE)
+    draw.line((x0, y0, base[0], base[1]), fill=PALETTE.highlight, width=6)
+    draw.polygon(head, fill=PALETTE.highlight)
+    draw.ellipse((x0 - 7, y0 - 7, x0 + 7, y0 + 7), fill=PALETTE.highlight, outline=OUTLINE, width=2)
+
+
+def _draw_last_move(draw: ImageDraw.ImageDraw, last: str | None) -> None:
+    src, dst = _parse_last(last)
+    if dst is None:
+        return
+    if src is None:  # a drop: a downward marker in the corner of the square
+        x, y = _cell(dst)
+        bx, by, r = x + 16, y + 16, 14
+        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=PALETTE.highlight, outline=OUTLINE, width=2)
+        draw.polygon([(bx - 8, by - 5), (bx + 8, by - 5), (bx, by + 7)], fill=OUTLINE)
+        draw.line((bx - 8, by - 9, bx + 8, by - 9), fill=OUTLINE, width=2)
+        return
+    x, y = _cell(src)
+    draw.rectangle((x + 2, y + 2, x + CELL - 3, y + CELL - 3), outline=PALETTE.highlight, width=5)
+    _draw_arrow(draw, src, dst)
+
+
+def _mini_disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, owner: int) -> None:
+    draw.ellipse((cx - 13, cy - 1, cx + 13, cy + 9), fill=SIDE[owner], outline=OUTLINE, width=2)
+    draw.rectangle((cx - 13, cy - 4, cx + 13, cy + 4), fill=SIDE[owner])
+    draw.ellipse((cx - 13, cy - 9, cx + 13, cy + 1), fill=PALETTE.seats[owner], outline=OUTLINE, width=2)
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[str, list[int]]) -> None:
+    seat_names = GAMES["focus"].info.seat_names
+    outcome = view.get("outcome")
+    winners: list[int] = outcome["winners"] if outcome else []
+    turn = set(view.get("turn", []))
+    setup_left = view.get("setup_left", [0, 0])
+    in_setup = any(setup_left)
+    card_h = 290
+    for seat in (0, 1):
+        top = TOP + seat * (card_h + 18)
+        box = (PANEL_X, top, PANEL_X + PANEL_W, top + card_h)
+        active = seat in turn and outcome is None
+        won = seat in winners
+        border = PALETTE.highlight if active or won else PALETTE.panel
+        draw.rounded_rectangle(box, radius=14, fill=PALETTE.panel, outline=border, width=4 if active or won else 1)
+        seat_token(draw, (PANEL_X + 30, top + 32), 15, seat)
+        draw.text((PANEL_X + 56, top + 32), seat_names[seat], font=font(26), fill=PALETTE.text, anchor="lm")
+        status = "wins" if won else ("to move" if active else "")
+        if status:
+            draw.text((PANEL_X + PANEL_W - 16, top + 33), status, font=font(17), fill=PALETTE.highlight, anchor="rm")
+        controlled = sum(1 for pieces in stacks.values() if pieces[-1] == seat)
+        on_board = sum(pieces.count(seat) for pieces in stacks.values())
+        rows: list[tuple[str, int, int | None]] = [
+            ("Stacks", controlled, None),
+            ("On board", on_board, None),
+            ("To place" if in_setup else "Reserve", setup_left[seat] if in_setup else view["reserves"][seat], seat),
+            ("Captured", view["captured"][seat], 1 - seat),
+        ]
+        for i, (label, value, disc) in enumerate(rows):
+            y = top + 84 + i * 52
+            draw.line((PANEL_X + 16, y - 22, PANEL_X + PANEL_W - 16, y - 22), fill=PALETTE.background, width=1)
+            if disc is not None:
+                _mini_disc(draw, PANEL_X + 32, y, disc)
+                text_x = PANEL_X + 54
+            else:
+                text_x = PANEL_X + 18
+            draw.text((text_x, y), label, font=font(20), fill=PALETTE.muted, anchor="lm")
+            draw.text((PANEL_X + PANEL_W - 18, y), str(value), font=font(32), fill=PALETTE.text, anchor="rm")
+    _draw_notes(draw, view, TOP + 2 * card_h + 36)
+
+
+def _draw_notes(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
+    """Last move and repetition count under the cards, in small print."""
+    last = view.get("last_move")
+    x = PANEL_X + 8
+    if last:
+        draw.text((x, y), "Last move", font=font(19), fill=PALETTE.muted, anchor="lm")
+        draw.text((PANEL_X + PANEL_W - 10, y), last, font=font(24), fill=PALETTE.text, anchor="rm")
+    else:
+        draw.text((x, y), "No move yet", font=font(19), fill=PALETTE.muted, anchor="lm")
+    repetitions = int(view.get("repetitions") or 0)
+    if repetitions >= 2:
+        draw.text((x, y + 30), f"Position seen {repetitions} times", font=font(19), fill=PALETTE.accent, anchor="lm")
+
+
+def board(view: dict[str, Any]) -> Image.Image:
+    """The body picture of a Focus view (public or a seat's: only public keys are used)."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
+    draw = ImageDraw.Draw(img)
+    cut = set(view.get("cut", []))
+    stacks: dict[str, list[int]] = view.get("stacks", {})
+    last = view.get("last_move")
+    _src, dst = _parse_last(last)
+    squares = _squares(cut)
+    _draw_board(draw, squares, dst)
+    coordinate_labels(draw, (LEFT, TOP), CELL, SIZE, SIZE, size=19)
+    for name in sorted(stacks, key=lambda n: (-int(n[1:]), n[0])):  # top rank first: lower piles overlap upward
+        _draw_stack(draw, name, stacks[name])
+    _draw_last_move(draw, last)
+    _draw_panel(draw, view, stacks)
+    return img

@@ -1,0 +1,510 @@
+"""Focus: one or more tests per ruling in `shared/rules/focus.md`, plus notation and a property test.
+
+Positions are built with `FocusRules().load(...)` from the `dump()` format (a stack is a string of
+owners, bottom to top) or by playing moves from a start position.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.games import GAMES, IllegalMove
+from bot.games.focus import FocusRules, FocusState
+
+RULES = FocusRules()
+
+
+def start(options: dict[str, object] | None = None) -> FocusState:
+    """A new game, typed as the Focus state it is."""
+    state = RULES.start(options=options)
+    assert isinstance(state, FocusState)
+    return state
+
+
+FILES = "bcdefg"
+
+
+def position(
+    board: dict[str, str],
+    *,
+    to_move: int = 0,
+    reserves: tuple[int, int] = (0, 0),
+    captured: tuple[int, int] = (0, 0),
+    ply: int = 10,
+    options: dict[str, Any] | None = None,
+) -> FocusState:
+    """A mid-game position in the `dump()` format."""
+    return RULES.load(
+        {
+            "board": board,
+            "reserves": list(reserves),
+            "captured": list(captured),
+            "to_move": to_move,
+            "setup_left": [0, 0],
+            "ply": ply,
+            "seen": {},
+            "last_move": None,
+            "outcome": None,
+            "options": options or {},
+        }
+    )
+
+
+def stacks(state: FocusState) -> dict[str, str]:
+    return dict(state.dump()["board"])
+
+
+def play_all(state: FocusState, *moves: str) -> FocusState:
+    seat = state.to_move
+    for move in moves:
+        state = state.play(seat, move)
+        seat = state.to_move
+    return state
+
+
+def pieces_in_play(state: FocusState) -> int:
+    data = state.dump()
+    return int(sum(len(s) for s in data["board"].values()) + sum(data["reserves"]) + sum(data["captured"]))
+
+
+def pieces_of(state: FocusState, seat: int) -> int:
+    """A seat's pieces still in the game (board + reserve) plus those the opponent captured."""
+    data = state.dump()
+    on_board = sum(s.count(str(seat)) for s in data["board"].values())
+    return int(on_board + data["reserves"][seat] + data["captured"][1 - seat])
+
+
+# --- ruling 1: the board and its cut corners ----------------------------------------
+
+CUT = ["a1", "b1", "a2", "g1", "h1", "h2", "a7", "a8", "b8", "g8", "h8", "h7"]
+
+
+def test_ruling1_cut_corners_are_listed_in_the_view() -> None:
+    assert sorted(start().view(None)["cut"]) == sorted(CUT)
+
+
+@pytest.mark.parametrize("square", CUT)
+def test_ruling1_a_cut_corner_cannot_be_dropped_on(square: str) -> None:
+    state = position({"d4": "0"}, reserves=(1, 0))
+    with pytest.raises(IllegalMove, match="cut corner"):
+        state.play(0, f"*{square}")
+    assert f"*{square}" not in state.legal_moves(0)
+
+
+def test_ruling1_moves_onto_a_cut_corner_are_refused_and_not_listed() -> None:
+    state = start()  # b7 is Orange's, next to a7 and b8
+    for move in ("b7-a7", "b7-b8"):
+        with pytest.raises(IllegalMove, match="cut corner"):
+            state.play(0, move)
+        assert move not in state.legal_moves(0)
+
+
+def test_ruling1_moves_from_a_cut_corner_are_refused() -> None:
+    with pytest.raises(IllegalMove, match="a2 is a cut corner"):
+        start().play(0, "a2-a3")
+
+
+def test_ruling1_fifty_two_squares_remain() -> None:
+    state = start(options={"setup": "drop"})
+    assert len(state.legal_moves(0)) == 52
+
+
+# --- ruling 2: the standard start ----------------------------------------------------
+
+
+def test_ruling2_start_pattern_per_rank() -> None:
+    board = stacks(start())
+    for rank in range(2, 8):
+        row = "".join(board[f"{f}{rank}"] for f in FILES)
+        assert row == ("001100" if rank % 2 else "110011"), rank
+    assert len(board) == 36
+
+
+def test_ruling2_eighteen_pieces_each_no_reserves_seat0_first() -> None:
+    state = start()
+    owners = "".join(stacks(state).values())
+    assert owners.count("0") == 18 and owners.count("1") == 18
+    view = state.view(None)
+    assert view["reserves"] == [0, 0] and view["captured"] == [0, 0]
+    assert state.turn == frozenset({0})
+    assert view["ply"] == 0 and view["last_move"] is None
+
+
+def test_ruling2_seat0_has_68_legal_moves_at_the_start() -> None:
+    moves = start().legal_moves(0)
+    assert len(moves) == 68
+    assert len(set(moves)) == 68
+    assert all("*" not in m for m in moves)  # no reserve, so no drops
+
+
+# --- ruling 3: setup=drop ------------------------------------------------------------
+
+
+def test_ruling3_drop_setup_starts_empty_and_alternates() -> None:
+    state = start(options={"setup": "drop"})
+    assert stacks(state) == {} and state.turn == frozenset({0})
+    state = state.play(0, "*d4")
+    assert state.turn == frozenset({1})
+    state = state.play(1, "*e5")
+    assert state.turn == frozenset({0})
+    assert stacks(state) == {"d4": "0", "e5": "1"}
+    assert state.view(None)["setup_left"] == [17, 17]
+
+
+def test_ruling3_setup_placement_only_on_empty_or_own_stack() -> None:
+    state = play_all(start(options={"setup": "drop"}), "*d4")
+    with pytest.raises(IllegalMove, match="not yours"):
+        state.play(1, "*d4")
+    assert "*d4" not in state.legal_moves(1)
+    state = play_all(state, "*e5", "*d4")
+    assert stacks(state)["d4"] == "00"
+
+
+def test_ruling3_setup_never_taller_than_five() -> None:
+    state = start(options={"setup": "drop"})
+    for i in range(5):
+        state = play_all(state, "*d4", f"*b{i + 2}")
+    assert stacks(state)["d4"] == "00000"
+    assert "*d4" not in state.legal_moves(0)
+    with pytest.raises(IllegalMove, match="already 5 tall"):
+        state.play(0, "*d4")
+
+
+def test_ruling3_moves_are_refused_during_setup() -> None:
+    state = play_all(start(options={"setup": "drop"}), "*d4", "*e5")
+    with pytest.raises(IllegalMove, match="still being placed"):
+        state.play(0, "d4-d5")
+
+
+def test_ruling3_after_36_placements_seat0_moves_first() -> None:
+    state = start(options={"setup": "drop"})
+    squares = [f"{f}{r}" for r in range(2, 8) for f in FILES]
+    for i, square in enumerate(squares):
+        assert state.in_setup
+        state = state.play(i % 2, f"*{square}")
+    assert not state.in_setup
+    assert state.turn == frozenset({0})
+    assert state.view(None)["ply"] == 0  # placements are not plies of the game
+    assert state.view(None)["reserves"] == [0, 0]
+    assert pieces_in_play(state) == 36
+    assert all("*" not in m for m in state.legal_moves(0))
+    assert "b2-b3" in state.legal_moves(0)
+
+
+# --- rulings 4 and 5: moving --------------------------------------------------------
+
+
+def test_ruling4_a_stack_belongs_to_its_top_piece() -> None:
+    state = position({"d4": "110", "e5": "001"})
+    assert "d4-d5" in state.legal_moves(0)
+    assert not any(m.startswith("e5") for m in state.legal_moves(0))
+    with pytest.raises(IllegalMove, match="not yours"):
+        state.play(0, "e5-e6")
+
+
+def test_ruling5_top_k_pieces_move_exactly_k_squares() -> None:
+    state = position({"d4": "100", "b2": "1"})
+    one = state.play(0, "d4-d5")
+    assert stacks(one)["d4"] == "10" and stacks(one)["d5"] == "0"
+    all_three = state.play(0, "d4-d7")
+    assert "d4" not in stacks(all_three) and stacks(all_three)["d7"] == "100"
+
+
+def test_ruling5_splitting_leaves_the_rest_to_whoever_is_on_top() -> None:
+    state = position({"d4": "100", "b2": "0"}).play(0, "d4-d6")
+    assert stacks(state)["d6"] == "00"
+    assert stacks(state)["d4"] == "1"
+    assert "d4-d5" in state.legal_moves(1)  # the piece left behind is Blue's stack now
+
+
+def test_ruling5_not_further_than_the_stack_is_tall() -> None:
+    state = position({"d4": "100", "b2": "1"})
+    with pytest.raises(IllegalMove, match="only 3 tall"):
+        state.play(0, "d4-d8")
+    assert "d4-d8" not in state.legal_moves(0)
+    assert {m for m in state.legal_moves(0) if m.startswith("d4")} == {
+        "d4-c4",
+        "d4-e4",
+        "d4-d3",
+        "d4-d5",
+        "d4-b4",
+        "d4-f4",
+        "d4-d2",
+        "d4-d6",
+        "d4-a4",
+        "d4-g4",
+        "d4-d1",
+        "d4-d7",
+    }
+
+
+def test_ruling5_stacks_jump_over_what_lies_between() -> None:
+    board = {"d4": "000", "d5": "11111", "d6": "1", "c4": "1", "e4": "1", "d3": "1"}
+    state = position(board).play(0, "d4-d7")
+    after = stacks(state)
+    assert after["d7"] == "000"
+    assert after["d5"] == "11111" and after["d6"] == "1"  # jumped-over stacks untouched
+
+
+def test_ruling5_no_diagonal_moves() -> None:
+    with pytest.raises(IllegalMove, match="diagonally"):
+        start().play(0, "c3-d4")
+
+
+def test_ruling5_no_wrap_around_at_the_board_edge() -> None:
+    state = position({"h4": "0", "d4": "1"})
+    assert sorted(m for m in state.legal_moves(0) if m.startswith("h4")) == ["h4-g4", "h4-h3", "h4-h5"]
+    two = position({"h4": "00", "d4": "1"})
+    assert sorted(m for m in two.legal_moves(0) if m.startswith("h4")) == [
+        "h4-f4",
+        "h4-g4",
+        "h4-h3",
+        "h4-h5",
+        "h4-h6",
+    ]
+
+
+def test_ruling5_landing_off_the_board_is_refused() -> None:
+    state = position({"d7": "00", "d4": "1"})
+    with pytest.raises(IllegalMove, match="off the board"):
+        state.play(0, "d7-d9")
+    assert "d7-d9" not in state.legal_moves(0)
+
+
+def test_ruling5_landing_on_any_stack_puts_the_mover_on_top() -> None:
+    state = position({"d4": "0", "d5": "1101", "e4": "0"})
+    onto_enemy = state.play(0, "d4-d5")
+    assert stacks(onto_enemy)["d5"] == "11010"
+    onto_own = state.play(0, "d4-e4")
+    assert stacks(onto_own)["e4"] == "00"
+
+
+def test_ruling5_moving_from_an_empty_square_is_refused() -> None:
+    with pytest.raises(IllegalMove, match="no stack on d4"):
+        position({"c3": "0"}).play(0, "d4-d5")
+
+
+# --- ruling 6: drops ---------------------------------------------------------------
+
+
+def test_ruling6_drop_anywhere_including_an_enemy_stack_takes_it() -> None:
+    state = position({"d4": "111", "b2": "1"}, reserves=(1, 0))
+    drops = [m for m in state.legal_moves(0) if m.startswith("*")]
+    assert len(drops) == 52
+    after = state.play(0, "*d4")
+    assert stacks(after)["d4"] == "1110"
+    assert after.view(None)["reserves"] == [0, 0]
+    assert "d4-d8" not in after.legal_moves(1) and after.legal_moves(1)  # d4 is no longer Blue's
+
+
+def test_ruling6_restricted_drops_only_on_empty_or_own() -> None:
+    state = position({"d4": "111", "e4": "0"}, reserves=(1, 0), options={"drops": "restricted"})
+    assert "*d4" not in state.legal_moves(0)
+    assert "*e4" in state.legal_moves(0) and "*e5" in state.legal_moves(0)
+    with pytest.raises(IllegalMove, match="restricted"):
+        state.play(0, "*d4")
+    assert stacks(state.play(0, "*e4"))["e4"] == "00"
+
+
+def test_ruling6_no_reserve_no_drop() -> None:
+    with pytest.raises(IllegalMove, match="no pieces in reserve"):
+        start().play(0, "*d4")
+
+
+# --- ruling 7: trimming to five ---------------------------------------------------------
+
+
+def test_ruling7_trim_own_pieces_to_reserve_opponents_captured() -> None:
+    state = position({"d4": "10101", "d6": "00"}).play(0, "d6-d4")
+    assert stacks(state)["d4"] == "10100"  # the bottom "10" was removed
+    view = state.view(None)
+    assert view["reserves"] == [1, 0]
+    assert view["captured"] == [1, 0]
+
+
+def test_ruling7_a_drop_onto_a_five_stack_trims_too() -> None:
+    state = position({"d4": "11111", "b2": "0"}, reserves=(1, 0)).play(0, "*d4")
+    assert stacks(state)["d4"] == "11110"
+    assert state.view(None)["captured"] == [1, 0] and state.view(None)["reserves"] == [0, 0]
+
+
+def test_ruling7_blue_trimming_its_own_pieces() -> None:
+    state = position({"d4": "11000", "d5": "1", "b2": "0"}, to_move=1).play(1, "d5-d4")
+    assert stacks(state)["d4"] == "10001"
+    assert state.view(None)["reserves"] == [0, 1] and state.view(None)["captured"] == [0, 0]
+
+
+def test_ruling7_stacks_of_exactly_five_are_not_trimmed() -> None:
+    state = position({"d4": "1010", "d5": "0"}).play(0, "d5-d4")
+    assert stacks(state)["d4"] == "10100"
+    assert state.view(None)["reserves"] == [0, 0] and state.view(None)["captured"] == [0, 0]
+
+
+# --- ruling 8: losing -----------------------------------------------------------------
+
+
+def test_ruling8_no_stack_and_no_reserve_loses() -> None:
+    state = position({"d4": "1", "d5": "0"}).play(0, "d5-d4")
+    assert state.outcome is not None
+    assert state.outcome.winners == frozenset({0})
+    assert "Blue controls no stack" in state.outcome.reason
+    assert state.turn == frozenset()
+    assert state.view(None)["outcome"]["winners"] == [0]
+
+
+def test_ruling8_no_stack_but_a_reserve_is_not_a_loss() -> None:
+    state = position({"d4": "1", "d5": "0"}, reserves=(0, 1)).play(0, "d5-d4")
+    assert state.outcome is None
+    assert state.turn == frozenset({1})
+    moves = state.legal_moves(1)
+    assert moves and all(m.startswith("*") for m in moves)
+    back = state.play(1, "*d4")  # Blue retakes the only stack: now Orange has nothing
+    assert stacks(back)["d4"] == "101"
+    assert back.outcome is not None and back.outcome.winners == frozenset({1})
+
+
+# --- ruling 9: draws ------------------------------------------------------------------
+
+SHUFFLE = ("c3-c4", "f4-f5", "c4-c3", "f5-f4")  # four plies that restore the start position
+
+
+def test_ruling9_third_occurrence_of_a_position_is_a_draw() -> None:
+    state = play_all(start(), *SHUFFLE)
+    assert stacks(state) == stacks(start())
+    assert state.outcome is None and state.view(None)["repetitions"] == 2
+    state = play_all(state, *SHUFFLE[:3])
+    assert state.outcome is None
+    state = play_all(state, SHUFFLE[3])
+    assert state.outcome is not None and state.outcome.is_draw
+    assert "3 times" in state.outcome.reason
+
+
+def test_ruling9_repetitions_option() -> None:
+    twice = play_all(start(options={"repetitions": 2}), *SHUFFLE)
+    assert twice.outcome is not None and twice.outcome.is_draw
+    never = play_all(start(options={"repetitions": 0}), *(SHUFFLE * 4))
+    assert never.outcome is None
+
+
+def test_ruling9_reserves_are_part_of_the_position() -> None:
+    board = {"d4": "0", "e5": "1"}
+    seen = position(board, reserves=(1, 0)).play(0, "d4-d5").dump()["seen"]
+    same = position(board, reserves=(1, 0)).dump() | {"seen": seen}
+    other = position(board, reserves=(2, 0)).dump() | {"seen": seen}
+    assert RULES.load(same).play(0, "d4-d5").view(None)["repetitions"] == 2
+    assert RULES.load(other).play(0, "d4-d5").view(None)["repetitions"] == 1
+
+
+def test_ruling9_ply_limit_default_400() -> None:
+    state = position({"d4": "0", "e5": "1"}, ply=399).play(0, "d4-d5")
+    assert state.outcome is not None and state.outcome.is_draw
+    assert "400" in state.outcome.reason
+    early = position({"d4": "0", "e5": "1"}, ply=398).play(0, "d4-d5")
+    assert early.outcome is None
+
+
+def test_ruling9_ply_limit_option() -> None:
+    state = play_all(start(options={"ply_limit": 3}), "c3-c4", "f4-f5")
+    assert state.outcome is None
+    state = play_all(state, "c4-c3")
+    assert state.outcome is not None and state.outcome.is_draw
+
+
+def test_ruling9_a_win_beats_the_ply_limit() -> None:
+    state = position({"d4": "1", "d5": "0"}, ply=399).play(0, "d5-d4")
+    assert state.outcome is not None and state.outcome.winners == frozenset({0})
+
+
+# --- notation -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed", ["c3-c5", "C3 - C5", "c3c5", "c3 c5", "  c3-C5 "])
+def test_notation_move_variants_are_canonicalised(typed: str) -> None:
+    state = position({"c3": "00", "b2": "1"}).play(0, typed)
+    assert state.last_move == "c3-c5"
+    assert state.view(None)["last_move"] == "c3-c5"
+    assert stacks(state)["c5"] == "00"
+
+
+@pytest.mark.parametrize("typed", ["*d4", "* d4", "drop d4", "DROP D4", "*D4"])
+def test_notation_drop_variants_are_canonicalised(typed: str) -> None:
+    state = position({"c3": "0", "b2": "1"}, reserves=(1, 0)).play(0, typed)
+    assert state.last_move == "*d4"
+    assert stacks(state)["d4"] == "0"
+
+
+@pytest.mark.parametrize("typed", ["c3-c5", "C3 - C5", "c3c5", "*d4", "* d4", "drop d4"])
+def test_notation_variants_look_like_moves_in_chat(typed: str) -> None:
+    assert RULES.info.move_pattern.match(typed)
+
+
+def test_notation_garbage_gets_a_readable_reason() -> None:
+    with pytest.raises(IllegalMove, match="not a Focus move"):
+        start().play(0, "push the big one")
+
+
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        ("c3-d4", "never diagonally"),
+        ("c3-c5", "only 1 tall"),
+        ("b2-b3", "not yours"),
+        ("d3-d4", "not yours"),
+        ("*d4", "no pieces in reserve"),
+        ("c3-c3", "at least one square"),
+    ],
+)
+def test_illegal_move_reasons_are_sentences(move: str, reason: str) -> None:
+    with pytest.raises(IllegalMove, match=reason) as info:
+        start().play(0, move)
+    assert info.value.reason.endswith(".")
+
+
+def test_illegal_move_from_an_empty_square_names_it() -> None:
+    state = play_all(start(), "c3-c4", "f4-f5")
+    with pytest.raises(IllegalMove, match="There is no stack on c3"):
+        state.play(0, "c3-c2")
+
+
+# --- registration and views -------------------------------------------------------------
+
+
+def test_focus_is_registered() -> None:
+    assert isinstance(GAMES["focus"], FocusRules)
+
+
+def test_view_lists_stacks_bottom_to_top() -> None:
+    view = position({"d4": "100", "b2": "1"}, reserves=(2, 1), captured=(3, 0)).view(None)
+    assert view["stacks"]["d4"] == [1, 0, 0]
+    assert view["reserves"] == [2, 1] and view["captured"] == [3, 0]
+    assert view["to_move"] == 0
+
+
+# --- property: conservation of pieces ---------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    setup=st.sampled_from(["standard", "drop"]),
+    drops=st.sampled_from(["anywhere", "restricted"]),
+    plies=st.integers(1, 200),
+)
+def test_property_random_play_conserves_36_pieces(seed: int, setup: str, drops: str, plies: int) -> None:
+    rng = random.Random(seed)
+    state = start(options={"setup": setup, "drops": drops})
+    for _ in range(plies + 36):
+        if state.outcome is not None:
+            break
+        seat = state.to_move
+        state = state.play(seat, rng.choice(state.legal_moves(seat)))
+        data = state.dump()
+        assert all(1 <= len(s) <= 5 for s in data["board"].values())
+        if not state.in_setup:
+            assert pieces_in_play(state) == 36
+            assert pieces_of(state, 0) == pieces_of(state, 1) == 18
