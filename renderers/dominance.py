@@ -1,0 +1,311 @@
+"""Dominance board picture: the 21 Battlefield tiles, the four dice, the Underworld line.
+
+Why this layout: everything a player decides depends on which spaces the dice lit, so
+active halves are tinted yellow right on the tiles, and each stone shows the number of
+the space under it (the source's complaint: "you have to peek under your stones").  The
+tiles are drawn as separate dominoes with a gap between them so their borders — which
+decide setup and re-entry — are obvious.
+
+Layout (930 px wide): the Battlefield with coordinates on the left; on the right the
+phase, the dice and what the player to move may do now ("move: b3, e5 can move"); the
+Underworld line u1 … u6 u0 across the bottom with one count per colour and space.
+Stones that may act now wear a yellow ring, stones that already moved or captured a
+small tick; the last move's path is a yellow line ending in a dot.
+
+Works only from the public view (`layout`, `tiles`, `stones`, `underworld`, `roll`,
+`active`, `phase`, `can_act`, `moved`, `captured`, `last_path`, ...).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.games import GAMES
+from renderers.kit import PALETTE, Color, coordinate_labels, font, pips, seat_token, text_center
+
+FILES, RANKS = 6, 7
+CELL = 76
+LEFT, TOP = 40, 20
+BOARD_W, BOARD_H = FILES * CELL, RANKS * CELL
+PANEL_X = LEFT + BOARD_W + 26
+WIDTH = 820
+PANEL_W = WIDTH - PANEL_X - 14
+UW_TOP = TOP + BOARD_H + 64
+UW_H = 100
+HEIGHT = UW_TOP + UW_H + 14
+UW_NAMES = ("u1", "u2", "u3", "u4", "u5", "u6", "u0")
+
+GAP = 4  # between neighbouring tiles
+OUTLINE: Color = (21, 24, 28)
+ACTIVE_FACE: Color = (247, 226, 92)
+TABLE: Color = (52, 60, 56)
+PHASE_TITLES = {
+    "layout": "Laying the Battlefield",
+    "setup": "Setup",
+    "roll": "Rolling",
+    "move": "Move phase",
+    "capture": "Capture phase",
+    "return": "Return phase",
+    "enter": "Return phase",
+    "over": "Game over",
+}
+
+
+def _seat_names() -> tuple[str, str]:
+    return GAMES["dominance"].info.seat_names
+
+
+def _square_box(name: str) -> tuple[float, float, float, float]:
+    f, r = ord(name[0]) - ord("a"), int(name[1:]) - 1
+    x0, y0 = LEFT + f * CELL, TOP + (RANKS - 1 - r) * CELL
+    return x0, y0, x0 + CELL, y0 + CELL
+
+
+def _uw_box(name: str) -> tuple[float, float, float, float]:
+    slot = UW_NAMES.index(name)
+    width = (WIDTH - LEFT - 18) / len(UW_NAMES)
+    x0 = LEFT + slot * width
+    return x0 + 4, UW_TOP, x0 + width - 4, UW_TOP + UW_H
+
+
+def _centre(name: str) -> tuple[float, float]:
+    if name.startswith("u"):
+        x0, y0, x1, _ = _uw_box(name)
+        return (x0 + x1) / 2, y0 + 50
+    x0, y0, x1, y1 = _square_box(name)
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+@lru_cache(maxsize=8)
+def _battlefield(
+    layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, str], ...], active: frozenset[str]
+) -> Image.Image:
+    """The table, coordinates and tiles with the active halves lit (no stones).
+
+    Cached: within a match the layout never changes and a roll lights the same spaces
+    for every picture of that turn, so most pictures reuse this layer."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((LEFT - 8, TOP - 8, LEFT + BOARD_W + 8, TOP + BOARD_H + 8), radius=12, fill=TABLE)
+    coordinate_labels(draw, (LEFT, TOP), CELL, FILES, RANKS, size=20)
+    if layout:
+        _draw_tiles(draw, layout, tiles, active)
+    else:
+        text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), "Tiles not laid yet", 30, PALETTE.muted)
+    return img
+
+
+def _draw_tiles(
+    draw: ImageDraw.ImageDraw,
+    layout: tuple[tuple[int, ...], ...],
+    tiles: tuple[tuple[str, str], ...],
+    active: frozenset[str],
+) -> None:
+    for left, right in tiles:
+        x0, y0, _, _ = _square_box(left)
+        _, _, x1, y1 = _square_box(right)
+        box = (x0 + GAP, y0 + GAP, x1 - GAP, y1 - GAP)
+        draw.rounded_rectangle(box, radius=10, fill=PALETTE.ivory, outline=OUTLINE, width=3)
+        mid = (x0 + x1) / 2
+        for name, half in ((left, (box[0], box[1], mid, box[3])), (right, (mid, box[1], box[2], box[3]))):
+            if name in active:
+                draw.rounded_rectangle((half[0] + 4, half[1] + 4, half[2] - 4, half[3] - 4), radius=7, fill=ACTIVE_FACE)
+            value = layout[int(name[1:]) - 1][ord(name[0]) - ord("a")]
+            pips(draw, (half[0] + 7, half[1] + 7, half[2] - 7, half[3] - 7), value)
+        draw.line((mid, box[1] + 8, mid, box[3] - 8), fill=OUTLINE, width=2)
+
+
+def _tick(draw: ImageDraw.ImageDraw, cx: float, cy: float, colour: Color) -> None:
+    draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=PALETTE.panel, outline=PALETTE.text, width=2)
+    draw.line((cx - 6, cy, cx - 2, cy + 5, cx + 6, cy - 5), fill=colour, width=3)
+
+
+def _draw_stones(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    layout: list[list[int]] = view["layout"]
+    ready = set(view["can_act"]) if view["phase"] in ("move", "capture") else set()
+    acted = set(view["moved"]) | set(view["captured"])
+    radius = CELL * 0.38
+    for name, owner in view["stones"].items():
+        cx, cy = _centre(name)
+        if name in ready:
+            ring = radius + 7
+            draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), fill=OUTLINE)
+            draw.ellipse((cx - ring + 2, cy - ring + 2, cx + ring - 2, cy + ring - 2), fill=PALETTE.good)
+        outline = PALETTE.pip if owner == 0 else PALETTE.text
+        draw.ellipse(
+            (cx - radius, cy - radius, cx + radius, cy + radius), fill=PALETTE.seats[owner], outline=outline, width=3
+        )
+        value = layout[int(name[1:]) - 1][ord(name[0]) - ord("a")]
+        text_center(draw, (cx, cy), str(value), 32, PALETTE.seat_ink[owner])
+        if name in acted:
+            _tick(draw, cx + radius * 0.75, cy + radius * 0.75, PALETTE.text)
+
+
+def _draw_path(draw: ImageDraw.ImageDraw, path: list[str]) -> None:
+    if not path:
+        return
+    points = [_centre(p) for p in path if p != "u0" or path[-1] == "u0"]
+    if len(points) > 1:
+        draw.line(points, fill=OUTLINE, width=11, joint="curve")
+        draw.line(points, fill=PALETTE.highlight, width=6, joint="curve")
+        sx, sy = points[0]
+        draw.ellipse((sx - 9, sy - 9, sx + 9, sy + 9), fill=PALETTE.highlight, outline=OUTLINE, width=2)
+    ex, ey = points[-1]
+    draw.ellipse((ex - 12, ey - 12, ex + 12, ey + 12), fill=PALETTE.highlight, outline=OUTLINE, width=3)
+    if not path[-1].startswith("u"):
+        x0, y0, x1, y1 = _square_box(path[-1])
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=PALETTE.highlight, width=4)
+
+
+def _draw_underworld(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    draw.text((LEFT, UW_TOP - 30), "Underworld: stones per space (u6 leads to u0)", font=font(20), fill=PALETTE.muted)
+    active = set(view["active"])
+    ready = set(view["can_act"]) if view["phase"] == "move" else set()
+    for name in UW_NAMES:
+        x0, y0, x1, y1 = _uw_box(name)
+        lit = name in active
+        draw.rounded_rectangle(
+            (x0, y0, x1, y1),
+            radius=10,
+            fill=ACTIVE_FACE if lit else PALETTE.panel,
+            outline=PALETTE.good if name in ready else PALETTE.grid,
+            width=7 if name in ready else 2,
+        )
+        ink = PALETTE.pip if lit else PALETTE.text
+        cx = (x0 + x1) / 2
+        text_center(draw, (cx, y0 + 20), name, 26, ink)
+        counts: list[int] = view["underworld"][name]
+        for seat, count in enumerate(counts):
+            sx = cx - 26 + 52 * seat
+            sy = y1 - 30
+            if count:
+                seat_token(draw, (sx, sy), 19, seat)
+                text_center(draw, (sx, sy), str(count), 24, PALETTE.seat_ink[seat])
+            else:
+                text_center(draw, (sx, sy), "·", 26, PALETTE.muted if not lit else PALETTE.label)
+        if name != UW_NAMES[-1]:
+            arrow_y = y0 + UW_H / 2
+            draw.line((x1 + 1, arrow_y, x1 + 7, arrow_y), fill=PALETTE.muted, width=2)
+
+
+def _die(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, value: int) -> None:
+    draw.rounded_rectangle((x, y, x + size, y + size), radius=9, fill=ACTIVE_FACE, outline=OUTLINE, width=3)
+    pips(draw, (x + 4, y + 4, x + size - 4, y + size - 4), value)
+
+
+def _wrap(text: str, size: int, width: float) -> list[str]:
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}".strip()
+            if font(size).getlength(trial) <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def _instruction(view: dict[str, Any]) -> str:
+    """What the player to move may do now, in one short paragraph."""
+    names = _seat_names()
+    who = names[view["to_move"]]
+    phase = view["phase"]
+    acting = ", ".join(view["can_act"])
+    if view["outcome"]:
+        return ""
+    if phase == "layout":
+        return "The tiles are being laid out at random."
+    if phase == "setup":
+        left = view["unplaced"]
+        return f"{who} rolls two dice to place two stones. Still to place: {names[0]} {left[0]}, {names[1]} {left[1]}."
+    if phase == "roll":
+        return f"{who} rolls four dice."
+    if phase == "move":
+        example = "u3-u5" if acting.startswith("u") else "c3-c5"
+        return f"{who} moves: {acting} can move. Write from-to like `{example}`, or `done`."
+    if phase == "capture":
+        return f"{who} captures: {acting} can capture. Write `c5xc6`, or `done`."
+    if phase == "return":
+        return f"{who} rolls two dice to bring a stone back from u0."
+    return f"{who} returns a stone: `enter {view['can_act'][0]}` or `enter {view['can_act'][1]}`."
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    x, y = PANEL_X, TOP
+    names = _seat_names()
+    title = PHASE_TITLES.get(view["phase"], view["phase"])
+    draw.text((x, y), title, font=font(30), fill=PALETTE.text)
+    y += 42
+    limit = view["turn_limit"]
+    turn_text = f"Turn {view['turn_number']}" + (f" of {limit}" if limit else "")
+    if view["phase"] not in ("layout", "setup"):
+        draw.text((x, y), turn_text, font=font(20), fill=PALETTE.muted)
+    y += 36
+    dice: list[int] = view["roll"]
+    if dice:
+        roller = view["roll_seat"]
+        label = "Roll" if roller == view["to_move"] else f"{names[roller]}'s last roll"
+        draw.text((x, y), label, font=font(20), fill=PALETTE.muted)
+        y += 28
+        size = 60
+        for i, value in enumerate(dice):
+            _die(draw, x + i * (size + 12), y, size, value)
+        y += size + 16
+    extra = view["return_roll"] or view["setup_roll"]
+    if extra:
+        draw.text((x, y), "Return roll", font=font(20), fill=PALETTE.muted)
+        y += 28
+        for i, value in enumerate(extra):
+            _die(draw, x + i * 62, y, 50, value)
+        y += 66
+    who = view["to_move"]
+    if not view["outcome"]:
+        seat_token(draw, (x + 14, y + 16), 13, who)
+        draw.text((x + 36, y + 3), f"{names[who]} to play", font=font(24), fill=PALETTE.text)
+        y += 44
+    for line in _wrap(_instruction(view), 22, PANEL_W):
+        draw.text((x, y), line, font=font(22), fill=PALETTE.highlight)
+        y += 30
+    y += 14
+    last = view["last_move"]
+    if last:
+        draw.text((x, y), "Last move", font=font(20), fill=PALETTE.muted)
+        y += 28
+        seat = view["last_seat"]
+        seat_token(draw, (x + 12, y + 14), 11, seat)
+        draw.text((x + 32, y), last, font=font(26), fill=PALETTE.text)
+        y += 40
+    _draw_counts(draw, view, max(y, TOP + BOARD_H - 90))
+
+
+def _draw_counts(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: float) -> None:
+    """Stones on the Battlefield and in the Underworld, per seat."""
+    names = _seat_names()
+    x = PANEL_X
+    on_board = [0, 0]
+    for owner in view["stones"].values():
+        on_board[owner] += 1
+    below = [sum(c[s] for c in view["underworld"].values()) for s in (0, 1)]
+    for seat in (0, 1):
+        seat_token(draw, (x + 14, y + 14 + 36 * seat), 12, seat)
+        text = f"{names[seat]}: {on_board[seat]} on board, {below[seat]} below"
+        draw.text((x + 34, y + 2 + 36 * seat), text, font=font(20), fill=PALETTE.text)
+
+
+def board(view: dict[str, Any]) -> Image.Image:
+    layout = tuple(tuple(row) for row in view["layout"] or ())
+    tiles = tuple((t["left"], t["right"]) for t in view["tiles"])
+    img = _battlefield(layout, tiles, frozenset(view["active"])).copy()
+    draw = ImageDraw.Draw(img)
+    _draw_underworld(draw, view)
+    _draw_path(draw, view["last_path"])
+    if view["layout"]:
+        _draw_stones(draw, view)
+    _draw_panel(draw, view)
+    return img
