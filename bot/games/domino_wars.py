@@ -1,0 +1,748 @@
+"""Domino Wars (RedsToad): draft eight dominoes in secret, then fight for a 4×4 board.
+
+Rulings and notation: `shared/rules/domino-wars.md`.  This is the game whose hidden
+information must be airtight: a seat's draft, hand and draw-pile order never reach the
+public view or the other seat's view, not even through `last_move` or the ply counter.
+
+Representation
+--------------
+* The board is three tuples of 16 ints indexed `file + 4 * rank`: the visible mino's
+  number (-1: empty), its owner (-1: empty) and how many minos lie under it.  Covered
+  minos matter only as a count, so nothing more is kept.
+* Per-seat data are pairs of tuples: `drafts` (sorted), `hands` (sorted), `piles` (top
+  first), `known` (one flag per pile position: does the owner know that tile's place?),
+  `discards` (in the order discarded; public).  A shuffle clears `known`; effect 2 sets the
+  flag of the tile it puts on top, effect 0 of the tile it puts at the bottom.  Flags travel
+  with their tiles, so the known tiles always form a prefix and a suffix of the pile.
+* Effects still to resolve for the tile just placed are a queue (`effects`); when one
+  needs a choice, `pending` names it and the same seat answers in an effect sub-phase.
+
+Phases: `first` → `draft` → `deal` → `mulligan` → `play` / `effect` → `over`.
+
+Canonical forms chosen where the rulings leave a choice
+-------------------------------------------------------
+* First player: CHANCE plays `first 0` / `first 1` (seat numbers).  The `tie` holder
+  plays `first me` / `first you` (what `legal_moves` lists: the same words whichever seat
+  holds the item); `first 0` / `first 1` from the holder are accepted and canonicalised.
+  The choice comes before the draft, so both drafts are made knowing the directions.
+* Draft: `pick x-y` one tile at a time, or `draft ...` (8 tiles, canonical sorted), which
+  may also complete a draft already begun if it contains the tiles picked so far.  A
+  `repeat` holder may pick one tile a second time at any point of the draft (the copy is
+  listed among the picks while no tile has been copied yet); the item allows a copy and
+  does not force one, so eight distinct tiles stay legal for the holder too.
+* Shuffles: `shuffle 0 2-6 0-3 ...` is the seat's whole pile, top first; the owner then
+  draws 3.  This covers the opening deal and every mulligan reshuffle.
+* Mulligan decisions (`mulligan` / `keep`) are simultaneous for the two seats; a holder
+  decides again after each reshuffle while mulligans are left.
+* Skipped turns (rule 7, effect 6) are not moves: the turn passes on by itself and the
+  public view lists the seats skipped (`skipped`).  A pending effect-6 skip is used up by
+  the seat's next turn even when rule 7 would have skipped that turn anyway.
+
+What the public view says about secret moves
+--------------------------------------------
+`last_move` is `draft` when a seat completes its draft (single picks before that change
+nothing public), `shuffle 0` for a shuffle and `top` for effect 2; `ply` counts the moves
+visible to everyone: player moves, where a whole draft counts once, chance moves never.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, Self
+
+from bot.games.base import (
+    CHANCE,
+    GameInfo,
+    GameState,
+    IllegalMove,
+    Option,
+    OptionValue,
+    Outcome,
+    Rules,
+    normalise,
+    opponent,
+    shown,
+)
+from bot.games.dominoes import Tile, format_tiles, no_doubles, parse_tile
+from bot.games.squares import parse_square, square_name
+
+SIZE = 4
+SQUARES = SIZE * SIZE
+DRAFT_SIZE = 8
+OPENING_HAND = 3
+MULLIGANS = 2
+NAMES = tuple(square_name(i % SIZE, i // SIZE) for i in range(SQUARES))
+POOL = tuple(no_doubles())
+TILE_NAMES = {t: str(t) for t in POOL}
+PICKS = {t: f"pick {t}" for t in POOL}
+VERTICAL = tuple((i, i + SIZE) for i in range(SQUARES - SIZE))
+HORIZONTAL = tuple((i, i + 1) for i in range(SQUARES) if i % SIZE < SIZE - 1)
+DIRECTION_NAMES = ("vertical", "horizontal")
+SEAT_NAMES = ("Orange", "Blue")
+EFFECT_WORDS = {0: "recycle", 2: "top", 4: "discard"}
+
+_PLACE = re.compile(r"^([0-6])\s*[-:|/]\s*([0-6])\s+([a-z]\d{1,2})\s*[- ]?\s*([a-z]\d{1,2})$")
+_WORD_TILE = re.compile(r"^(pick|recycle|top|discard)\s+(.+)$")
+_FIRST = re.compile(r"^first\s+(me|you|0|1)$")
+_SHUFFLE = re.compile(r"^shuffle\s+([01])((?:\s+\S+)*)$")
+
+HOW_TO_PLAY = """\
+**Domino Wars** — draft eight dominoes in secret, then cover more of a 4×4 board.
+• **First player**: random, or chosen by the `tie` holder (`first me` / `first you`). The first
+  player places **vertically** only, the second **horizontally** only.
+• **Draft**: both at once, secretly, pick 8 different tiles of the 21 (no doubles): `pick 2-5`
+  eight times, or `draft 0-1 0-2 1-3 2-5 2-6 3-4 4-6 5-6`. Your picks are shuffled into your
+  draw pile; draw 3.
+• **Your turn**: place a tile from your hand on two adjacent squares in your direction, e.g.
+  `5-3 b2-b3` (numbers in the order of the squares). Each square must be empty or show a
+  **strictly lower** number. Then the tile's effects run, lower number first:
+  0 `recycle x-y`: a tile of your discard pile goes to the bottom of your draw pile ·
+  1 draw · 2 `top x-y`: put a tile of your pile on top · 3 nothing ·
+  4 `discard x-y` from your hand, then draw · 5 no draw at the end of this turn ·
+  6 your next turn is skipped. Then draw one.
+• No tile in hand, or none that fits: your turn is skipped.
+• The game ends when neither player can place. Most squares showing your number wins.
+Items (match options, per seat): `repeat` (one tile may be drafted twice), `mulligan`
+(`mulligan` / `keep` your opening hand, up to twice), `tie` (choose the first player, win ties)."""
+
+
+def _holders(value: OptionValue) -> frozenset[int]:
+    """The seats an item option gives the item to (`none`, `0`, `1`, `both`)."""
+    return {"none": frozenset(), "0": frozenset((0,)), "1": frozenset((1,)), "both": frozenset((0, 1))}[str(value)]
+
+
+def _pair(a: Any, b: Any) -> Any:
+    return (a, b)
+
+
+def _set(pair: tuple[Any, Any], seat: int, value: Any) -> Any:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _parse_tiles(text: str) -> list[Tile]:
+    return [parse_tile(part) for part in text.split()]
+
+
+def _remove_one(tiles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    i = tiles.index(tile)
+    return tiles[:i] + tiles[i + 1 :]
+
+
+def _distinct(tiles: Iterable[Tile]) -> list[Tile]:
+    return sorted(set(tiles))
+
+
+class DominoWarsState(GameState):
+    """A Domino Wars position (see the module docstring for the representation)."""
+
+    __slots__ = (
+        "_outcome",
+        "deciding",
+        "discards",
+        "drafts",
+        "effects",
+        "first",
+        "forced",
+        "hands",
+        "known",
+        "last_move",
+        "last_placement",
+        "last_seat",
+        "mulligans_left",
+        "no_draw",
+        "options",
+        "owners",
+        "pending",
+        "phase",
+        "piles",
+        "ply",
+        "shuffle_due",
+        "skipped",
+        "skips",
+        "to_move",
+        "tops",
+        "under",
+    )
+
+    def __init__(self, options: dict[str, OptionValue]) -> None:
+        self.options = options
+        self.phase = "first"
+        self.first: int | None = None
+        self.to_move = 0
+        self.tops: tuple[int, ...] = (-1,) * SQUARES
+        self.owners: tuple[int, ...] = (-1,) * SQUARES
+        self.under: tuple[int, ...] = (0,) * SQUARES
+        self.drafts: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
+        self.hands: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
+        self.piles: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
+        self.known: tuple[tuple[bool, ...], tuple[bool, ...]] = ((), ())
+        self.discards: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
+        self.skips = (0, 0)
+        self.shuffle_due = (False, False)
+        holders = _holders(options["mulligan"])
+        self.mulligans_left: tuple[int, int] = (MULLIGANS if 0 in holders else 0, MULLIGANS if 1 in holders else 0)
+        self.deciding = (False, False)
+        self.effects: tuple[int, ...] = ()
+        self.pending: int | None = None
+        self.no_draw = False
+        self.skipped: tuple[int, ...] = ()
+        self.last_move: str | None = None
+        self.last_seat: int | None = None
+        self.last_placement: tuple[int, int, int] | None = None
+        self.ply = 0
+        self._outcome: Outcome | None = None
+        self.forced = ()
+
+    def _copy(self) -> Self:
+        new = object.__new__(type(self))
+        for name in self.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        new.forced = ()
+        return new
+
+    # --- contract ------------------------------------------------------------------
+
+    @property
+    def turn(self) -> frozenset[int]:
+        if self._outcome is not None:
+            return frozenset()
+        if self.shuffle_due[0] or self.shuffle_due[1]:
+            return frozenset((CHANCE,))
+        phase = self.phase
+        if phase in ("play", "effect"):
+            return frozenset((self.to_move,))
+        if phase == "draft":
+            return frozenset(s for s in (0, 1) if len(self.drafts[s]) < DRAFT_SIZE)
+        if phase == "mulligan":
+            return frozenset(s for s in (0, 1) if self.deciding[s])
+        holder = self.tie_holder
+        return frozenset((CHANCE if holder is None else holder,))
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def tie_holder(self) -> int | None:
+        holders = _holders(self.options["tie"])
+        return min(holders) if holders else None
+
+    def legal_moves(self, seat: int) -> list[str]:
+        if seat not in self.turn or seat == CHANCE:
+            return []
+        phase = self.phase
+        if phase == "play":
+            return self._placements(seat)
+        if phase == "effect":
+            return self._effect_choices(seat)
+        if phase == "draft":
+            return [PICKS[t] for t in self._pickable(seat)]
+        if phase == "mulligan":
+            return ["keep", "mulligan"]
+        return ["first me", "first you"]
+
+    def has_placement(self, seat: int) -> bool:
+        """Whether `seat` could place a tile of its hand now (rules 7 and 11)."""
+        tops = self.tops
+        for pair in self._pairs(seat):
+            i, j = pair
+            low = tops[i] if tops[i] < tops[j] else tops[j]
+            high = tops[i] + tops[j] - low
+            for tile in self.hands[seat]:
+                # Some orientation fits exactly when the high number beats the higher
+                # square and the low number the lower one.
+                if tile.high > high and tile.low > low:
+                    return True
+        return False
+
+    def _pairs(self, seat: int) -> tuple[tuple[int, int], ...]:
+        return VERTICAL if seat == self.first else HORIZONTAL
+
+    def _placements(self, seat: int) -> list[str]:
+        tops = self.tops
+        moves: list[str] = []
+        for tile in _distinct(self.hands[seat]):
+            a, b = tile
+            for i, j in self._pairs(seat):
+                if a > tops[i] and b > tops[j]:
+                    moves.append(f"{a}-{b} {NAMES[i]}-{NAMES[j]}")
+                if b > tops[i] and a > tops[j]:
+                    moves.append(f"{b}-{a} {NAMES[i]}-{NAMES[j]}")
+        return moves
+
+    def _effect_choices(self, seat: int) -> list[str]:
+        word = EFFECT_WORDS[self.pending] if self.pending is not None else ""
+        if self.pending == 0:
+            source: Iterable[Tile] = self.discards[seat]
+        elif self.pending == 2:
+            source = self.piles[seat]
+        else:
+            source = self.hands[seat]
+        return [f"{word} {t}" for t in _distinct(source)]
+
+    def _pickable(self, seat: int) -> list[Tile]:
+        picked = self.drafts[seat]
+        if seat in _holders(self.options["repeat"]) and len(set(picked)) == len(picked):
+            return [t for t in POOL if picked.count(t) < 2]
+        return [t for t in POOL if t not in picked]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        public = {
+            **self.public_base(),
+            "phase": "over" if self._outcome is not None else self.phase,
+            "first": self.first,
+            "directions": None
+            if self.first is None
+            else [DIRECTION_NAMES[0 if s == self.first else 1] for s in (0, 1)],
+            "board": {
+                NAMES[i]: {"number": self.tops[i], "owner": self.owners[i], "under": self.under[i]}
+                for i in range(SQUARES)
+                if self.tops[i] >= 0
+            },
+            "discards": [[str(t) for t in self.discards[s]] for s in (0, 1)],
+            "hand_sizes": [len(self.hands[s]) for s in (0, 1)],
+            "pile_sizes": [len(self.piles[s]) for s in (0, 1)],
+            "drafted": [len(self.drafts[s]) == DRAFT_SIZE for s in (0, 1)],
+            "mulligans_left": list(self.mulligans_left),
+            "skips": list(self.skips),
+            "skipped": list(self.skipped),
+            "scores": list(self.scores()),
+            "effect": self.pending,
+            "effects_queued": list(self.effects),
+            "items": {name: str(self.options[name]) for name in ("repeat", "mulligan", "tie")},
+            "last_move": self.last_move,
+            "last_seat": self.last_seat,
+            "last_placement": None
+            if self.last_placement is None
+            else {
+                "seat": self.last_placement[0],
+                "squares": [NAMES[self.last_placement[1]], NAMES[self.last_placement[2]]],
+            },
+            "ply": self.ply,
+        }
+        if seat is None:
+            return public
+        return self.seat_view(public, seat, self._private(seat))
+
+    def _private(self, seat: int) -> dict[str, Any]:
+        pile, known = self.piles[seat], self.known[seat]
+        top = 0
+        while top < len(pile) and known[top]:
+            top += 1
+        bottom = len(pile)
+        while bottom > top and known[bottom - 1]:
+            bottom -= 1
+        return {
+            "hand": [str(t) for t in self.hands[seat]],
+            "draft": [str(t) for t in sorted(self.drafts[seat])],
+            "pile": [str(t) for t in sorted(pile)],
+            "known_top": [str(t) for t in pile[:top]],
+            "known_bottom": [str(t) for t in pile[bottom:]],
+            "choices": self._effect_choices(seat) if self.phase == "effect" and seat == self.to_move else [],
+        }
+
+    def scores(self) -> tuple[int, int]:
+        return (self.owners.count(0), self.owners.count(1))
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "game": "domino_wars",
+            "options": dict(self.options),
+            "phase": self.phase,
+            "first": self.first,
+            "to_move": self.to_move,
+            "board": [[self.tops[i], self.owners[i], self.under[i]] for i in range(SQUARES)],
+            "drafts": [format_tiles(x) for x in self.drafts],
+            "hands": [format_tiles(x) for x in self.hands],
+            "piles": [format_tiles(x) for x in self.piles],
+            "known": ["".join("1" if k else "0" for k in x) for x in self.known],
+            "discards": [format_tiles(x) for x in self.discards],
+            "skips": list(self.skips),
+            "shuffle_due": list(self.shuffle_due),
+            "mulligans_left": list(self.mulligans_left),
+            "deciding": list(self.deciding),
+            "effects": list(self.effects),
+            "pending": self.pending,
+            "no_draw": self.no_draw,
+            "skipped": list(self.skipped),
+            "last_move": self.last_move,
+            "last_seat": self.last_seat,
+            "last_placement": None if self.last_placement is None else list(self.last_placement),
+            "ply": self.ply,
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    # --- chance --------------------------------------------------------------------
+
+    def _sample_chance(self, rng: random.Random) -> str:
+        for seat in (0, 1):
+            if self.shuffle_due[seat]:
+                order = list(self.piles[seat])
+                rng.shuffle(order)
+                return f"shuffle {seat} {format_tiles(order)}".rstrip()
+        return f"first {rng.randrange(2)}"
+
+    # --- moves ---------------------------------------------------------------------
+
+    def _apply(self, seat: int, move: str) -> Self:
+        text = normalise(move)
+        if seat == CHANCE:
+            return self._apply_chance(text, move)
+        phase = self.phase
+        if phase == "play":
+            return self._place(seat, text, move)
+        if phase == "effect":
+            return self._choose_effect(seat, text, move)
+        if phase == "draft":
+            return self._draft(seat, text, move)
+        if phase == "mulligan":
+            return self._mulligan(seat, text, move)
+        return self._choose_first(seat, text, move)
+
+    def _apply_chance(self, text: str, move: str) -> Self:
+        if self.phase == "first":
+            match = _FIRST.match(text)
+            if match is None or match.group(1) not in ("0", "1"):
+                raise IllegalMove(f"{shown(move)} is not a first-player draw; write `first 0` or `first 1`.")
+            return self._set_first(int(match.group(1)), f"first {match.group(1)}", CHANCE)
+        match = _SHUFFLE.match(text)
+        if match is None:
+            raise IllegalMove(f"{shown(move)} is not a shuffle; write `shuffle 0` and the pile, top first.")
+        seat = int(match.group(1))
+        if not self.shuffle_due[seat]:
+            raise IllegalMove(f"No shuffle of seat {seat}'s pile is due now.")
+        order = tuple(_parse_tiles(match.group(2)))
+        if Counter(order) != Counter(self.piles[seat]):
+            raise IllegalMove("A shuffle must list exactly the tiles of that draw pile.")
+        return self._shuffle(seat, order)
+
+    # first player and draft ---------------------------------------------------------
+
+    def _choose_first(self, seat: int, text: str, move: str) -> Self:
+        match = _FIRST.match(text)
+        if match is None:
+            raise IllegalMove(f"{shown(move)} is not a first-player choice; write `first me` or `first you`.")
+        word = match.group(1)
+        first = seat if word == "me" else opponent(seat) if word == "you" else int(word)
+        return self._set_first(first, "first me" if first == seat else "first you", seat)
+
+    def _set_first(self, first: int, notation: str, seat: int) -> Self:
+        new = self._copy()
+        new.first = first
+        new.phase = "draft"
+        new._record(seat, notation)
+        return new
+
+    def _draft(self, seat: int, text: str, move: str) -> Self:
+        if text.startswith("draft"):
+            return self._whole_draft(seat, text[5:], move)
+        match = _WORD_TILE.match(text)
+        if match is None or match.group(1) != "pick":
+            raise IllegalMove(f"{shown(move)} is not a draft move; write `pick 2-5` or `draft` and 8 tiles.")
+        tile = parse_tile(match.group(2))
+        if tile.is_double:
+            raise IllegalMove("Doubles are not in the pool: pick a tile with two different numbers.")
+        if tile not in self._pickable(seat):
+            raise IllegalMove(self._why_not_pickable(seat, tile))
+        return self._with_draft(seat, tuple(sorted((*self.drafts[seat], tile))))
+
+    def _why_not_pickable(self, seat: int, tile: Tile) -> str:
+        if seat not in _holders(self.options["repeat"]):
+            return f"You already picked {tile}: a draft has 8 different tiles."
+        if self.drafts[seat].count(tile) >= 2:
+            return f"You already have {tile} twice."
+        return "Domino Repeat lets you copy only one tile, and you already did."
+
+    def _whole_draft(self, seat: int, rest: str, move: str) -> Self:
+        try:
+            tiles = _parse_tiles(rest)
+        except IllegalMove:
+            raise IllegalMove(f"{shown(move)} is not a draft; write `draft` and 8 tiles like `2-5`.") from None
+        if len(tiles) != DRAFT_SIZE:
+            raise IllegalMove(f"A draft has {DRAFT_SIZE} tiles, not {len(tiles)}.")
+        if any(t.is_double for t in tiles):
+            raise IllegalMove("Doubles are not in the pool: draft tiles with two different numbers.")
+        counts = Counter(tiles)
+        copies = sum(n - 1 for n in counts.values())
+        allowed = 1 if seat in _holders(self.options["repeat"]) else 0
+        if copies > allowed:
+            if allowed:
+                raise IllegalMove("Domino Repeat allows one tile twice; the other tiles must all differ.")
+            raise IllegalMove("A draft has 8 different tiles.")
+        if Counter(self.drafts[seat]) - counts:
+            raise IllegalMove("Your draft must include the tiles you have already picked.")
+        return self._with_draft(seat, tuple(sorted(tiles)))
+
+    def _with_draft(self, seat: int, draft: tuple[Tile, ...]) -> Self:
+        new = self._copy()
+        new.drafts = _set(self.drafts, seat, draft)
+        if len(draft) < DRAFT_SIZE:
+            return new  # a single pick changes nothing public
+        new._record(seat, "draft")
+        if all(len(d) == DRAFT_SIZE for d in new.drafts):
+            new.phase = "deal"
+            new.piles = new.drafts
+            new.known = ((False,) * DRAFT_SIZE, (False,) * DRAFT_SIZE)
+            new.shuffle_due = (True, True)
+        return new
+
+    # shuffles and mulligans -----------------------------------------------------------
+
+    def _shuffle(self, seat: int, order: tuple[Tile, ...]) -> Self:
+        new = self._copy()
+        new.piles = _set(self.piles, seat, order[OPENING_HAND:])
+        new.known = _set(self.known, seat, (False,) * len(order[OPENING_HAND:]))
+        new.hands = _set(self.hands, seat, tuple(sorted(order[:OPENING_HAND])))
+        new.shuffle_due = _set(self.shuffle_due, seat, False)
+        new.deciding = _set(new.deciding, seat, new.mulligans_left[seat] > 0)
+        new.last_move, new.last_seat = f"shuffle {seat}", CHANCE
+        if new.phase == "deal" and not any(new.shuffle_due):
+            new.phase = "mulligan"
+        return new._maybe_begin_play()
+
+    def _mulligan(self, seat: int, text: str, move: str) -> Self:
+        if text not in ("mulligan", "keep"):
+            raise IllegalMove(f"{shown(move)} is not a mulligan decision; write `mulligan` or `keep`.")
+        new = self._copy()
+        new._record(seat, text)
+        if text == "keep":
+            new.deciding = _set(self.deciding, seat, False)
+            return new._maybe_begin_play()
+        new.mulligans_left = _set(self.mulligans_left, seat, self.mulligans_left[seat] - 1)
+        new.piles = _set(self.piles, seat, tuple(sorted(self.piles[seat] + self.hands[seat])))
+        new.known = _set(self.known, seat, (False,) * len(new.piles[seat]))
+        new.hands = _set(self.hands, seat, ())
+        new.shuffle_due = _set(self.shuffle_due, seat, True)
+        return new
+
+    def _maybe_begin_play(self) -> Self:
+        """Start the play once both piles are dealt and no mulligan decision is open."""
+        if self.phase != "mulligan" or any(self.shuffle_due) or any(self.deciding):
+            return self
+        assert self.first is not None
+        self.phase = "play"
+        self._pass_turn_to(self.first)
+        return self
+
+    # placement and effects ------------------------------------------------------------
+
+    def _place(self, seat: int, text: str, move: str) -> Self:
+        match = _PLACE.match(text)
+        if match is None:
+            raise IllegalMove(f"{shown(move)} is not a placement; write it like `5-3 b2-b3`.")
+        a, b = int(match.group(1)), int(match.group(2))
+        i = self._square(match.group(3))
+        j = self._square(match.group(4))
+        if i > j:
+            i, j, a, b = j, i, b, a
+        if a == b:
+            raise IllegalMove("There are no doubles in Domino Wars.")
+        tile = Tile.of(a, b)
+        if tile not in self.hands[seat]:
+            raise IllegalMove(f"You have no {tile} in your hand.")
+        if (i, j) not in self._pairs(seat):
+            direction = DIRECTION_NAMES[0 if seat == self.first else 1]
+            raise IllegalMove(f"You place {direction}ly: {NAMES[i]} and {NAMES[j]} are not such a pair of squares.")
+        for square, number in ((i, a), (j, b)):
+            if number <= self.tops[square]:
+                raise IllegalMove(
+                    f"{NAMES[square]} shows a {self.tops[square]}: you may cover it only with a higher number."
+                )
+        new = self._copy()
+        tops, owners, under = list(self.tops), list(self.owners), list(self.under)
+        for square, number in ((i, a), (j, b)):
+            if tops[square] >= 0:
+                under[square] += 1
+            tops[square], owners[square] = number, seat
+        new.tops, new.owners, new.under = tuple(tops), tuple(owners), tuple(under)
+        new.hands = _set(self.hands, seat, _remove_one(self.hands[seat], tile))
+        new.discards = _set(self.discards, seat, (*self.discards[seat], tile))
+        new.effects = (tile.low, tile.high)
+        new.no_draw = False
+        new.skipped = ()
+        new.last_placement = (seat, i, j)
+        new._record(seat, f"{a}-{b} {NAMES[i]}-{NAMES[j]}")
+        return new._resolve(seat)
+
+    @staticmethod
+    def _square(text: str) -> int:
+        f, r = parse_square(text, SIZE, SIZE)
+        return f + SIZE * r
+
+    def _resolve(self, seat: int) -> Self:
+        """Run queued effects until one needs a choice or the turn ends (mutates `self`,
+        which is always a fresh copy here)."""
+        while self.effects:
+            effect, self.effects = self.effects[0], self.effects[1:]
+            if effect == 0 or (effect == 2 and self.piles[seat]) or (effect == 4 and self.hands[seat]):
+                self.phase, self.pending = "effect", effect
+                return self
+            if effect in (1, 4):
+                self._draw(seat)
+            elif effect == 5:
+                self.no_draw = True
+            elif effect == 6:
+                self.skips = _set(self.skips, seat, self.skips[seat] + 1)
+        self.phase, self.pending = "play", None
+        if not self.no_draw:
+            self._draw(seat)
+        self.no_draw = False
+        self._pass_turn_to(opponent(seat))
+        return self
+
+    def _draw(self, seat: int) -> None:
+        pile = self.piles[seat]
+        if pile:
+            self.hands = _set(self.hands, seat, tuple(sorted((*self.hands[seat], pile[0]))))
+            self.piles = _set(self.piles, seat, pile[1:])
+            self.known = _set(self.known, seat, self.known[seat][1:])
+
+    def _choose_effect(self, seat: int, text: str, move: str) -> Self:
+        word = EFFECT_WORDS[self.pending] if self.pending is not None else ""
+        match = _WORD_TILE.match(text)
+        if match is None or match.group(1) != word:
+            raise IllegalMove(
+                f"Effect {self.pending} needs a choice first: write `{word}` and a tile, like `{word} 2-5`."
+            )
+        tile = parse_tile(match.group(2))
+        new = self._copy()
+        new.pending = None
+        if self.pending == 0:
+            self._recycle(new, seat, tile)
+            new._record(seat, f"recycle {tile}")
+        elif self.pending == 2:
+            self._to_top(new, seat, tile)
+            new._record(seat, "top")  # the chosen tile is a secret of the pile
+        else:
+            if tile not in self.hands[seat]:
+                raise IllegalMove(f"You have no {tile} in your hand to discard.")
+            new.hands = _set(self.hands, seat, _remove_one(self.hands[seat], tile))
+            new.discards = _set(self.discards, seat, (*self.discards[seat], tile))
+            new._draw(seat)
+            new._record(seat, f"discard {tile}")
+        return new._resolve(seat)
+
+    def _recycle(self, new: Self, seat: int, tile: Tile) -> None:
+        discards = self.discards[seat]
+        if tile not in discards:
+            raise IllegalMove(f"{tile} is not in your discard pile.")
+        last = len(discards) - 1 - discards[::-1].index(tile)
+        new.discards = _set(self.discards, seat, discards[:last] + discards[last + 1 :])
+        new.piles = _set(self.piles, seat, (*self.piles[seat], tile))
+        new.known = _set(self.known, seat, (*self.known[seat], True))
+
+    def _to_top(self, new: Self, seat: int, tile: Tile) -> None:
+        pile, known = self.piles[seat], self.known[seat]
+        if tile not in pile:
+            raise IllegalMove(f"{tile} is not in your draw pile.")
+        i = pile.index(tile)
+        new.piles = _set(self.piles, seat, (tile, *pile[:i], *pile[i + 1 :]))
+        new.known = _set(self.known, seat, (True, *known[:i], *known[i + 1 :]))
+
+    # turn order and the end -------------------------------------------------------------
+
+    def _pass_turn_to(self, seat: int) -> None:
+        """Give the turn to `seat`, skipping turns by effect 6 and rule 7; end the game
+        when neither player can place (rule 11).  Mutates a fresh copy."""
+        can = (self.has_placement(0), self.has_placement(1))
+        if not can[0] and not can[1]:
+            self._finish()
+            return
+        skipped: list[int] = []
+        while True:
+            if self.skips[seat]:
+                self.skips = _set(self.skips, seat, self.skips[seat] - 1)
+            elif can[seat]:
+                break
+            skipped.append(seat)
+            seat = opponent(seat)
+        self.to_move = seat
+        self.skipped = (*self.skipped, *skipped)
+
+    def _finish(self) -> None:
+        scores = self.scores()
+        names = SEAT_NAMES
+        tally = f"{names[0]} shows {scores[0]} squares, {names[1]} {scores[1]}."
+        if scores[0] != scores[1]:
+            winner = 0 if scores[0] > scores[1] else 1
+            self._outcome = Outcome(frozenset((winner,)), f"Neither player can place. {tally}", scores)
+        elif self.tie_holder is not None:
+            reason = f"Neither player can place. {tally} Tie Advantage breaks the tie."
+            self._outcome = Outcome(frozenset((self.tie_holder,)), reason, scores)
+        else:
+            self._outcome = Outcome(frozenset(), f"Neither player can place. {tally} A draw.", scores)
+        self.phase = "over"
+
+    def _record(self, seat: int, notation: str) -> None:
+        self.last_move, self.last_seat = notation, seat
+        self.ply += 1
+
+
+def _tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(_parse_tiles(text))
+
+
+class DominoWarsRules(Rules):
+    info = GameInfo(
+        key="domino_wars",
+        name="Domino Wars",
+        seat_names=SEAT_NAMES,
+        blurb="Draft eight dominoes in secret, then cover the 4×4 board with higher numbers and their effects.",
+        how_to_play=HOW_TO_PLAY,
+        options=(
+            Option("repeat", "none", "Domino Repeat: the holder may draft one tile twice", ("none", "0", "1", "both")),
+            Option(
+                "mulligan",
+                "none",
+                "Hand Mulligan: the holder may redraw the opening hand up to twice",
+                ("none", "0", "1", "both"),
+            ),
+            Option(
+                "tie", "none", "Tie Advantage: the holder chooses the first player and wins ties", ("none", "0", "1")
+            ),
+        ),
+        move_pattern=re.compile(
+            r"^\s*(pick|draft|first|mulligan|keep|recycle|top|discard)\b|^\s*[0-6]\s*-\s*[0-6]\s+[a-z]\d", re.I
+        ),
+        has_private_info=True,
+    )
+
+    def _start(self, options: dict[str, OptionValue]) -> DominoWarsState:
+        return DominoWarsState(options)
+
+    def load(self, data: Mapping[str, Any]) -> DominoWarsState:
+        state = DominoWarsState(self.resolve_options(data.get("options", {})))
+        state.phase = str(data["phase"])
+        state.first = None if data["first"] is None else int(data["first"])
+        state.to_move = int(data["to_move"])
+        board = data["board"]
+        state.tops = tuple(int(cell[0]) for cell in board)
+        state.owners = tuple(int(cell[1]) for cell in board)
+        state.under = tuple(int(cell[2]) for cell in board)
+        state.drafts = _pair(*(_tiles(x) for x in data["drafts"]))
+        state.hands = _pair(*(_tiles(x) for x in data["hands"]))
+        state.piles = _pair(*(_tiles(x) for x in data["piles"]))
+        state.known = _pair(*(tuple(c == "1" for c in x) for x in data["known"]))
+        state.discards = _pair(*(_tiles(x) for x in data["discards"]))
+        state.skips = _pair(*(int(x) for x in data["skips"]))
+        state.shuffle_due = _pair(*(bool(x) for x in data["shuffle_due"]))
+        state.mulligans_left = _pair(*(int(x) for x in data["mulligans_left"]))
+        state.deciding = _pair(*(bool(x) for x in data["deciding"]))
+        state.effects = tuple(int(x) for x in data["effects"])
+        state.pending = None if data["pending"] is None else int(data["pending"])
+        state.no_draw = bool(data["no_draw"])
+        state.skipped = tuple(int(x) for x in data["skipped"])
+        state.last_move = data["last_move"]
+        state.last_seat = None if data["last_seat"] is None else int(data["last_seat"])
+        placement = data["last_placement"]
+        state.last_placement = None if placement is None else (int(placement[0]), int(placement[1]), int(placement[2]))
+        state.ply = int(data["ply"])
+        outcome = data.get("outcome")
+        state._outcome = Outcome.from_json(outcome) if outcome else None
+        return state
+
+
+DominoWarsState.rules = DominoWarsRules()

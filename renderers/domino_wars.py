@@ -1,0 +1,249 @@
+"""Domino Wars pictures: the public board, and a seat's own hand and draw pile.
+
+Why digits rather than pips on the board: a square shows one mino whose number decides
+what may cover it, so the number must be readable at a glance on a phone; the owner is
+the square's colour (Okabe–Ito orange / blue), and a small badge `+n` says how many minos
+lie under the visible one.  The two squares of the last placement get a yellow frame.
+
+The right-hand panel lists, per seat, the score (squares showing that seat's minos), the
+direction, hand and pile sizes, pending skips and the public discard pile.
+
+`private(view)` draws only from `view["private"]`: the hand as large dominoes, the draw
+pile's contents as small ones, the tiles whose position the seat knows (put on top by
+effect 2, at the bottom by effect 0) set apart at either end and labelled.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers.kit import PALETTE, Color, domino, font, seat_token, text_center
+
+SIZE = 4
+FILES = "abcd"
+CELL = 116
+LABEL = 30
+MARGIN = 24
+BOARD_X = MARGIN + LABEL
+BOARD_Y = 60
+BOARD = SIZE * CELL
+PANEL_X = BOARD_X + BOARD + 32
+WIDTH = 860
+HEIGHT = BOARD_Y + BOARD + LABEL + 20
+PANEL_GAP = 16
+PANEL_HEIGHT = (BOARD + 12 - PANEL_GAP) // 2
+SEAT_NAMES = ("Orange", "Blue")
+SMALL = (60, 30)
+DISCARDS_PER_ROW = 4
+DISCARDS_SHOWN = 8
+LARGE = (140, 70)
+PILE = (76, 38)
+HAND_GAP = 40
+EFFECT_TEXT = {
+    0: "choose a discarded tile for the bottom of the pile",
+    2: "choose a pile tile to put on top",
+    4: "choose a tile of the hand to discard",
+}
+
+
+def _numbers(tile: str) -> tuple[int, int]:
+    low, high = tile.split("-")
+    return int(low), int(high)
+
+
+@lru_cache(maxsize=256)
+def _tile_image(tile: str, size: tuple[int, int], outline: Color) -> Image.Image:
+    """One horizontal domino, cached: there are only 21 tiles and three sizes."""
+    w, h = size
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    a, b = _numbers(tile)
+    domino(ImageDraw.Draw(img), (1, 1, w - 2, h - 2), a, b, outline=outline, width=2 if w < 100 else 3)
+    return img
+
+
+def _paste_tile(img: Image.Image, tile: str, xy: tuple[int, int], size: tuple[int, int], outline: Color) -> None:
+    piece = _tile_image(tile, size, outline)
+    img.paste(piece, xy, piece)
+
+
+def _cell_box(name: str) -> tuple[int, int, int, int]:
+    col, row = FILES.index(name[0]), SIZE - int(name[1:])
+    x, y = BOARD_X + col * CELL, BOARD_Y + row * CELL
+    return x, y, x + CELL, y + CELL
+
+
+def _status(view: dict[str, Any]) -> str:
+    """One line saying what is happening now, from public data only."""
+    phase = view.get("phase")
+    turn = view.get("turn", [])
+    if phase == "first":
+        return "Choosing the first player"
+    if phase == "draft":
+        done = view.get("drafted", [False, False])
+        parts = [f"{SEAT_NAMES[s]} {'has drafted' if done[s] else 'is drafting'}" for s in (0, 1)]
+        return "Secret draft: " + ", ".join(parts)
+    if phase in ("deal", "mulligan"):
+        deciding = [SEAT_NAMES[s] for s in turn if s in (0, 1)]
+        return "Mulligan: " + " and ".join(deciding) + " deciding" if deciding else "Shuffling the draw piles"
+    if phase == "effect" and turn:
+        return f"{SEAT_NAMES[turn[0]]}, effect {view.get('effect')}: {EFFECT_TEXT.get(view.get('effect') or 0, '')}"
+    if phase == "play" and turn:
+        line = f"{SEAT_NAMES[turn[0]]} to place"
+        skipped = view.get("skipped") or []
+        if skipped:
+            line += "  ·  skipped: " + ", ".join(SEAT_NAMES[s] for s in skipped)
+        return line
+    return "Game over"
+
+
+def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    draw.rounded_rectangle(
+        (BOARD_X - 6, BOARD_Y - 6, BOARD_X + BOARD + 6, BOARD_Y + BOARD + 6), radius=10, fill=PALETTE.grid
+    )
+    board = view.get("board", {})
+    for col in range(SIZE):
+        for row in range(SIZE):
+            name = f"{FILES[col]}{SIZE - row}"
+            x0, y0, x1, y1 = _cell_box(name)
+            base = PALETTE.board_light if (col + row) % 2 == 0 else PALETTE.board_dark
+            draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=base)
+            cell = board.get(name)
+            if cell is None:
+                continue
+            owner = int(cell["owner"])
+            draw.rounded_rectangle(
+                (x0 + 8, y0 + 8, x1 - 8, y1 - 8), radius=14, fill=PALETTE.seats[owner], outline=PALETTE.pip, width=2
+            )
+            text_center(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 2), str(cell["number"]), 72, PALETTE.seat_ink[owner])
+            if cell.get("under"):
+                badge = (x1 - 46, y0 + 12, x1 - 12, y0 + 38)
+                draw.rounded_rectangle(badge, radius=8, fill=PALETTE.panel)
+                text_center(
+                    draw, ((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2), f"+{cell['under']}", 17, PALETTE.text
+                )
+    placement = view.get("last_placement")
+    if placement:
+        boxes = [_cell_box(name) for name in placement["squares"]]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        draw.rounded_rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), radius=12, outline=PALETTE.highlight, width=6)
+    for col in range(SIZE):
+        text_center(draw, (BOARD_X + col * CELL + CELL / 2, BOARD_Y + BOARD + 22), FILES[col], 20, PALETTE.muted)
+    for row in range(SIZE):
+        text_center(draw, (BOARD_X - 22, BOARD_Y + row * CELL + CELL / 2), str(SIZE - row), 20, PALETTE.muted)
+
+
+def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int) -> None:
+    x = PANEL_X
+    right = WIDTH - MARGIN
+    turn = view.get("turn", [])
+    draw.rounded_rectangle(
+        (x, top, right, top + PANEL_HEIGHT),
+        radius=12,
+        fill=PALETTE.panel,
+        outline=PALETTE.highlight if seat in turn else PALETTE.panel,
+        width=3,
+    )
+    seat_token(draw, (x + 26, top + 30), 13, seat)
+    directions = view.get("directions")
+    draw.text((x + 48, top + 16), SEAT_NAMES[seat], font=font(24), fill=PALETTE.text)
+    scores = view.get("scores", [0, 0])
+    draw.text((right - 16, top + 12), str(scores[seat]), font=font(44), fill=PALETTE.seats[seat], anchor="ra")
+    facts = [directions[seat]] if directions else []
+    facts += [f"hand {view['hand_sizes'][seat]}", f"pile {view['pile_sizes'][seat]}"]
+    if view.get("skips", [0, 0])[seat]:
+        facts.append(f"skips next turn ×{view['skips'][seat]}")
+    if view.get("phase") == "draft":
+        facts = ["drafted ✓" if view.get("drafted", [False, False])[seat] else "drafting…"]
+    draw.text((x + 16, top + 62), "  ·  ".join(facts), font=font(19), fill=PALETTE.muted)
+    items = [name for name, holder in view.get("items", {}).items() if holder in (str(seat), "both")]
+    if items:
+        draw.text((x + 16, top + 90), "items: " + ", ".join(items), font=font(17), fill=PALETTE.accent)
+    draw.text((x + 16, top + 118), "Discard pile", font=font(17), fill=PALETTE.text)
+    discards = view.get("discards", [[], []])[seat]
+    if len(discards) > DISCARDS_SHOWN:
+        draw.text(
+            (right - 16, top + 118),
+            f"+{len(discards) - DISCARDS_SHOWN} older",
+            font=font(17),
+            fill=PALETTE.muted,
+            anchor="ra",
+        )
+    for k, tile in enumerate(discards[-DISCARDS_SHOWN:]):
+        tx = x + 16 + (k % DISCARDS_PER_ROW) * (SMALL[0] + 10)
+        ty = top + 142 + (k // DISCARDS_PER_ROW) * (SMALL[1] + 12)
+        _paste_tile(img, tile, (tx, ty), SMALL, PALETTE.pip)
+    if not discards:
+        draw.text((x + 16, top + 148), "empty", font=font(17), fill=PALETTE.muted)
+
+
+def board(view: dict[str, Any]) -> Image.Image:
+    """The public picture: status line, the 4×4 board, and a panel per seat."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
+    draw = ImageDraw.Draw(img)
+    draw.text((MARGIN, 18), _status(view), font=font(24), fill=PALETTE.text)
+    _draw_board(img, draw, view)
+    for seat in (0, 1):
+        _draw_seat_panel(img, draw, view, seat, BOARD_Y - 6 + seat * (PANEL_HEIGHT + PANEL_GAP))
+    return img
+
+
+def _pile_rows(private: dict[str, Any]) -> list[tuple[str, str]]:
+    """The pile as (tile, mark) in display order: known top, the unordered rest, known bottom."""
+    top, bottom = list(private.get("known_top", [])), list(private.get("known_bottom", []))
+    rest = Counter(private.get("pile", [])) - Counter(top) - Counter(bottom)
+    middle = sorted(rest.elements())
+    return [(t, "top") for t in top] + [(t, "") for t in middle] + [(t, "bottom") for t in bottom]
+
+
+def private(view: dict[str, Any]) -> Image.Image | None:
+    """The seat's own picture: hand (large), draw pile contents (small); None when public."""
+    mine = view.get("private")
+    if mine is None or view.get("you") not in (0, 1):
+        return None
+    seat = int(view["you"])
+    hand = list(mine.get("hand", []))
+    drafting = view.get("phase") == "draft"
+    shown_tiles = sorted(mine.get("draft", [])) if drafting else hand
+    pile = _pile_rows(mine)
+    choices = list(mine.get("choices", []))
+    hand_rows = max(1, (len(shown_tiles) + 4) // 5)
+    pile_rows = 0 if drafting else max(1, (len(pile) + 8) // 9)
+    pile_height = 54 + pile_rows * (PILE[1] + 34) if pile_rows else 0
+    height = 70 + hand_rows * (LARGE[1] + HAND_GAP) + pile_height + (50 if choices else 0) + 16
+    img = Image.new("RGB", (WIDTH, height), PALETTE.background)
+    draw = ImageDraw.Draw(img)
+    seat_token(draw, (MARGIN + 14, 34), 13, seat)
+    title = f"Your draft ({len(shown_tiles)}/8)" if drafting else f"Your hand ({len(hand)})"
+    draw.text((MARGIN + 36, 20), title, font=font(26), fill=PALETTE.text)
+    y = 66
+    for k, tile in enumerate(shown_tiles):
+        tx = MARGIN + (k % 5) * (LARGE[0] + 24)
+        ty = y + (k // 5) * (LARGE[1] + HAND_GAP)
+        _paste_tile(img, tile, (tx, ty), LARGE, PALETTE.seats[seat])
+        text_center(draw, (tx + LARGE[0] / 2, ty + LARGE[1] + 16), tile, 20, PALETTE.muted)
+    if not shown_tiles:
+        draw.text((MARGIN, y + 20), "no tiles", font=font(22), fill=PALETTE.muted)
+    y += hand_rows * (LARGE[1] + HAND_GAP) + 4
+    if drafting:
+        return img
+    draw.text(
+        (MARGIN, y), f"Draw pile ({len(pile)}), order unknown except where marked", font=font(20), fill=PALETTE.text
+    )
+    y += 40
+    for k, (tile, mark) in enumerate(pile):
+        tx = MARGIN + (k % 9) * (PILE[0] + 14)
+        ty = y + (k // 9) * (PILE[1] + 34)
+        _paste_tile(img, tile, (tx, ty), PILE, PALETTE.highlight if mark else PALETTE.pip)
+        if mark:
+            text_center(draw, (tx + PILE[0] / 2, ty + PILE[1] + 13), mark, 15, PALETTE.highlight)
+    if not pile:
+        draw.text((MARGIN, y + 6), "empty", font=font(20), fill=PALETTE.muted)
+    y += pile_rows * (PILE[1] + 34)
+    if choices:
+        draw.text((MARGIN, y + 10), "Choose: " + "  /  ".join(choices), font=font(20), fill=PALETTE.highlight)
+    return img
