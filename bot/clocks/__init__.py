@@ -1,0 +1,62 @@
+"""Time controls for matches: per-move time plus a reserve, reminders, timeouts.
+
+- `model`: pure values.  `TimeControl` (what a match allows) and `ClockState` (both
+  seats' clocks, immutable; every transition returns the next state), the events
+  `Reminder` / `Timeout`, presets and parsing, `format_clock`.
+- `scheduler`: `ClockScheduler`, one asyncio task sleeping until the nearest due time.
+- `keeper`: `ClockKeeper`, the clocks of all running matches: re-armed from the store at
+  start-up, events handed to the match service.
+- `store`: the `ClockStore` protocol the SQLite store implements, and an in-memory one.
+
+Nothing here imports Discord or the rules engines.
+"""
+
+from __future__ import annotations
+
+from bot.clocks.bench import bench_idle_clocks
+from bot.clocks.keeper import ClockKeeper, EventHandler, LockFor
+from bot.clocks.model import (
+    PRESETS,
+    TIMEOUT_REASON,
+    TOURNAMENT_DRAFT_TIME,
+    ClockEvent,
+    ClockState,
+    InvalidTimeControl,
+    Reminder,
+    SeatClock,
+    TimeControl,
+    Timeout,
+    format_clock,
+    format_duration,
+    parse_duration,
+    parse_time_control,
+    timeout_move,
+)
+from bot.clocks.scheduler import ClockScheduler
+from bot.clocks.store import ClockStore, InMemoryClockStore, MatchId
+
+__all__ = [
+    "PRESETS",
+    "TIMEOUT_REASON",
+    "TOURNAMENT_DRAFT_TIME",
+    "ClockEvent",
+    "ClockKeeper",
+    "ClockScheduler",
+    "ClockState",
+    "ClockStore",
+    "EventHandler",
+    "InMemoryClockStore",
+    "InvalidTimeControl",
+    "LockFor",
+    "MatchId",
+    "Reminder",
+    "SeatClock",
+    "TimeControl",
+    "Timeout",
+    "bench_idle_clocks",
+    "format_clock",
+    "format_duration",
+    "parse_duration",
+    "parse_time_control",
+    "timeout_move",
+]

@@ -1,0 +1,159 @@
+"""The clocks of all running matches, kept in memory and re-armed from the store.
+
+`ClockKeeper` owns one `ClockScheduler` keyed by match id.  When a match's nearest
+event is due it takes that match's lock (the match service's, so a move and a reminder
+never interleave), computes the due events with `ClockState.take_due`, stores the clock
+with those events marked as sent, re-arms the match, and only then hands the events to
+the service's `on_event`.  Saving before announcing makes reminders at-most-once (a
+crash in between loses one reminder rather than sending it twice); timeouts are
+at-least-once because `rearm_after_downtime` un-marks them at start-up, and the
+service re-checks `ClockState.expired` before acting on one.
+
+Who writes what: the match service computes every clock transition (`on_move`,
+`pause`, ...) under its lock, saves it with the move in one transaction, and then calls
+`track`; the keeper itself only saves "reminder sent" marks and start-up re-arming.
+
+A heartbeat (one more scheduler entry) records once a minute that the bot is alive, so
+that after a restart the keeper knows how long it was down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+
+from bot.clocks.model import ClockEvent, ClockState
+from bot.clocks.scheduler import ClockScheduler, Now, Sleep
+from bot.clocks.store import ClockStore, MatchId
+
+log = logging.getLogger(__name__)
+
+EventHandler = Callable[[MatchId, ClockEvent], Awaitable[None]]
+LockFor = Callable[[MatchId], AbstractAsyncContextManager[object]]
+
+_HEARTBEAT = "heartbeat"
+
+
+class ClockKeeper:
+    """Fires reminders and timeouts of every running match through `on_event`."""
+
+    def __init__(
+        self,
+        store: ClockStore,
+        on_event: EventHandler,
+        *,
+        now: Now = time.time,
+        sleep: Sleep = asyncio.sleep,
+        forgive_downtime_over: float | None = None,
+        heartbeat_every: float = 60.0,
+        retry_after: float = 5.0,
+        lock_for: LockFor | None = None,
+    ) -> None:
+        self._store = store
+        self._on_event = on_event
+        self.now = now
+        """The keeper's clock; the service uses it too so that both agree on "now"."""
+        self._forgive_over = forgive_downtime_over
+        self._heartbeat_every = heartbeat_every
+        self._retry_after = retry_after
+        self._locks: dict[MatchId, asyncio.Lock] = {}
+        self._lock_for = lock_for or self._own_lock
+        self._clocks: dict[MatchId, ClockState] = {}
+        self._scheduler: ClockScheduler[MatchId | str] = ClockScheduler(self._due, now=now, sleep=sleep)
+
+    # --- life cycle -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every running clock, charge or forgive the downtime, arm, and start the task."""
+        now = self.now()
+        down_since = await self._store.load_heartbeat()
+        for match_id, stored in await self._store.load_all():
+            clock = stored.rearm_after_downtime(now, down_since, self._forgive_over)
+            if clock != stored:
+                await self._store.save(match_id, clock)
+            self._clocks[match_id] = clock
+            self._arm(match_id, clock, now)
+        await self._store.save_heartbeat(now)
+        self._scheduler.arm(_HEARTBEAT, now + self._heartbeat_every)
+        self._scheduler.start()
+        log.info("clocks re-armed for %d matches (down since %s)", len(self._clocks), down_since)
+
+    async def close(self) -> None:
+        """Stop the task; the last heartbeat marks when the bot went down."""
+        await self._scheduler.close()
+        await self._store.save_heartbeat(self.now())
+
+    # --- what the match service calls ---------------------------------------------
+
+    def get(self, match_id: MatchId) -> ClockState | None:
+        """The match's current clock (None when it has none or is not running)."""
+        return self._clocks.get(match_id)
+
+    def track(self, match_id: MatchId, clock: ClockState) -> None:
+        """Adopt `clock` as the match's clock after the service saved it, and re-arm."""
+        self._clocks[match_id] = clock
+        self._arm(match_id, clock, self.now())
+
+    def forget(self, match_id: MatchId) -> None:
+        """The match ended or was aborted: no more events for it."""
+        self._clocks.pop(match_id, None)
+        self._locks.pop(match_id, None)
+        self._scheduler.disarm(match_id)
+
+    def __len__(self) -> int:
+        return len(self._clocks)
+
+    # --- internals ------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _own_lock(self, match_id: MatchId) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            yield
+
+    def _arm(self, match_id: MatchId, clock: ClockState, now: float) -> None:
+        due = clock.next_due(now)
+        if due is None:
+            self._scheduler.disarm(match_id)
+        else:
+            self._scheduler.arm(match_id, due)
+
+    async def _due(self, key: MatchId | str) -> None:
+        if isinstance(key, str):
+            await self._beat()
+            return
+        try:
+            events = await self._take_due(key)
+        except Exception:
+            log.exception("clock of match %s could not be updated; retrying", key)
+            self._scheduler.arm(key, self.now() + self._retry_after)
+            return
+        for event in events:
+            try:
+                await self._on_event(key, event)
+            except Exception:
+                log.exception("clock event %r of match %s failed", event, key)
+
+    async def _take_due(self, match_id: MatchId) -> list[ClockEvent]:
+        async with self._lock_for(match_id):
+            clock = self._clocks.get(match_id)
+            if clock is None:
+                return []
+            now = self.now()
+            marked, events = clock.take_due(now)
+            if events:
+                await self._store.save(match_id, marked)
+                self._clocks[match_id] = marked
+            self._arm(match_id, marked, now)
+            return events
+
+    async def _beat(self) -> None:
+        now = self.now()
+        try:
+            await self._store.save_heartbeat(now)
+        finally:
+            self._scheduler.arm(_HEARTBEAT, now + self._heartbeat_every)
