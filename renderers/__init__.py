@@ -19,7 +19,11 @@ from renderers.kit import Header, frame, to_png
 __all__ = ["Header", "has_private_picture", "render", "render_private"]
 
 _MODULES = {
+    "dominance": "renderers.dominance",
+    "domineering": "renderers.domineering",
+    "domino_wars": "renderers.domino_wars",
     "focus": "renderers.focus",
+    "wonderland": "renderers.wonderland",
 }
 
 

@@ -1,0 +1,106 @@
+"""Wonderland pictures: start, middle and end positions render valid PNGs of a sane size."""
+
+from __future__ import annotations
+
+import io
+import statistics
+import time
+
+from PIL import Image
+
+from bot.games import CHANCE
+from bot.games.wonderland import WonderlandRules, WonderlandState
+from renderers import Header, render, render_private
+from renderers.wonderland import board, private
+
+RULES = WonderlandRules()
+POOL0 = "AH 2H 3H 4H 5D 6D 7D 8S 9S 10S JS JH QS QH KH"
+POOL1 = "AC 2C 3C 4S 5S 6C 7C 8H 9D 10D JC JD QC QD KS"
+HEADER = Header(players=("Ada", "Grace"), ply=40)
+
+
+def _forward(seat: int, move: str) -> float:
+    """How far toward the enemy a summon or move goes (seat 0 climbs, seat 1 descends)."""
+    squares = [s.lstrip("@") for w in move.split()[2:] for s in w.split("-")]
+    ranks = [int(s[1:]) for s in squares if s[1:].isdigit()]
+    mean = sum(ranks) / len(ranks)
+    return mean if seat == 0 else -mean
+
+
+def _advancing_turn(state: WonderlandState) -> WonderlandState:
+    """One scripted turn: 3 dice of one level, S S M, summon and move forward, attack."""
+    seat = state.active
+    if state.phase == "dice":
+        same = [m for m in state.legal_moves(seat) if m.count(":") == 3 and len({w[0] for w in m.split()[1:]}) == 1]
+        state = state.play(seat, same[0] if same else state.legal_moves(seat)[-1])
+        state = state.play(CHANCE, "roll S S M" if len(state.dice) == 3 else "roll " + " ".join("M" * len(state.dice)))
+    for _ in range(3):
+        if state.active != seat or state.phase != "action":
+            return state
+        moves = state.legal_moves(seat)
+        attacks = [m for m in moves if m.startswith("attack")]
+        summons = [m for m in moves if m.startswith("summon")]
+        steps = [m for m in moves if m.startswith("move")]
+        if attacks:
+            state = state.play(seat, attacks[0])
+        elif summons:
+            state = state.play(seat, max(summons, key=lambda m: _forward(seat, m)))
+        elif steps:
+            state = state.play(seat, max(steps, key=lambda m: _forward(seat, m)))
+    if state.active == seat and state.phase == "action":
+        state = state.play(seat, "end")
+    while state.phase == "defence" and state.outcome is None:
+        state = state.play(min(state.turn), "done")
+    return state
+
+
+def start() -> WonderlandState:
+    state = RULES.start()
+    assert isinstance(state, WonderlandState)
+    return state
+
+
+def middle(turns: int = 10) -> WonderlandState:
+    state = start().play(0, f"pool {POOL0}").play(1, f"pool {POOL1}")
+    for _ in range(turns):
+        state = _advancing_turn(state)
+    return state
+
+
+def _png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def test_start_middle_and_end_render_valid_pngs() -> None:
+    mid = middle()
+    assert len(mid.paths) >= 4 and mid.beings
+    end = mid._evolve(lives=(0, 2))
+    end._outcome = end._judge()
+    for state in (start(), mid, end):
+        image = _png(render("wonderland", state.view(None), HEADER))
+        assert image.format == "PNG" and image.width >= 800 and 600 <= image.height <= 1400
+
+
+def test_the_board_crops_to_the_files_in_use() -> None:
+    narrow = board(start().view(None))
+    wide = board(middle().view(None))
+    assert narrow.width >= 800 and wide.width >= narrow.width
+
+
+def test_private_picture_is_the_pool_deck_and_none_for_the_public() -> None:
+    state = middle(2)
+    assert private(state.view(None)) is None
+    picture = render_private("wonderland", state.view(0), HEADER)
+    assert picture is not None and _png(picture).width >= 800
+
+
+def test_render_is_fast_enough() -> None:
+    view = middle().view(None)
+    times = []
+    for _ in range(9):
+        began = time.perf_counter()
+        render("wonderland", view, HEADER)
+        times.append(time.perf_counter() - began)
+    assert statistics.median(times) < 0.25  # the target is 40 ms; generous for slow CI machines
