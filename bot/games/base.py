@@ -20,7 +20,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Self
+from typing import Any, ClassVar, Final, NamedTuple, Self
 
 CHANCE: Final = -1
 """The seat that plays chance moves (rolls, draws, shuffles)."""
@@ -39,6 +39,15 @@ class IllegalMove(ValueError):
 
 class InvalidOptions(ValueError):
     """Match options that a game does not offer or that have a bad value."""
+
+
+class LogEntry(NamedTuple):
+    """One applied move as the match log keeps it."""
+
+    seat: int
+    move: str
+    public: bool
+    forced: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +132,9 @@ class GameInfo:
     """Text that looks like an attempt at a move, so a typed chat message that fails to
     parse gets an answer while ordinary chatter is left alone."""
     has_private_info: bool = False
+    button_moves: re.Pattern[str] = field(default=re.compile(r"(?!)"))
+    """Moves short and public enough to offer as buttons under the board (e.g. `done`),
+    when they are among the few legal moves.  Never a move that reveals a secret."""
 
 
 class Rules(ABC):
@@ -166,6 +178,8 @@ class GameState(ABC):
     rules: ClassVar[Rules]
     forced: tuple[tuple[int, str], ...] = ()
     """Moves the engine applied by itself at the end of the last `play` (seat, move)."""
+    applied: tuple[LogEntry, ...] = ()
+    """Everything the last `play` applied, the player's move first: what the move log keeps."""
 
     # --- the public contract -------------------------------------------------------
 
@@ -190,7 +204,8 @@ class GameState(ABC):
             raise IllegalMove("The game is over.")
         if seat not in self.turn:
             raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
-        return self._apply(seat, move)._settle(())
+        state = self._apply(seat, move)
+        return state._settle((state._entry(seat, move, forced=False),))
 
     def sample_chance(self, rng: random.Random) -> str:
         """One chance move drawn with `rng`; only when CHANCE is in `turn`."""
@@ -216,18 +231,35 @@ class GameState(ABC):
     def _sample_chance(self, rng: random.Random) -> str:
         raise IllegalMove(f"{self.rules.info.name} has no chance moves.")
 
-    def is_public_move(self, seat: int) -> bool:
-        """Whether the move `seat` just made (the one that led to this state) may be shown
-        to everyone.  Games with secrets override this: a draft pick or a shuffle is not."""
+    def is_public_move(self, seat: int, move: str) -> bool:
+        """Whether `move`, which `seat` just made (leading to this state), may be shown to
+        everyone.  Games with secrets override this: a draft pick or a shuffle is not."""
         return not self.rules.info.has_private_info
+
+    def _entry(self, seat: int, move: str, *, forced: bool) -> LogEntry:
+        """The log entry of the move that led to this state.
+
+        A public player move is logged in the canonical notation the engine recorded as
+        `last_move` (so `C3 - C5` is kept as `c3-c5`); anything else as given, which
+        `play` accepts again on replay.
+        """
+        public = self.is_public_move(seat, move)
+        text = " ".join(move.split())
+        last = getattr(self, "last_move", None)
+        if public and seat != CHANCE and isinstance(last, str) and last:
+            text = last
+        return LogEntry(seat, text, public, forced)
 
     def forced_move(self, seat: int) -> str | None:
         """The move `seat` must make when it has exactly one, else None."""
         moves = self.legal_moves(seat)
         return moves[0] if len(moves) == 1 else None
 
-    def _settle(self, forced: tuple[tuple[int, str], ...]) -> Self:
-        """Apply single-option choices of player seats until a real choice is due."""
+    def _settle(self, applied: tuple[LogEntry, ...]) -> Self:
+        """Apply single-option choices of player seats until a real choice is due.
+
+        Sets `applied` and `forced` on the final state (a fresh object no one else holds).
+        """
         state = self
         while state.outcome is None:
             seats = sorted(s for s in state.turn if s != CHANCE)
@@ -237,11 +269,12 @@ class GameState(ABC):
                 only = state.forced_move(seat)
                 if only is not None:
                     state = state._apply(seat, only)
-                    forced += ((seat, only),)
+                    applied += (state._entry(seat, only, forced=True),)
                     break
             else:
                 break
-        state.forced = forced
+        state.applied = applied
+        state.forced = tuple((e.seat, e.move) for e in applied if e.forced)
         return state
 
     # --- helpers shared by every game ------------------------------------------------

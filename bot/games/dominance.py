@@ -752,6 +752,7 @@ class DominanceRules(Rules):
                 maximum=5000,
             ),
         ),
+        button_moves=re.compile(r"^(done|enter [a-f][1-7])$"),
         move_pattern=re.compile(
             r"^\s*(([a-f][1-7]|u[0-6])\s*[-x ]\s*([a-f][1-7]|u[0-6])|enter\s+[a-z]\d+|done)\s*$", re.I
         ),

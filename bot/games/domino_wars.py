@@ -289,6 +289,13 @@ class DominoWarsState(GameState):
             return [t for t in POOL if picked.count(t) < 2]
         return [t for t in POOL if t not in picked]
 
+    def is_public_move(self, seat: int, move: str) -> bool:
+        """Draft picks, shuffles and effect 2's choice are secret; everything else a player
+        does (placements, recycles and discards to public piles, mulligans) is seen."""
+        if seat == CHANCE:
+            return not normalise(move).startswith("shuffle")
+        return not normalise(move).startswith(("pick", "draft", "top"))
+
     def view(self, seat: int | None) -> dict[str, Any]:
         public = {
             **self.public_base(),
@@ -704,6 +711,7 @@ class DominoWarsRules(Rules):
                 "tie", "none", "Tie Advantage: the holder chooses the first player and wins ties", ("none", "0", "1")
             ),
         ),
+        button_moves=re.compile(r"^(mulligan|keep|first (me|you))$"),
         move_pattern=re.compile(
             r"^\s*(pick|draft|first|mulligan|keep|recycle|top|discard)\b|^\s*[0-6]\s*-\s*[0-6]\s+[a-z]\d", re.I
         ),
