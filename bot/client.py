@@ -2,23 +2,33 @@
 
 Why `setup_hook`: it runs once before the gateway connects, so the database is open and
 every persistent button is registered before the first interaction can arrive.
+
+Clocks: the `ClockKeeper` is started in `setup_hook` after the cogs are loaded, because
+re-arming may fire overdue reminders and timeouts at once and someone must be listening.
+Each due event goes through `MatchService.on_clock_event`; what it returns is dispatched
+as the `clock_result` event, which `cogs.clock` announces (the bot layer never imports a
+cog).  `start_clocks(now=..., sleep=...)` is also the test hook that swaps in a fake time.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 
 import discord
 import yarl
 from discord.ext import commands
 
+from bot.clocks import ClockKeeper
+from bot.clocks.scheduler import Now, Sleep
 from bot.config import Settings
-from bot.matches import MatchService
+from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.admin")
+EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.clock", "cogs.admin")
 
 
 def point_discord_at(api_base: str) -> None:
@@ -30,7 +40,8 @@ def point_discord_at(api_base: str) -> None:
     base = api_base.rstrip("/")
     discord.http.Route.BASE = f"{base}/api/v10"
     ws = base.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
+    # The gateway is served at the root of the host, as Discord's own (wss://gateway.discord.gg/).
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/")
 
 
 def intents_for(settings: Settings) -> discord.Intents:
@@ -42,6 +53,7 @@ def intents_for(settings: Settings) -> discord.Intents:
 class Boneyard(commands.Bot):
     store: Store
     service: MatchService
+    clocks: ClockKeeper | None = None
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -60,7 +72,26 @@ class Boneyard(commands.Bot):
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.start_clocks()
         await self._sync_commands()
+
+    async def start_clocks(self, *, now: Now = time.time, sleep: Sleep = asyncio.sleep) -> ClockKeeper:
+        """(Re)start the match clocks: re-armed from the store, with downtime charged or forgiven
+        per `FORGIVE_DOWNTIME_MINUTES`.  Tests call it again with a fake `now`/`sleep`."""
+        if self.clocks is not None:
+            await self.clocks.close()
+        self.clocks = attach_clocks(
+            self.service,
+            self._on_clock_result,
+            now=now,
+            sleep=sleep,
+            forgive_downtime_over=self.settings.forgive_downtime_seconds,
+        )
+        await self.clocks.start()
+        return self.clocks
+
+    async def _on_clock_result(self, result: ClockResult) -> None:
+        self.dispatch("clock_result", result)
 
     async def _sync_commands(self) -> None:
         target = self.settings.sync_commands
@@ -78,6 +109,9 @@ class Boneyard(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
+        if self.clocks is not None:
+            await self.clocks.close()  # its last heartbeat marks when the bot went down
+            self.clocks = None
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

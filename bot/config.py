@@ -34,6 +34,26 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+DEFAULT_FORGIVE_DOWNTIME_MINUTES = 5.0
+
+
+def parse_forgive_downtime(raw: str) -> float | None:
+    """`FORGIVE_DOWNTIME_MINUTES`: a number of minutes (0 = forgive all downtime), or
+    `off` / `never` (charge all of it); empty means the default."""
+    text = raw.strip().lower()
+    if not text:
+        return DEFAULT_FORGIVE_DOWNTIME_MINUTES
+    if text in ("off", "never", "none"):
+        return None
+    try:
+        minutes = float(text)
+    except ValueError:
+        minutes = -1.0
+    if not minutes >= 0 or minutes == float("inf"):
+        raise ConfigError("FORGIVE_DOWNTIME_MINUTES must be a number of minutes (0 or more) or `off`.")
+    return minutes
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str
@@ -44,6 +64,12 @@ class Settings:
     log_level: str
     state_cache_size: int
     typed_moves: bool
+    forgive_downtime_minutes: float | None = DEFAULT_FORGIVE_DOWNTIME_MINUTES
+    """Bot downtime beyond this many minutes is not charged to a player's clock (None: all of it is)."""
+
+    @property
+    def forgive_downtime_seconds(self) -> float | None:
+        return None if self.forgive_downtime_minutes is None else self.forgive_downtime_minutes * 60
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -72,4 +98,5 @@ class Settings:
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             state_cache_size=max(1, cache),
             typed_moves=env.get("TYPED_MOVES", "on").strip().lower() not in ("0", "off", "false", "no"),
+            forgive_downtime_minutes=parse_forgive_downtime(env.get("FORGIVE_DOWNTIME_MINUTES", "")),
         )

@@ -12,6 +12,18 @@ Randomness: every match has a secret seed; chance move number *n* is drawn with 
 `random.Random` seeded from `sha256(seed:n)`.  The seed's hash is shown when the match starts
 and the seed when it ends, so players can recompute every roll and draw afterwards
 (`chance_rng` is all they need).
+
+Clocks: a match with a time control keeps its `ClockState` (bot.clocks) in the match row.
+The service computes every transition under the match lock (start on accept, `on_move`
+after each move, `stop_all` at the end, pause/resume), saves it in the SAME transaction
+as the move, and only then hands it to the `ClockKeeper` (`track` / `forget`).  The keeper
+calls back into `on_clock_event` when a reminder or timeout is due; the service re-checks
+the stored clock under the lock (a move may have won the race) and returns what the cogs
+announce: a `ClockNotice` for a reminder, an `Update` for a timeout.
+
+Pausing needs both players' `/pause` (like `/abort`), or one request from a moderator (a
+non-player with Manage Channels, decided by the cog); `/resume` works the same way.
+Requests are stored per match and cleared whenever the clock is paused or resumed.
 """
 
 from __future__ import annotations
@@ -21,17 +33,33 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
+from bot.clock_store import SqliteClockStore
+from bot.clocks import (
+    TIMEOUT_REASON,
+    ClockEvent,
+    ClockKeeper,
+    ClockState,
+    InvalidTimeControl,
+    Reminder,
+    parse_time_control,
+    timeout_move,
+)
+from bot.clocks.model import Via
+from bot.clocks.scheduler import Now, Sleep
 from bot.games import CHANCE, GAMES, GameState, InvalidOptions, Outcome, Rules
+from bot.games.base import LogEntry
 from bot.store import MatchRow, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
 SEAT_PREFS = ("random", "first", "second")
+MAX_BUTTONS = 5  # one row of Discord buttons
 PER_SEAT_WORDS = {"me": "challenger", "opponent": "accepter", "you": "accepter", "both": "both", "none": "none"}
 
 
@@ -68,6 +96,15 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+def clock_of(row: MatchRow) -> ClockState | None:
+    """The match's clock as stored (None: no time control)."""
+    return ClockState.from_json(row.clock) if row.clock is not None else None
+
+
+def _players(turn: Iterable[int]) -> frozenset[int]:
+    return frozenset(seat for seat in turn if seat != CHANCE)
+
+
 @dataclass(frozen=True)
 class Update:
     """What changed, for the caller to announce.  Views only: no state leaves the service."""
@@ -81,6 +118,8 @@ class Update:
     outcome: Outcome | None = None
     ply: int = 0
     note: str | None = None
+    buttons: tuple[str, ...] = ()
+    """Moves to offer as buttons under the board (the game's `button_moves` now legal)."""
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -89,6 +128,38 @@ class Update:
         if seats is None or self.outcome is not None:
             return ()
         return tuple(seats[s] for s in self.public_view.get("turn", []) if s in (0, 1))
+
+
+@dataclass(frozen=True)
+class ClockNotice:
+    """A reminder to announce: `user_id` (seat `seat`) is running out of time.
+
+    `via` is where: "channel" (mention the player in the match channel; short controls) or
+    "dm" (long controls).  `text` is the reminder ("30 s left", "entering reserve", ...),
+    `display` the seat's clock now ("0:30 + 3:00")."""
+
+    match: MatchRow
+    seat: int
+    user_id: int
+    text: str
+    via: Via
+    display: str
+
+
+@dataclass(frozen=True)
+class ClockChange:
+    """The result of `/pause` or `/resume`: `done` False while the other player's
+    agreement is missing (`waiting_for` is then their user id)."""
+
+    match: MatchRow
+    action: Literal["pause", "resume"]
+    done: bool
+    clock: ClockState
+    waiting_for: int | None = None
+
+
+ClockResult = ClockNotice | Update
+"""What `on_clock_event` asks the cogs to announce."""
 
 
 class _LRU:
@@ -119,14 +190,31 @@ class _LRU:
 
 
 class MatchService:
-    def __init__(self, store: Store, *, cache_size: int = 256, games: Mapping[str, Rules] = GAMES) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cache_size: int = 256,
+        games: Mapping[str, Rules] = GAMES,
+        clocks: ClockKeeper | None = None,
+    ) -> None:
         self.store = store
         self.games = games
+        self.clocks = clocks
+        """Schedules reminders and timeouts; None: clocks are stored and shown but never fire."""
         self._cache = _LRU(cache_size)
         self._locks: dict[int, asyncio.Lock] = {}
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
+
+    def lock_for(self, match_id: int) -> asyncio.Lock:
+        """The match's lock, for the ClockKeeper: a reminder and a move never interleave."""
+        return self._lock(match_id)
+
+    def now(self) -> float:
+        """Wall-clock time as the clocks see it (the keeper's, injectable in tests)."""
+        return self.clocks.now() if self.clocks is not None else time.time()
 
     def _rules(self, game: str) -> Rules:
         try:
@@ -146,8 +234,12 @@ class MatchService:
         opponent_id: int | None,
         options: Mapping[str, str] | None = None,
         seat_pref: str = "random",
+        clock: str | None = None,
     ) -> MatchRow:
-        """Open a challenge in a channel.  Raises ServiceError / InvalidOptions."""
+        """Open a challenge in a channel.  Raises ServiceError / InvalidOptions.
+
+        `clock` is a time control as typed (`blitz`, `2m+5m timeout=pass`, ...; see
+        `parse_time_control`), validated now and stored as the stopped clock of the match."""
         rules = self._rules(game)
         if opponent_id == challenger_id:
             raise ServiceError("You cannot challenge yourself; leave the opponent empty for an open challenge.")
@@ -155,6 +247,7 @@ class MatchService:
             raise ServiceError(f"`seat` must be one of {', '.join(SEAT_PREFS)}.")
         raw = {k.strip().lower(): str(v).strip().lower() for k, v in (options or {}).items()}
         self._resolve_options(rules, raw, challenger_seat=0)  # validate now, map seats at accept time
+        stopped = self._parse_clock(clock)
         seed = secrets.token_hex(16)
         row = await self.store.create_challenge(
             game=game,
@@ -166,12 +259,23 @@ class MatchService:
             seat_pref=seat_pref,
             seed=seed,
             seed_hash=seed_hash(seed),
+            clock=stopped.to_json() if stopped is not None else None,
         )
         if row is None:
             raise ChannelBusy(
                 "This channel already has a match or an open challenge; finish it or use another channel."
             )
         return row
+
+    @staticmethod
+    def _parse_clock(text: str | None) -> ClockState | None:
+        if text is None or not text.strip():
+            return None
+        try:
+            control = parse_time_control(text)
+        except InvalidTimeControl as exc:
+            raise ServiceError(str(exc)) from None
+        return None if control.unlimited else ClockState.new(control)
 
     @staticmethod
     def _resolve_options(rules: Rules, raw: Mapping[str, str], *, challenger_seat: int) -> dict[str, Any]:
@@ -214,12 +318,20 @@ class MatchService:
                 state = rules.start(options=options)
             except InvalidOptions as exc:
                 raise ServiceError(str(exc)) from None
-            state, log_moves = self._advance(state, row.seed, 0, [(s, m, False, True) for s, m in state.forced])
+            state, log_moves = self._advance(state, row.seed, 0, list(state.applied))
+            clock = clock_of(row)
+            if clock is not None and state.outcome is None:
+                turn = _players(state.turn)
+                clock = clock.start_turn(turn, self.now(), draft=len(turn) > 1)
             try:
-                row = await self.store.start_match(match_id, seats, state.dump(), log_moves, user_id)
+                row = await self.store.start_match(
+                    match_id, seats, state.dump(), log_moves, user_id, clock=clock.to_json() if clock else None
+                )
             except StaleVersion:
                 raise ServiceError("This challenge is no longer open.") from None
             self._cache.put(match_id, row.version, state)
+            if clock is not None and self.clocks is not None:
+                self.clocks.track(match_id, clock)
             return self._update(row, state, None, log_moves, ply=len(log_moves), note="started")
 
     async def decline(self, match_id: int, user_id: int) -> MatchRow:
@@ -256,12 +368,27 @@ class MatchService:
             state = await self._state(row)
             if seat not in state.turn:
                 raise NotYourTurn("It is not your turn.")
-            ply = await self.store.move_count(match_id)
-            new = state.play(seat, text)
-            record = [(seat, text.strip(), new.is_public_move(seat), False)]
-            record += [(s, m, new.is_public_move(s), True) for s, m in new.forced]
-            new, record = self._advance(new, row.seed, ply + len(record), record)
-            return await self._commit(row, state, new, ply, record)
+            clock, now = clock_of(row), self.now()
+            if clock is not None and not clock.paused and clock.expired(seat, now):
+                # the flag fell before the keeper got to it: the timeout wins over the move
+                return await self._time_out(row, state, clock, seat, now)
+            return await self._play_seat(row, state, seat, text, clock, now)
+
+    async def _play_seat(
+        self, row: MatchRow, state: GameState, seat: int, text: str, clock: ClockState | None, now: float
+    ) -> Update:
+        """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
+        ply = await self.store.move_count(row.id)
+        new = state.play(seat, text)
+        record = list(new.applied)
+        new, record = self._advance(new, row.seed, ply + len(record), record)
+        if clock is not None:
+            if new.outcome is not None:
+                clock = clock.stop_all(now)
+            else:
+                turn = _players(new.turn)
+                clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
+        return await self._commit(row, state, new, ply, record, clock=clock)
 
     async def resign(self, match_id: int, user_id: int) -> Update:
         async with self._lock(match_id):
@@ -304,7 +431,85 @@ class MatchService:
             if row.status != "active":
                 raise NoMatchHere("This match is not running.")
             state = await self._state(row)
-            return await self._finish(row, state, Outcome(frozenset((1 - loser_seat,)), reason), "finished")
+            outcome = Outcome(frozenset((1 - loser_seat,)), reason)
+            return await self._finish(row, state, outcome, "finished", note="timeout")
+
+    # --- clocks ------------------------------------------------------------------------
+
+    async def on_clock_event(self, match_id: int, event: ClockEvent) -> ClockResult | None:
+        """What to announce for a due reminder or timeout (None: nothing, it went stale).
+
+        A reminder is announced only if the stored clock still has it marked as sent for
+        the running move (a move in between makes it stale).  A timeout is re-checked with
+        `expired`; then `timeout=pass` plays `timeout_move` for the seat when there is one,
+        and otherwise the seat loses on time."""
+        async with self._lock(match_id):
+            row = await self.store.get_match(match_id)
+            clock = clock_of(row) if row is not None else None
+            if row is None or clock is None or row.status != "active" or row.seats is None or clock.paused:
+                return None
+            seat, now = event.seat, self.now()
+            if isinstance(event, Reminder):
+                mine = clock.seats[seat]
+                if not mine.running or event.key not in mine.sent:
+                    return None
+                return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now))
+            if not clock.expired(seat, now):
+                return None
+            return await self._time_out(row, await self._state(row), clock, seat, now)
+
+    async def _time_out(self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float) -> Update:
+        """`seat` ran out of time (lock held): play its timeout move, or it loses."""
+        if clock.control.on_timeout == "pass":
+            move = timeout_move(state.legal_moves(seat))
+            if move is not None:
+                return replace(await self._play_seat(row, state, seat, move, clock, now), note="timeout")
+        name = self._rules(row.game).info.seat_names[seat]
+        outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
+        return await self._finish(row, state, outcome, "finished", note="timeout")
+
+    async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
+        """Pause the clock once both players asked (or a moderator did)."""
+        return await self._clock_vote(match_id, user_id, "pause", moderator=moderator)
+
+    async def resume(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
+        """Restart a paused clock once both players asked (or a moderator did)."""
+        return await self._clock_vote(match_id, user_id, "resume", moderator=moderator)
+
+    async def _clock_vote(
+        self, match_id: int, user_id: int, action: Literal["pause", "resume"], *, moderator: bool
+    ) -> ClockChange:
+        async with self._lock(match_id):
+            row = await self._get(match_id)
+            if row.status != "active":
+                raise NoMatchHere("This match is not running.")
+            clock = clock_of(row)
+            if clock is None:
+                raise ServiceError("This match has no clock.")
+            if action == "pause" and clock.paused:
+                raise ServiceError("The clock is already paused; `/resume` restarts it.")
+            if action == "resume" and not clock.paused:
+                raise ServiceError("The clock is not paused.")
+            now = self.now()
+            if action == "pause" and any(clock.expired(s, now) for s in clock.running_seats):
+                raise ServiceError("Too late to pause: the time is up.")
+            if not moderator:
+                self._seat(row, user_id)
+                votes = await self.store.add_clock_vote(match_id, user_id, action)
+                missing = [u for u in (row.seats or ()) if u not in votes]
+                if missing:
+                    return ClockChange(row, action, False, clock, waiting_for=missing[0])
+            changed = clock.pause(now) if action == "pause" else clock.resume(now)
+            await self.store.save_clock(match_id, changed.to_json())
+            await self.store.clear_clock_votes(match_id)
+            if self.clocks is not None:
+                self.clocks.track(match_id, changed)
+            return ClockChange(await self._get(match_id), action, True, changed)
+
+    def clock_header(self, row: MatchRow) -> tuple[str, str] | None:
+        """Both seats' clocks as the board header shows them (None: no clock)."""
+        clock = clock_of(row)
+        return clock.header(self.now()) if clock is not None else None
 
     # --- queries -----------------------------------------------------------------------
 
@@ -371,19 +576,25 @@ class MatchService:
         return state
 
     def _advance(
-        self, state: GameState, seed: str, ply: int, record: list[tuple[int, str, bool, bool]]
-    ) -> tuple[GameState, list[tuple[int, str, bool, bool]]]:
+        self, state: GameState, seed: str, ply: int, record: list[LogEntry]
+    ) -> tuple[GameState, list[LogEntry]]:
         """Play every chance move now due, with the match RNG, and any forced replies."""
         while state.outcome is None and CHANCE in state.turn:
             move = state.sample_chance(chance_rng(seed, ply))
             state = state.play(CHANCE, move)
-            record.append((CHANCE, move, state.is_public_move(CHANCE), False))
-            record.extend((s, m, state.is_public_move(s), True) for s, m in state.forced)
-            ply += 1 + len(state.forced)
+            record.extend(state.applied)
+            ply += len(state.applied)
         return state, record
 
     async def _commit(
-        self, row: MatchRow, before: GameState, state: GameState, ply: int, record: list[tuple[int, str, bool, bool]]
+        self,
+        row: MatchRow,
+        before: GameState,
+        state: GameState,
+        ply: int,
+        record: list[LogEntry],
+        *,
+        clock: ClockState | None = None,
     ) -> Update:
         outcome = state.outcome
         status = "finished" if outcome is not None else "active"
@@ -396,6 +607,7 @@ class MatchService:
                 snapshot=state.dump(),
                 status=status,
                 outcome=outcome.to_json() if outcome else None,
+                clock=clock.to_json() if clock is not None else None,
             )
         except StaleVersion:
             self._cache.drop(row.id)
@@ -403,12 +615,17 @@ class MatchService:
         self._cache.put(row.id, version, state)
         if outcome is not None:
             self._forget(row.id)
+        elif clock is not None and self.clocks is not None:
+            self.clocks.track(row.id, clock)
         new_row = await self._get(row.id)
         return self._update(new_row, state, before, record, ply=ply + len(record))
 
-    async def _finish(self, row: MatchRow, state: GameState, outcome: Outcome, status: str) -> Update:
-        """End a match for a reason outside the game (resignation, abort, time)."""
+    async def _finish(
+        self, row: MatchRow, state: GameState, outcome: Outcome, status: str, *, note: str | None = None
+    ) -> Update:
+        """End a match for a reason outside the game (resignation, abort, time); the clock stops."""
         ply = await self.store.move_count(row.id)
+        clock = clock_of(row)
         try:
             await self.store.commit_moves(
                 row.id,
@@ -418,6 +635,7 @@ class MatchService:
                 snapshot=state.dump(),
                 status=status,
                 outcome=outcome.to_json(),
+                clock=clock.stop_all(self.now()).to_json() if clock is not None else None,
             )
         except StaleVersion:
             raise MatchConflict("The match changed at the same moment; please try again.") from None
@@ -425,9 +643,11 @@ class MatchService:
         new_row = await self._get(row.id)
         public = self._decorate(new_row, state.view(None))
         public["outcome"], public["turn"] = outcome.to_json(), []
-        return Update(new_row, public, {}, (), outcome, ply, note=status)
+        return Update(new_row, public, {}, (), outcome, ply, note=note or status)
 
     def _forget(self, match_id: int) -> None:
+        if self.clocks is not None:
+            self.clocks.forget(match_id)
         self._cache.drop(match_id)
         lock = self._locks.get(match_id)
         if lock is not None and not lock.locked():
@@ -438,7 +658,7 @@ class MatchService:
         row: MatchRow,
         state: GameState,
         before: GameState | None,
-        record: list[tuple[int, str, bool, bool]],
+        record: list[LogEntry],
         *,
         ply: int,
         note: str | None = None,
@@ -450,6 +670,7 @@ class MatchService:
                 if before is None or before.view(seat).get("private") != mine.get("private"):
                     private[seat] = self._decorate(row, mine)
         played = tuple((s, m) for s, m, public, _forced in record if public and s != CHANCE)
+        buttons = self._buttons(row.game, state)
         return Update(
             match=row,
             public_view=self._decorate(row, state.view(None)),
@@ -458,9 +679,54 @@ class MatchService:
             outcome=state.outcome,
             ply=ply,
             note=note,
+            buttons=buttons,
         )
+
+    def _buttons(self, game: str, state: GameState) -> tuple[str, ...]:
+        pattern = self._rules(game).info.button_moves
+        if state.outcome is not None:
+            return ()
+        found: dict[str, None] = {}
+        for seat in sorted(state.turn - {CHANCE}):
+            found.update((m, None) for m in state.legal_moves(seat) if pattern.match(m))
+        return tuple(found)[:MAX_BUTTONS]
 
     @staticmethod
     def _decorate(row: MatchRow, view: dict[str, Any]) -> dict[str, Any]:
         """Add what the match knows and the game does not (its id); a copy, never shared."""
         return {**view, "match_id": row.id}
+
+
+ClockResultHandler = Callable[[ClockResult], Awaitable[None]]
+
+
+def attach_clocks(
+    service: MatchService,
+    on_result: ClockResultHandler,
+    *,
+    now: Now = time.time,
+    sleep: Sleep = asyncio.sleep,
+    forgive_downtime_over: float | None = None,
+) -> ClockKeeper:
+    """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
+    locks), attach it, and return it; the caller starts it with `await keeper.start()` once
+    whoever handles `on_result` is ready, and closes it before closing the store.
+
+    Each due event goes to `service.on_clock_event`; a non-None result goes to `on_result`
+    (the bot announces it).  `now` / `sleep` are injectable so tests never wait."""
+
+    async def on_event(match_id: int, event: ClockEvent) -> None:
+        result = await service.on_clock_event(match_id, event)
+        if result is not None:
+            await on_result(result)
+
+    keeper = ClockKeeper(
+        SqliteClockStore(service.store),
+        on_event,
+        now=now,
+        sleep=sleep,
+        forgive_downtime_over=forgive_downtime_over,
+        lock_for=service.lock_for,
+    )
+    service.clocks = keeper
+    return keeper

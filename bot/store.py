@@ -12,10 +12,12 @@ loaded), so two writers can never both win.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,6 +84,22 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, user_id)
     );
     """,
+    # 2: time controls (issue "Time controls: chess clocks and reminders that survive restarts")
+    """
+    ALTER TABLE matches ADD COLUMN clock TEXT;
+
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+
+    CREATE TABLE clock_votes (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        action   TEXT    NOT NULL CHECK (action IN ('pause', 'resume')),
+        PRIMARY KEY (match_id, user_id, action)
+    );
+    """,
 )
 
 OPEN_STATUSES = ("challenge", "active")
@@ -110,6 +128,9 @@ class MatchRow:
     seats: tuple[int, int] | None
     created_at: float
     updated_at: float
+    clock: dict[str, Any] | None = None
+    """`ClockState.to_json()` (bot.clocks) of a match with a time control; for a challenge,
+    the stopped clock the match will start with.  None: no clock."""
 
     @property
     def is_open(self) -> bool:
@@ -139,8 +160,13 @@ _MATCH_COLUMNS = (
     "m.id, m.game, m.options, m.guild_id, m.channel_id, m.status, m.challenger_id, m.opponent_id, "
     "m.seat_pref, m.seed, m.seed_hash, m.snapshot, m.version, m.outcome, m.created_at, m.updated_at, "
     "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 0), "
-    "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1)"
+    "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1), "
+    "m.clock"
 )
+
+
+def _json_or_none(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value)
 
 
 def _match(row: Sequence[Any]) -> MatchRow:
@@ -163,15 +189,40 @@ def _match(row: Sequence[Any]) -> MatchRow:
         created_at=row[14],
         updated_at=row[15],
         seats=seats,
+        clock=json.loads(row[18]) if row[18] else None,
     )
 
 
 class Store:
-    """One aiosqlite connection; every write is one short transaction."""
+    """One aiosqlite connection; every write is one short transaction.
+
+    The connection is shared by every coroutine, so transactions are serialised with an
+    asyncio lock: without it a second `BEGIN` from another coroutine would land inside
+    the first transaction.
+    """
 
     def __init__(self, db: aiosqlite.Connection, path: Path | str) -> None:
         self._db = db
         self.path = path
+        self._write_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included)."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in its own transaction; returns the number of rows changed."""
+        async with self.transaction() as db:
+            cur = await db.execute(sql, params)
+            return cur.rowcount
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -213,28 +264,31 @@ class Store:
         seat_pref: str,
         seed: str,
         seed_hash: str,
+        clock: dict[str, Any] | None = None,
     ) -> MatchRow | None:
         """Insert a challenge; None when the channel already has an open match."""
         now = time.time()
         try:
-            cur = await self._db.execute(
-                "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
-                "seat_pref, seed, seed_hash, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game,
-                    json.dumps(options),
-                    guild_id,
-                    channel_id,
-                    challenger_id,
-                    opponent_id,
-                    seat_pref,
-                    seed,
-                    seed_hash,
-                    now,
-                    now,
-                ),
-            )
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
+                    "seat_pref, seed, seed_hash, created_at, updated_at, clock) "
+                    "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game,
+                        json.dumps(options),
+                        guild_id,
+                        channel_id,
+                        challenger_id,
+                        opponent_id,
+                        seat_pref,
+                        seed,
+                        seed_hash,
+                        now,
+                        now,
+                        json.dumps(clock) if clock is not None else None,
+                    ),
+                )
         except aiosqlite.IntegrityError:
             return None
         match_id = cur.lastrowid
@@ -275,11 +329,11 @@ class Store:
     async def set_status(self, match_id: int, status: str, *, expected: Sequence[str]) -> bool:
         """Move a match from one of `expected` to `status`; False if it was not in one."""
         marks = ", ".join("?" for _ in expected)
-        cur = await self._db.execute(
+        changed = await self._write(
             f"UPDATE matches SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
             (status, time.time(), match_id, *expected),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def start_match(
         self,
@@ -288,28 +342,25 @@ class Store:
         snapshot: dict[str, Any],
         moves: Sequence[tuple[int, str, bool, bool]],
         opponent_id: int,
+        clock: dict[str, Any] | None = None,
     ) -> MatchRow:
         """Turn a challenge into an active match in one transaction; raises StaleVersion
-        when it is no longer a challenge (someone else accepted or it was cancelled)."""
+        when it is no longer a challenge (someone else accepted or it was cancelled).
+        `clock`, when given, replaces the stored clock (the started one) in the same transaction."""
         now = time.time()
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self._db.execute(
-                "UPDATE matches SET status = 'active', opponent_id = ?, snapshot = ?, version = 1, updated_at = ? "
-                "WHERE id = ? AND status = 'challenge'",
-                (opponent_id, json.dumps(snapshot), now, match_id),
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET status = 'active', opponent_id = ?, snapshot = ?, version = 1, updated_at = ?, "
+                "clock = COALESCE(?, clock) WHERE id = ? AND status = 'challenge'",
+                (opponent_id, json.dumps(snapshot), now, _json_or_none(clock), match_id),
             )
             if cur.rowcount != 1:
                 raise StaleVersion("the challenge is no longer open")
-            await self._db.executemany(
+            await db.executemany(
                 "INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)",
                 [(match_id, 0, seats[0]), (match_id, 1, seats[1])],
             )
             await self._insert_moves(match_id, 0, moves, now)
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
         row = await self.get_match(match_id)
         assert row is not None
         return row
@@ -324,22 +375,25 @@ class Store:
         snapshot: dict[str, Any],
         status: str = "active",
         outcome: dict[str, Any] | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> int:
         """Append `moves` (seat, move, public, forced) and write the new snapshot, atomically.
 
-        Returns the new version; raises StaleVersion when the stored version moved on.
+        `clock` (a `ClockState.to_json()`), when given, is saved in the same transaction, so a
+        restart never finds a move without the clock it started.  Returns the new version;
+        raises StaleVersion when the stored version moved on.
         """
         now = time.time()
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self._db.execute(
-                "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
+                "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",
                 (
                     json.dumps(snapshot),
                     status,
                     json.dumps(outcome) if outcome else None,
                     now,
+                    _json_or_none(clock),
                     match_id,
                     expected_version,
                 ),
@@ -347,10 +401,6 @@ class Store:
             if cur.rowcount != 1:
                 raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
             await self._insert_moves(match_id, first_ply, moves, now)
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
         return expected_version + 1
 
     async def _insert_moves(
@@ -377,7 +427,52 @@ class Store:
         return int(row[0]) if row else 0
 
     async def set_message(self, match_id: int, message_id: int) -> None:
-        await self._db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+        await self._write("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    # --- clocks ----------------------------------------------------------------------------
+
+    async def running_clocks(self) -> list[tuple[int, dict[str, Any]]]:
+        """(match id, clock JSON) of every active match that has a clock."""
+        async with self._db.execute(
+            "SELECT id, clock FROM matches WHERE status = 'active' AND clock IS NOT NULL ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(int(r[0]), json.loads(r[1])) for r in rows]
+
+    async def save_clock(self, match_id: int, clock: dict[str, Any]) -> bool:
+        """Store a clock change that is not a move (reminder sent, pause, re-arming);
+        False when the match is no longer active (its final clock stays as it ended)."""
+        changed = await self._write(
+            "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'", (json.dumps(clock), match_id)
+        )
+        return changed == 1
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    async def add_clock_vote(self, match_id: int, user_id: int, action: str) -> set[int]:
+        """Record `user_id`'s request to pause or resume; returns everyone who asked so far."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO clock_votes (match_id, user_id, action) VALUES (?, ?, ?)",
+                (match_id, user_id, action),
+            )
+            async with db.execute(
+                "SELECT user_id FROM clock_votes WHERE match_id = ? AND action = ?", (match_id, action)
+            ) as cur:
+                return {int(r[0]) for r in await cur.fetchall()}
+
+    async def clear_clock_votes(self, match_id: int) -> None:
+        """Forget pause and resume requests once the clock was paused or resumed."""
+        await self._write("DELETE FROM clock_votes WHERE match_id = ?", (match_id,))
 
     # --- votes and notices -------------------------------------------------------------
 
@@ -391,10 +486,10 @@ class Store:
 
     async def first_dm_notice(self, match_id: int, user_id: int) -> bool:
         """True the first time a closed-DM notice is due for this player in this match."""
-        cur = await self._db.execute(
+        changed = await self._write(
             "INSERT OR IGNORE INTO dm_notices (match_id, user_id) VALUES (?, ?)", (match_id, user_id)
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def count_matches(self) -> int:
         async with self._db.execute("SELECT COUNT(*) FROM matches") as cur:

@@ -78,7 +78,48 @@ class ResignButton(_MatchButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
         await presenter_of(interaction).announce(update)
 
 
-DYNAMIC_ITEMS = (AcceptButton, DeclineButton, ResignButton)
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:mv:(?P<id>[0-9]+):(?P<move>.+)"):
+    """A one-click move under the board (`done`, `enter d4`, `mulligan`...).
+
+    The move text rides in the custom id, so the button works after a restart; the service
+    still checks it is the clicker's turn and that the move is legal now.
+    """
+
+    def __init__(self, match_id: int, move: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=move[:80], style=discord.ButtonStyle.primary, custom_id=f"boneyard:mv:{match_id}:{move}"[:100]
+            )
+        )
+        self.match_id, self.move = match_id, move
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["id"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        try:
+            update = await service_of(interaction).play(self.match_id, interaction.user.id, self.move)
+        except Exception as error:
+            await report_error(interaction, error)
+            return
+        await interaction.response.defer()
+        await presenter_of(interaction).announce(update, interaction=interaction)
+
+
+def move_buttons(match_id: int, moves: tuple[str, ...]) -> discord.ui.View | None:
+    if not moves:
+        return None
+    view = discord.ui.View(timeout=None)
+    for move in moves:
+        view.add_item(MoveButton(match_id, move))
+    return view
+
+
+DYNAMIC_ITEMS = (AcceptButton, DeclineButton, ResignButton, MoveButton)
 
 
 def challenge_view(match_id: int) -> discord.ui.View:

@@ -9,7 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clocks import PRESETS
 from bot.games import GAMES
+from bot.matches import clock_of
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
 from cogs.common import presenter_of, report_error, service_of
 
@@ -59,6 +61,7 @@ class PlayCog(commands.Cog):
         opponent="Who to challenge (leave empty: anyone may accept)",
         options="Game options as name=value pairs, e.g. setup=drop (see /games)",
         seat="Who moves first",
+        clock="Time control: blitz, rapid, daily, none, or e.g. 2m+5m (add timeout=pass, draft=2m, ...)",
     )
     @app_commands.choices(game=GAME_CHOICES, seat=SEAT_CHOICES)
     @app_commands.guild_only()
@@ -69,6 +72,7 @@ class PlayCog(commands.Cog):
         opponent: discord.Member | None = None,
         options: str | None = None,
         seat: app_commands.Choice[str] | None = None,
+        clock: str | None = None,
     ) -> None:
         presenter_of(interaction).remember(interaction.user)
         if opponent is not None and opponent.bot:
@@ -82,6 +86,7 @@ class PlayCog(commands.Cog):
             opponent_id=opponent.id if opponent else None,
             options=parse_options(options),
             seat_pref=seat.value if seat else "random",
+            clock=clock,
         )
         info = GAMES[row.game].info
         who = opponent.mention if opponent else "Anyone"
@@ -89,6 +94,9 @@ class PlayCog(commands.Cog):
         if row.options:
             lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in row.options.items()))
         lines.append(f"Who moves first: {SEAT_WORDS[row.seat_pref]}.")
+        stopped = clock_of(row)
+        if stopped is not None:
+            lines.append(f"Clock: {stopped.control.describe()}.")
         await interaction.response.send_message(
             "\n".join(lines),
             view=challenge_view(row.id),
@@ -115,6 +123,21 @@ class PlayCog(commands.Cog):
                         app_commands.Choice(name=(prefix + candidate)[:100], value=(prefix + candidate)[:100])
                     )
         return suggestions[:25]
+
+    @play.autocomplete("clock")
+    async def play_clock_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The presets with what they mean; anything typed is offered as it is, too."""
+        typed = current.strip().lower()
+        choices = [
+            app_commands.Choice(name=control.describe()[:100], value=key)
+            for key, control in PRESETS.items()
+            if key.startswith(typed)
+        ]
+        if typed and typed not in PRESETS:
+            choices.insert(0, app_commands.Choice(name=current[:100], value=current[:100]))
+        return choices[:25]
 
     @app_commands.command(name="games", description="The games Boneyard hosts, with their options.")
     async def games(self, interaction: discord.Interaction) -> None:

@@ -19,8 +19,9 @@ import discord
 
 import renderers
 from bot.games import GAMES
-from bot.matches import Update
+from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
+from cogs.buttons import move_buttons
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -68,7 +69,13 @@ class Presenter:
         seats = row.seats or (row.challenger_id, row.opponent_id or 0)
         names = (await self.name(seats[0]), await self.name(seats[1]))
         ply = view.get("ply")
-        return renderers.Header(players=names, ply=int(ply) if isinstance(ply, int) else None)
+        clock = clock_of(row)
+        return renderers.Header(
+            players=names,
+            ply=int(ply) if isinstance(ply, int) else None,
+            clocks=self.bot.service.clock_header(row),
+            status="clock paused" if clock is not None and clock.paused and row.status == "active" else None,
+        )
 
     # --- pictures ----------------------------------------------------------------------
 
@@ -94,15 +101,46 @@ class Presenter:
             lines.append(f"{await self.name(seats[seat])} ({info.seat_names[seat]}) played `{move}`.")
         if update.outcome is not None:
             winners = sorted(update.outcome.winners)
-            if winners:
+            if update.note == "aborted":  # no result at all, which "draw" would misstate
+                lines.append(f"⛔ **Aborted**: {update.outcome.reason}")
+            elif winners:
                 lines.append(f"🏆 **{await self.name(seats[winners[0]])}** wins: {update.outcome.reason}")
             else:
                 lines.append(f"🤝 **Draw**: {update.outcome.reason}")
             lines.append(f"Secret seed (check every roll and draw): `{row.seed}`")
         elif update.to_move:
+            if update.note == "timeout":
+                lines.append("⏰ Time ran out: that move was played automatically (`timeout=pass`).")
             who = ", ".join(mention(u) for u in update.to_move)
             lines.append(f"{who} to move.")
         return "\n".join(lines)
+
+    async def announce_clock(self, notice: ClockNotice) -> None:
+        """A reminder: in the match channel with a mention (short controls), or by DM (long
+        ones; the channel is the fallback when DMs are closed)."""
+        row = notice.match
+        info = GAMES[row.game].info
+        if notice.via == "dm":
+            text = (
+                f"⏰ {notice.text} for your move in **{info.name}** — match #{row.id} in {channel_link(row)} "
+                f"(your clock: {notice.display})."
+            )
+            try:
+                user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
+                await user.send(content=text)
+                return
+            except discord.HTTPException:
+                log.info("clock reminder DM to %d failed; posting in the channel", notice.user_id)
+        channel = await self._channel(row.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(
+                f"⏰ {mention(notice.user_id)}, {notice.text} for your move (clock {notice.display}).",
+                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+            )
+        except discord.HTTPException:
+            log.warning("could not post a clock reminder in channel %d", row.channel_id)
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -114,14 +152,16 @@ class Presenter:
         if intro:
             text = f"{intro}\n{text}"
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        buttons = move_buttons(row.id, update.buttons)
+        extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         try:
             file = await self.board_file(row, update.public_view)
             if interaction is not None:
-                await interaction.followup.send(content=text[:2000], file=file, allowed_mentions=mentions)
+                await interaction.followup.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
             else:
                 channel = await self._channel(row.channel_id)
                 if channel is not None:
-                    await channel.send(content=text[:2000], file=file, allowed_mentions=mentions)
+                    await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
         except discord.HTTPException:
             log.exception("could not post the board of match %d in channel %d", row.id, row.channel_id)
         await self.send_private(update)

@@ -118,7 +118,7 @@ def _draw_header(img: Image.Image, view: dict[str, Any], header: Header, seat_na
         draw.text((left + 42, 14), name, font=font(22), fill=PALETTE.text)
         detail = seat_names[seat]
         if header.clocks is not None:
-            detail += f"  ·  ⏱ {header.clocks[seat]}"
+            detail += f"  ·  clock {header.clocks[seat]}"  # the bundled font has no ⏱ glyph
         if active:
             detail += "  ·  to move"
         draw.text((left + 42, 42), fit_text(detail, 16, half - 90), font=font(16), fill=PALETTE.muted)

@@ -104,10 +104,10 @@ async def test_wrong_player_and_illegal_move_change_nothing(service: MatchServic
 async def test_a_move_is_logged_and_announced(service: MatchService) -> None:
     match_id = await _start(service)
     update = await service.play(match_id, ALICE, "D2 - D1")
-    assert update.played == ((0, "D2 - D1"),)
+    assert update.played == ((0, "d2-d1"),)  # logged in canonical notation
     assert update.to_move == (BOB,)
     assert update.public_view["last_move"] == "d2-d1"
-    assert [m.move for m in await service.store.moves(match_id)] == ["D2 - D1"]
+    assert [m.move for m in await service.store.moves(match_id)] == ["d2-d1"]
 
 
 async def test_a_restarted_service_continues_from_sqlite(tmp_path: Path) -> None:
@@ -142,8 +142,6 @@ async def test_replaying_the_log_equals_the_snapshot(service: MatchService) -> N
 
 
 async def test_chance_moves_use_the_match_seed_and_are_logged(service: MatchService) -> None:
-    if "domineering" not in GAMES:
-        pytest.skip("needs a game with chance moves")  # registered in the same change as domineering
     match_id = await _start(service, "domineering")
     row = await service.get(match_id)
     moves = await service.store.moves(match_id)
@@ -194,3 +192,62 @@ async def test_per_seat_options_follow_the_challenger(service: MatchService) -> 
     raw = {"drops": "restricted"}
     mapped = MatchService._resolve_options(GAMES["focus"], raw, challenger_seat=1)
     assert mapped["drops"] == "restricted"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_every_game_replays_from_its_log_through_the_service(service: MatchService, game: str) -> None:
+    """The snapshot is a cache: options + the move log (chance moves included) rebuild it."""
+    match_id = await _start(service, game)
+    rng = random.Random(8)
+    for _ in range(120):
+        row = await service.get(match_id)
+        if row.status != "active" or row.seats is None:
+            break
+        view = await service.view(match_id, None)
+        seat = rng.choice(view["turn"])
+        moves = await service.legal_moves(match_id, row.seats[seat])
+        await service.play(match_id, row.seats[seat], rng.choice(moves))
+    row = await service.get(match_id)
+    assert await service.store.move_count(match_id) > 0
+    assert (await service.replay(match_id)).dump() == row.snapshot
+
+
+async def test_secret_moves_are_logged_but_never_announced(service: MatchService) -> None:
+    match_id = await _start(service, "domino_wars")
+    row = await service.get(match_id)
+    assert row.seats is not None
+    moves = await service.legal_moves(match_id, row.seats[0])
+    pick = next(m for m in moves if m.startswith("pick"))
+    update = await service.play(match_id, row.seats[0], pick)
+    assert update.played == ()
+    logged = await service.store.moves(match_id)
+    assert logged[-1].move == pick and not logged[-1].public
+    assert all(not m.public for m in logged if m.move.startswith("shuffle"))
+
+
+async def test_updates_offer_the_games_button_moves(service: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dominance offers `done` (and returns) as buttons; Focus offers none."""
+    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
+    update = await service.accept(
+        (
+            await service.challenge(
+                game="dominance", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB
+            )
+        ).id,
+        BOB,
+    )
+    pattern = GAMES["dominance"].info.button_moves
+    seats = update.match.seats
+    assert seats is not None
+    legal = [m for s in update.public_view["turn"] for m in await service.legal_moves(update.match.id, seats[s])]
+    assert update.buttons == tuple(m for m in legal if pattern.match(m))[:5]
+    assert "done" in update.buttons  # this seed's first turn opens a move phase
+    focus = await service.accept(
+        (
+            await service.challenge(
+                game="focus", channel_id=CHANNEL + 1, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB
+            )
+        ).id,
+        BOB,
+    )
+    assert focus.buttons == ()

@@ -1,0 +1,317 @@
+"""`python -m bot.bench`: the numbers behind the performance targets.
+
+Timing goals are checked here, by a developer on a quiet machine, never by timed unit
+tests (those would be flaky on a loaded CI box).  Every figure is printed in one table.
+
+    python -m bot.bench            # everything
+    python -m bot.bench games      # only playout and render figures
+    python -m bot.bench service    # only service latency, event-loop lag and memory
+    python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
+    python -m bot.bench tournaments  # Swiss pairing of a 512-player event
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import renderers
+from bot.clock_store import HEARTBEAT_KEY, SqliteClockStore
+from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState, bench_idle_clocks
+from bot.games import CHANCE, GAMES, GameState
+from bot.matches import MatchService
+from bot.store import Store
+from bot.tournaments import bench_swiss_pairing
+
+
+@dataclass(frozen=True)
+class Row:
+    what: str
+    value: str
+    target: str = ""
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def random_positions(state: GameState, rng: random.Random) -> Iterator[GameState]:
+    """Every state of one random game, start to end."""
+    while True:
+        yield state
+        if state.outcome is not None:
+            return
+        if CHANCE in state.turn:
+            state = state.play(CHANCE, state.sample_chance(rng))
+            continue
+        seat = rng.choice(sorted(state.turn))
+        state = state.play(seat, rng.choice(state.legal_moves(seat)))
+
+
+def playout_speed(key: str, seconds: float = 2.0) -> float:
+    """Moves per second of random play, legal move generation included."""
+    rules = GAMES[key]
+    rng = random.Random(1)
+    moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in random_positions(rules.start(), rng):
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def render_figures(key: str, samples: int = 40) -> tuple[float, float, int, float | None]:
+    """(median ms, p95 ms, largest PNG bytes, private median ms or None) over positions
+    taken from the start, middle and end of random games."""
+    rules = GAMES[key]
+    rng = random.Random(2)
+    views: list[dict[str, Any]] = []
+    privates: list[dict[str, Any]] = []
+    while len(views) < samples:
+        states = list(random_positions(rules.start(), rng))
+        for state in (states[0], states[len(states) // 2], states[-1]):
+            views.append(state.view(None))
+            privates.append(state.view(0))
+    header = renderers.Header(players=("Alice", "Bob"), ply=12)
+    times, sizes = [], []
+    for view in views[:samples]:
+        t = time.perf_counter()
+        png = renderers.render(key, view, header)
+        times.append((time.perf_counter() - t) * 1000)
+        sizes.append(len(png))
+    private_ms = None
+    if renderers.has_private_picture(key):
+        private_times = []
+        for view in privates[:samples]:
+            t = time.perf_counter()
+            renderers.render_private(key, view, header)
+            private_times.append((time.perf_counter() - t) * 1000)
+        private_ms = statistics.median(private_times)
+    return statistics.median(times), percentile(times, 0.95), max(sizes), private_ms
+
+
+def game_rows() -> list[Row]:
+    rows = []
+    for key in GAMES:
+        rows.append(Row(f"{key}: random playout", f"{playout_speed(key):,.0f} moves/s"))
+        median, p95, size, private_ms = render_figures(key)
+        rows.append(Row(f"{key}: render median / p95", f"{median:.1f} / {p95:.1f} ms"))
+        rows.append(Row(f"{key}: largest PNG", f"{size / 1024:.0f} KB"))
+        if private_ms is not None:
+            rows.append(Row(f"{key}: private picture median", f"{private_ms:.1f} ms"))
+    return rows
+
+
+async def _service_with_matches(path: Path, count: int) -> tuple[Store, MatchService, list[int]]:
+    store = await Store.open(path)
+    service = MatchService(store, cache_size=256)
+    ids = []
+    for i in range(count):
+        row = await service.challenge(
+            game="focus", channel_id=10_000 + i, guild_id=1, challenger_id=1, opponent_id=2, seat_pref="first"
+        )
+        await service.accept(row.id, 2)
+        ids.append(row.id)
+    return store, service, ids
+
+
+async def _random_move(service: MatchService, match_id: int, rng: random.Random) -> None:
+    view = await service.view(match_id, None)
+    if not view["turn"]:
+        return
+    user = 1 if view["turn"][0] == 0 else 2
+    moves = await service.legal_moves(match_id, user)
+    await service.play(match_id, user, rng.choice(moves))
+
+
+async def service_latency(directory: Path, matches: int = 500, moves: int = 1500) -> tuple[float, float]:
+    store, service, ids = await _service_with_matches(directory / "latency.sqlite3", matches)
+    rng = random.Random(3)
+    times = []
+    for _ in range(moves):
+        match_id = rng.choice(ids)
+        view = await service.view(match_id, None)
+        if not view["turn"]:
+            continue
+        user = 1 if view["turn"][0] == 0 else 2
+        move = rng.choice(await service.legal_moves(match_id, user))
+        t = time.perf_counter()
+        await service.play(match_id, user, move)
+        times.append((time.perf_counter() - t) * 1000)
+    await store.close()
+    return statistics.median(times), percentile(times, 0.99)
+
+
+async def loop_lag_during_burst(directory: Path, moves: int = 200) -> float:
+    """The longest the event loop was blocked (ms) while 200 moves were played and drawn."""
+    store, service, ids = await _service_with_matches(directory / "burst.sqlite3", 20)
+    worst = 0.0
+    done = asyncio.Event()
+
+    async def watch() -> None:
+        nonlocal worst
+        while not done.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.005)
+            worst = max(worst, (time.perf_counter() - t) * 1000 - 5)
+
+    watcher = asyncio.create_task(watch())
+    rng = random.Random(4)
+
+    async def one(match_id: int) -> None:
+        await _random_move(service, match_id, rng)
+        view = await service.view(match_id, None)
+        await asyncio.to_thread(renderers.render, "focus", view, renderers.Header())
+
+    for start in range(0, moves, 20):
+        await asyncio.gather(*(one(ids[i % len(ids)]) for i in range(start, start + 20)))
+    done.set()
+    await watcher
+    await store.close()
+    return worst
+
+
+def resident_mb() -> float:
+    with Path("/proc/self/status").open() as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def memory_with_stored_matches(directory: Path, count: int = 10_000) -> float:
+    """Resident memory after creating `count` matches and touching each once."""
+    store, service, ids = await _service_with_matches(directory / "memory.sqlite3", count)
+    for match_id in ids:
+        await service.view(match_id, None)
+    await store.close()
+    return resident_mb()
+
+
+async def service_rows() -> list[Row]:
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        median, p99 = await service_latency(directory)
+        lag = await loop_lag_during_burst(directory)
+        memory = await memory_with_stored_matches(directory)
+    return [
+        Row("service move latency median / p99 (500 matches)", f"{median:.2f} / {p99:.2f} ms", "p99 ≤ 15 ms"),
+        Row("event-loop lag, burst of 200 moves + renders", f"{lag:.1f} ms", "≤ 50 ms"),
+        Row("resident memory, 10,000 stored matches", f"{memory:.0f} MB", "≤ 200 MB"),
+    ]
+
+
+async def sqlite_clock_restart(directory: Path, count: int = 10_000) -> float:
+    """Seconds for a restarted bot's `ClockKeeper.start()` to load, re-arm and save `count`
+    running clocks from SQLite (the rows are inserted directly: only the start-up is timed)."""
+    store = await Store.open(directory / "clocks.sqlite3")
+    now = time.time()
+    clock = json.dumps(ClockState.new(PRESETS["daily"]).start_turn({0}, now - 3600).to_json())
+    async with store.transaction() as db:
+        await db.executemany(
+            "INSERT INTO matches (game, options, channel_id, status, challenger_id, seed, seed_hash, created_at, "
+            "updated_at, clock) VALUES ('focus', '{}', ?, 'active', 1, 's', 'h', ?, ?, ?)",
+            [(i, now, now, clock) for i in range(count)],
+        )
+    await store.set_meta(HEARTBEAT_KEY, repr(now - 60))
+
+    async def ignore(match_id: int, event: ClockEvent) -> None:
+        return None
+
+    keeper = ClockKeeper(SqliteClockStore(store), ignore, forgive_downtime_over=300.0)
+    started = time.perf_counter()
+    await keeper.start()
+    elapsed = time.perf_counter() - started
+    await keeper.close()
+    await store.close()
+    return elapsed
+
+
+async def _sqlite_clock_restart() -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        return await sqlite_clock_restart(Path(tmp))
+
+
+def clock_rows() -> list[Row]:
+    """10,000 idle clocks through the real keeper and scheduler, with real time (~5 s)."""
+    result = asyncio.run(bench_idle_clocks(n=10_000, seconds=5.0))
+    restart = asyncio.run(_sqlite_clock_restart())
+    return [
+        Row("clocks: restart, re-arm 10,000 clocks from SQLite", f"{restart * 1000:.0f} ms"),
+        Row("clocks: idle CPU, 10,000 running clocks", f"{result['idle_cpu_fraction'] * 100:.2f} % of a core", "≤ 1 %"),
+        Row(
+            "clocks: reminder latency max / mean",
+            f"{result['latency_max_s'] * 1000:.0f} / {result['latency_mean_s'] * 1000:.0f} ms"
+            f" ({result['events_fired']:.0f} fired)",
+            "≤ 1 s",
+        ),
+        Row("clocks: start-up, load and arm 10,000", f"{result['start_s'] * 1000:.0f} ms"),
+    ]
+
+
+def tournament_rows() -> list[Row]:
+    seconds = bench_swiss_pairing(players=512)
+    return [Row("tournaments: Swiss pairing, 512 players (round 5)", f"{seconds * 1000:.0f} ms", "≤ 200 ms")]
+
+
+TARGETS = {
+    "focus: random playout": "≥ 10,000 moves/s",
+    "focus: render median / p95": "median ≤ 25 ms",
+    "focus: largest PNG": "≤ 150 KB",
+    "domineering: random playout": "≥ 2,000 moves/s",
+    "domineering: render median / p95": "median ≤ 25 ms",
+    "domineering: largest PNG": "≤ 150 KB",
+    "domino_wars: random playout": "≥ 5,000 moves/s",
+    "domino_wars: render median / p95": "median ≤ 25 ms",
+    "domino_wars: private picture median": "≤ 25 ms",
+    "dominance: random playout": "≥ 2,000 moves/s",
+    "dominance: render median / p95": "median ≤ 30 ms",
+    "dominance: largest PNG": "≤ 200 KB",
+    "wonderland: random playout": "≥ 500 moves/s",
+    "wonderland: render median / p95": "median ≤ 40 ms",
+}
+
+
+def print_table(rows: list[Row]) -> None:
+    width = max(len(r.what) for r in rows)
+    value_width = max(len(r.value) for r in rows)
+    print(f"{'measure':<{width}}  {'value':>{value_width}}  target")
+    print("-" * (width + value_width + 20))
+    for row in rows:
+        target = row.target or TARGETS.get(row.what, "")
+        print(f"{row.what:<{width}}  {row.value:>{value_width}}  {target}")
+
+
+SECTIONS: dict[str, Callable[[], list[Row]]] = {
+    "games": game_rows,
+    "service": lambda: asyncio.run(service_rows()),
+    "clocks": clock_rows,
+    "tournaments": tournament_rows,
+}
+
+
+def main(argv: list[str]) -> int:
+    wanted = argv or list(SECTIONS)
+    unknown = [w for w in wanted if w not in SECTIONS]
+    if unknown:
+        print(f"unknown section(s) {unknown}; choose from {list(SECTIONS)}", file=sys.stderr)
+        return 2
+    rows: list[Row] = []
+    for name in wanted:
+        rows.extend(SECTIONS[name]())
+    print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

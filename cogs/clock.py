@@ -1,0 +1,107 @@
+"""Match clocks: `/clock`, `/pause`, `/resume`, and announcing what the clocks decide.
+
+The `ClockKeeper` (started by the bot) hands due reminders and timeouts to the service;
+the bot dispatches the service's answer as the `clock_result` event, announced here:
+a reminder as a mention in the match channel (short controls) or a DM (long ones), a
+timeout as a new board message like any other update.
+
+Pause and resume need both players (each types the command), like `/abort`; a member
+with Manage Channels who is not playing does it alone, as a moderator.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clocks import ClockState
+from bot.games import GAMES
+from bot.matches import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
+from bot.store import MatchRow
+from cogs.common import presenter, presenter_of, report_error, service_of
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+
+def clock_lines(row: MatchRow, clock: ClockState, names: tuple[str, str], now: float) -> list[str]:
+    """`/clock`: the control, then each seat's clock, the running one marked."""
+    info = GAMES[row.game].info
+    lines = [f"**{info.name}** · match #{row.id} · {clock.control.describe()}"]
+    for seat, name in enumerate(names):
+        running = clock.seats[seat].running
+        mark = "⏸" if running and clock.paused else ("▶" if running else "·")
+        lines.append(f"{mark} {name} ({info.seat_names[seat]}): `{clock.display(seat, now)}`")
+    if clock.paused:
+        lines.append("The clock is paused; `/resume` (both players) restarts it.")
+    return lines
+
+
+class ClockCog(commands.Cog):
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+    @commands.Cog.listener()
+    async def on_clock_result(self, result: ClockResult) -> None:
+        """Announce what the service decided for a due reminder or timeout."""
+        if isinstance(result, ClockNotice):
+            await presenter(self.bot).announce_clock(result)
+        elif isinstance(result, Update):
+            await presenter(self.bot).announce(result, intro="⏰ Time is up.")
+
+    @app_commands.command(name="clock", description="Both players' clocks in this channel's match.")
+    async def clock(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        clock = clock_of(row)
+        if clock is None or row.status != "active" or row.seats is None:
+            raise ServiceError("This match has no clock." if row.status == "active" else "The match has not started.")
+        shown = presenter_of(interaction)
+        names = (await shown.name(row.seats[0]), await shown.name(row.seats[1]))
+        text = "\n".join(clock_lines(row, clock, names, service.now()))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="pause", description="Pause this match's clock (both players must ask).")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await self._vote(interaction, "pause")
+
+    @app_commands.command(name="resume", description="Restart this match's paused clock (both players must ask).")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await self._vote(interaction, "resume")
+
+    async def _vote(self, interaction: discord.Interaction, action: str) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        moderator = bool(interaction.permissions.manage_channels) and row.seat_of(interaction.user.id) is None
+        if action == "pause":
+            change = await service.pause(row.id, interaction.user.id, moderator=moderator)
+        else:
+            change = await service.resume(row.id, interaction.user.id, moderator=moderator)
+        await interaction.response.send_message(
+            self._vote_text(interaction.user, change), allowed_mentions=discord.AllowedMentions(users=True)
+        )
+
+    @staticmethod
+    def _vote_text(user: discord.abc.User, change: ClockChange) -> str:
+        verb = "pause" if change.action == "pause" else "resume"
+        if not change.done:
+            other = f"<@{change.waiting_for}>, use `/{verb}` too to agree." if change.waiting_for else ""
+            return f"{user.mention} asks to {verb} the clock of match #{change.match.id}. {other}".strip()
+        if change.action == "pause":
+            return f"⏸ The clock of match #{change.match.id} is paused. `/resume` (both players) restarts it."
+        return f"▶ The clock of match #{change.match.id} runs again."
+
+
+async def setup(bot: Boneyard) -> None:
+    await bot.add_cog(ClockCog(bot))
