@@ -1,0 +1,39 @@
+"""One-click move buttons under the board (Dominance's `done`), persistent and checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import Harness, ephemeral_text
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_done_button_plays_done_for_the_player_to_move_only(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    match_id, board = await harness.start_match("dominance", alice, bob)
+    service = harness.bot.service
+    row = await service.get(match_id)
+    view = await service.view(match_id, None)
+    assert row.seats is not None and view["phase"] == "move"
+    mover_id = row.seats[view["turn"][0]]
+    mover = alice if mover_id == alice.id else bob
+    other = bob if mover is alice else alice
+    done_id = f"boneyard:mv:{match_id}:done"
+    assert done_id in board.custom_ids
+
+    before = await service.store.move_count(match_id)
+    for intruder, reason in ((other, "not your turn"), (carol, "not playing in this match")):
+        click = await fake.click_button(board, done_id, user=intruder)
+        assert reason in ephemeral_text(await fake.wait_for_response(click))
+    assert await service.store.move_count(match_id) == before
+
+    click = await fake.click_button(board, done_id, user=mover)
+    reply = await fake.wait_for_followup(click)
+    assert "played `done`" in reply.content
+    assert reply.files()["board.png"].startswith(b"\x89PNG")
+    assert await service.store.move_count(match_id) > before
