@@ -22,7 +22,7 @@ from bot.clocks import ClockState
 from bot.games import GAMES
 from bot.matches import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
 from bot.store import MatchRow
-from cogs.common import presenter, presenter_of, report_error, service_of
+from cogs.common import BoneyardCog, presenter, presenter_of, service_of
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -43,15 +43,7 @@ def clock_lines(row: MatchRow, clock: ClockState, names: tuple[str, str], now: f
     return lines
 
 
-class ClockCog(commands.Cog):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
-
+class ClockCog(BoneyardCog):
     @commands.Cog.listener()
     async def on_clock_result(self, result: ClockResult) -> None:
         """Announce what the service decided for a due reminder or timeout."""

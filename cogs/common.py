@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.games import IllegalMove, InvalidOptions
 from bot.matches import MatchService, ServiceError
@@ -77,3 +78,15 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.error("unexpected error [ref %s] in interaction %s", reference, interaction.id, exc_info=error)
         message = f"Something went wrong on my side (reference `{reference}`); nothing was changed."
     await reply(interaction, f"⚠️ {message}")
+
+
+class BoneyardCog(commands.Cog):
+    """Base of the slash-command cogs: one place turns their errors into replies."""
+
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)

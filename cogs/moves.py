@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.games import GAMES, IllegalMove
 from bot.matches import ServiceError
 from cogs.buttons import ResignButton
-from cogs.common import presenter, presenter_of, report_error, service_of
+from cogs.common import BoneyardCog, presenter, presenter_of, service_of
 from cogs.presenter import channel_link
 
 if TYPE_CHECKING:
@@ -32,15 +32,7 @@ def matching_moves(moves: list[str], typed: str) -> list[str]:
     return (starts + inside)[:AUTOCOMPLETE_LIMIT]
 
 
-class MovesCog(commands.Cog):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
-
+class MovesCog(BoneyardCog):
     async def _match_id(self, interaction: discord.Interaction) -> int:
         assert interaction.channel_id is not None
         return (await service_of(interaction).match_in_channel(interaction.channel_id)).id

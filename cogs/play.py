@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.matches import clock_of
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
-from cogs.common import presenter_of, report_error, service_of
+from cogs.common import BoneyardCog, presenter_of, service_of
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -46,15 +45,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class PlayCog(commands.Cog):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
-
+class PlayCog(BoneyardCog):
     @app_commands.command(name="play", description="Challenge someone (or anyone) to a game in this channel.")
     @app_commands.describe(
         game="Which game",

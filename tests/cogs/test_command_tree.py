@@ -1,0 +1,54 @@
+"""A meta-test over every cog: command names unique and within Discord's limits."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from discord import app_commands
+
+from bot.client import EXTENSIONS, Boneyard
+from bot.config import Settings
+
+NAME = re.compile(r"^[a-z0-9_-]{1,32}$")
+
+
+async def _tree() -> list[app_commands.Command[..., ..., object] | app_commands.Group]:
+    bot = Boneyard(Settings.load(environ={"DISCORD_TOKEN": "x"}, dotenv=None))
+    try:
+        for extension in EXTENSIONS:
+            await bot.load_extension(extension)
+        return list(bot.tree.get_commands())  # type: ignore[arg-type]
+    finally:
+        await bot.close()
+
+
+def _walk(
+    items: list[app_commands.Command[..., ..., object] | app_commands.Group], prefix: str = ""
+) -> list[tuple[str, str]]:
+    found = []
+    for item in items:
+        found.append((prefix + item.name, item.description))
+        if isinstance(item, app_commands.Group):
+            found.extend(_walk(list(item.commands), prefix + item.name + " "))  # type: ignore[arg-type]
+    return found
+
+
+async def test_no_two_commands_share_a_name() -> None:
+    names = [name for name, _ in _walk(await _tree())]
+    assert names, "no commands registered"
+    duplicates = [name for name, count in Counter(names).items() if count > 1]
+    assert duplicates == []
+
+
+async def test_names_and_descriptions_fit_discord_limits() -> None:
+    for name, description in _walk(await _tree()):
+        assert all(NAME.match(part) for part in name.split()), name
+        assert 1 <= len(description) <= 100, name
+
+
+async def test_the_documented_commands_exist() -> None:
+    names = {name for name, _ in _walk(await _tree())}
+    for wanted in ("play", "move", "board", "hand", "resign", "abort", "matches", "match info", "games", "rules"):
+        assert wanted in names
+    assert {"clock", "pause", "resume"} <= names
