@@ -458,6 +458,25 @@ class MatchService:
                 return None
             return await self._time_out(row, await self._state(row), clock, seat, now)
 
+    async def claim_time(self, match_id: int, user_id: int) -> Update:
+        """A player claims that the opponent's time ran out.
+
+        The clock task should have ended the match already; a claim only succeeds when it
+        was missed, so it can never end a match early.  Raises ServiceError otherwise.
+        """
+        async with self._lock(match_id):
+            row = await self._get(match_id)
+            if row.status != "active":
+                raise NoMatchHere("This match is not running.")
+            seat = self._seat(row, user_id)
+            clock = clock_of(row)
+            if clock is None:
+                raise ServiceError("This match has no clock.")
+            other, now = 1 - seat, self.now()
+            if clock.paused or not clock.expired(other, now):
+                raise ServiceError(f"Your opponent still has time: `{clock.display(other, now)}`.")
+            return await self._time_out(row, await self._state(row), clock, other, now)
+
     async def _time_out(self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float) -> Update:
         """`seat` ran out of time (lock held): play its timeout move, or it loses."""
         if clock.control.on_timeout == "pass":

@@ -72,6 +72,14 @@ class ClockCog(BoneyardCog):
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._vote(interaction, "resume")
 
+    @app_commands.command(name="claim", description="Claim a win on time if your opponent's clock ran out.")
+    async def claim(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        row = await service.match_in_channel(interaction.channel_id or 0)
+        update = await service.claim_time(row.id, interaction.user.id)
+        await interaction.response.defer()
+        await presenter_of(interaction).announce(update, interaction=interaction)
+
     async def _vote(self, interaction: discord.Interaction, action: str) -> None:
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)

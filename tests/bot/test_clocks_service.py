@@ -213,6 +213,31 @@ async def _ignore(result: ClockResult) -> None:
     return None
 
 
+async def test_a_claim_succeeds_only_when_the_bot_missed_the_opponents_timeout(db: Path, time: SettlingTime) -> None:
+    store = await Store.open(db)
+    service = MatchService(store, cache_size=4)
+    keeper = attach_clocks(service, _ignore, now=time.now, sleep=time.sleep)  # attached, never started: it "misses"
+    row = await service.challenge(
+        game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB, clock="blitz"
+    )
+    await service.accept(row.id, BOB)  # seat 0 is to move; seat 1 waits
+    mover = (await service.get(row.id)).seats
+    assert mover is not None
+    waiting = mover[1]
+    with pytest.raises(ServiceError, match="still has time"):
+        await service.claim_time(row.id, waiting)
+    with pytest.raises(ServiceError, match="not playing"):
+        await service.claim_time(row.id, CAROL)
+    assert (await service.get(row.id)).status == "active"
+    time.t += 241  # one minute a move plus three of reserve, and a second more
+    update = await service.claim_time(row.id, waiting)
+    await keeper.close()
+    assert update.outcome is not None and update.outcome.winners == {1}
+    assert update.outcome.reason.endswith("ran out of time")
+    assert (await service.get(row.id)).status == "finished"
+    await store.close()
+
+
 # --- timeout=pass ---------------------------------------------------------------------------
 
 
