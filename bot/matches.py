@@ -703,7 +703,7 @@ class MatchService:
 
     def _buttons(self, game: str, state: GameState) -> tuple[str, ...]:
         pattern = self._rules(game).info.button_moves
-        if state.outcome is not None:
+        if pattern is None or state.outcome is not None:
             return ()
         found: dict[str, None] = {}
         for seat in sorted(state.turn - {CHANCE}):

@@ -132,7 +132,7 @@ class GameInfo:
     """Text that looks like an attempt at a move, so a typed chat message that fails to
     parse gets an answer while ordinary chatter is left alone."""
     has_private_info: bool = False
-    button_moves: re.Pattern[str] = field(default=re.compile(r"(?!)"))
+    button_moves: re.Pattern[str] | None = None
     """Moves short and public enough to offer as buttons under the board (e.g. `done`),
     when they are among the few legal moves.  Never a move that reveals a secret."""
 

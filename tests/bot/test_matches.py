@@ -237,6 +237,7 @@ async def test_updates_offer_the_games_button_moves(service: MatchService, monke
         BOB,
     )
     pattern = GAMES["dominance"].info.button_moves
+    assert pattern is not None
     seats = update.match.seats
     assert seats is not None
     legal = [m for s in update.public_view["turn"] for m in await service.legal_moves(update.match.id, seats[s])]
