@@ -120,6 +120,11 @@ class Update:
     note: str | None = None
     buttons: tuple[str, ...] = ()
     """Moves to offer as buttons under the board (the game's `button_moves` now legal)."""
+    prompt: tuple[int, ...] = ()
+    """Seats to (re)prompt privately: they must act now and something changed for them (the
+    turn just became theirs, they just moved and act again, or their private view changed).
+    A seat that was already waiting and saw nothing change is left alone, so a drafter is
+    not sent the same DM again each time the opponent does something."""
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -690,6 +695,13 @@ class MatchService:
                     private[seat] = self._decorate(row, mine)
         played = tuple((s, m) for s, m, public, _forced in record if public and s != CHANCE)
         buttons = self._buttons(row.game, state)
+        movers = {s for s, *_ in record}
+        waiting = _players(before.turn) if before is not None else frozenset()
+        prompt = tuple(
+            seat
+            for seat in sorted(_players(state.turn))
+            if state.outcome is None and (seat not in waiting or seat in movers or seat in private)
+        )
         return Update(
             match=row,
             public_view=self._decorate(row, state.view(None)),
@@ -699,6 +711,7 @@ class MatchService:
             ply=ply,
             note=note,
             buttons=buttons,
+            prompt=prompt,
         )
 
     def _buttons(self, game: str, state: GameState) -> tuple[str, ...]:

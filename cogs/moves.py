@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -106,12 +106,16 @@ class MovesCog(BoneyardCog):
             raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
         view = await service.view(row.id, interaction.user.id)
         await interaction.response.defer(ephemeral=True)
-        file = await presenter_of(interaction).private_file(row, view)
+        shown = presenter_of(interaction)
+        file = await shown.private_file(row, view)
+        seat = row.seat_of(interaction.user.id)
+        controls = await shown.controls(row, interaction.user.id, seat) if seat is not None else None
         text = "Your private view (only you can see this)."
+        extra: dict[str, Any] = {"view": controls} if controls is not None else {}
         if file is None:
-            await interaction.followup.send(text + " Nothing is hidden right now.", ephemeral=True)
+            await interaction.followup.send(text + " Nothing is hidden right now.", ephemeral=True, **extra)
         else:
-            await interaction.followup.send(text, file=file, ephemeral=True)
+            await interaction.followup.send(text, file=file, ephemeral=True, **extra)
 
     @app_commands.command(name="resign", description="Resign this channel's match.")
     async def resign(self, interaction: discord.Interaction) -> None:

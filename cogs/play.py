@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.matches import clock_of
+from cogs import private
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
 from cogs.common import BoneyardCog, presenter_of, service_of
 
@@ -151,5 +152,5 @@ class PlayCog(BoneyardCog):
 
 
 async def setup(bot: Boneyard) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *private.DYNAMIC_ITEMS)
     await bot.add_cog(PlayCog(bot))

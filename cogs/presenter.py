@@ -21,6 +21,7 @@ import renderers
 from bot.games import GAMES
 from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
+from cogs import private
 from cogs.buttons import move_buttons
 
 if TYPE_CHECKING:
@@ -167,14 +168,34 @@ class Presenter:
         await self.send_private(update)
 
     async def send_private(self, update: Update) -> None:
+        """DM each seat whose private view changed, and each seat prompted to act privately
+        (with its controls); a seat gets at most one DM per update."""
         row = update.match
         if row.seats is None:
             return
-        for seat, view in update.private_views.items():
-            await self.dm_view(row, row.seats[seat], view)
+        prompted = set(update.prompt) if private.has_controls(row.game) else set()
+        for seat in sorted(set(update.private_views) | prompted):
+            user_id = row.seats[seat]
+            view = update.private_views.get(seat)
+            controls = await self.controls(row, user_id, seat) if seat in prompted else None
+            if view is None:
+                if controls is None:
+                    continue
+                view = await self.bot.service.view(row.id, user_id)
+            await self.dm_view(row, user_id, view, controls=controls)
 
-    async def dm_view(self, row: MatchRow, user_id: int, view: dict[str, Any]) -> bool:
-        """DM a player their private view; on closed DMs, one notice in the channel."""
+    async def controls(self, row: MatchRow, user_id: int, seat: int) -> discord.ui.View | None:
+        """The private selects/buttons for a seat that must act now (None: none to offer)."""
+        if not private.has_controls(row.game):
+            return None
+        moves = await self.bot.service.legal_moves(row.id, user_id)
+        view = await self.bot.service.view(row.id, user_id)
+        return private.controls_for(row.game, row.id, seat, view, moves)
+
+    async def dm_view(
+        self, row: MatchRow, user_id: int, view: dict[str, Any], *, controls: discord.ui.View | None = None
+    ) -> bool:
+        """DM a player their private view (and controls); on closed DMs, one notice in the channel."""
         info = GAMES[row.game].info
         seats = row.seats or (0, 0)
         opponent = seats[1] if seats[0] == user_id else seats[0]
@@ -185,7 +206,10 @@ class Presenter:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             file = await self.private_file(row, view)
-            await user.send(content=text, file=file) if file else await user.send(content=text)
+            extra: dict[str, Any] = {"view": controls} if controls is not None else {}
+            if file is not None:
+                extra["file"] = file
+            await user.send(content=text, **extra)
             return True
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
