@@ -152,5 +152,5 @@ class PlayCog(BoneyardCog):
 
 
 async def setup(bot: Boneyard) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *private.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *private.dynamic_items())
     await bot.add_cog(PlayCog(bot))

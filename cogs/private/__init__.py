@@ -2,7 +2,7 @@
 
 Games with secrets (Domino Wars' draft and hand, Wonderland's pool and dice) are played
 where the secrets are: in the player's DMs (or the ephemeral `/hand` when DMs are closed).
-Each such game has a module here exposing
+Each such game has a module here (listed in `_MODULES`) exposing
 
 - `controls(match_id, seat, view, moves) -> discord.ui.View | None`: the components for a
   seat that must act now, built from its own view and its legal moves (None: nothing to
@@ -16,22 +16,37 @@ Components never compute a rule: they only narrow the seat's legal moves into st
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 import discord
 
 ControlsFactory = Callable[[int, int, dict[str, Any], list[str]], discord.ui.View | None]
 
-CONTROLS: dict[str, ControlsFactory] = {}
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
+_MODULES: dict[str, str] = {}
+"""Game key -> module with `controls` and `ITEMS` (one line per game)."""
+
+
+@cache
+def _module(game: str) -> ModuleType:
+    return importlib.import_module(_MODULES[game])
+
+
+def has_controls(game: str) -> bool:
+    return game in _MODULES
 
 
 def controls_for(game: str, match_id: int, seat: int, view: dict[str, Any], moves: list[str]) -> discord.ui.View | None:
     """The private components for `seat`, or None if its game has none to offer now."""
-    factory = CONTROLS.get(game)
-    return factory(match_id, seat, view, moves) if factory is not None and moves else None
+    if not has_controls(game) or not moves:
+        return None
+    factory: ControlsFactory = _module(game).controls
+    return factory(match_id, seat, view, moves)
 
 
-def has_controls(game: str) -> bool:
-    return game in CONTROLS
+def dynamic_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+    """Every private component class, for `bot.add_dynamic_items` at start-up."""
+    return tuple(item for game in _MODULES for item in _module(game).ITEMS)
