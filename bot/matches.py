@@ -557,6 +557,16 @@ class MatchService:
             return []
         return (await self._state(row)).legal_moves(seat)
 
+    async def suggest_moves(self, match_id: int, user_id: int, typed: str, *, limit: int = 25) -> list[str]:
+        """Up to `limit` legal moves of `user_id` matching `typed`, for autocomplete ([] when
+        it is not their turn or they are not seated): the game's `suggest_moves` hook."""
+        row = await self._get(match_id)
+        seat = row.seat_of(user_id)
+        if row.status != "active" or seat is None:
+            return []
+        state = await self._state(row)
+        return state.suggest_moves(seat, typed, limit) if seat in state.turn else []
+
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
         return (await self._get(match_id)).seat_of(user_id)
 

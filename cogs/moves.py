@@ -23,15 +23,6 @@ log = logging.getLogger(__name__)
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 
 
-def matching_moves(moves: list[str], typed: str) -> list[str]:
-    """Moves that start with what was typed (ignoring case and spaces), then ones containing it."""
-    wanted = "".join(typed.lower().split())
-    squeezed = [(m, "".join(m.lower().split())) for m in moves]
-    starts = [m for m, s in squeezed if s.startswith(wanted)]
-    inside = [m for m, s in squeezed if wanted in s and not s.startswith(wanted)]
-    return (starts + inside)[:AUTOCOMPLETE_LIMIT]
-
-
 class MovesCog(BoneyardCog):
     async def _match_id(self, interaction: discord.Interaction) -> int:
         assert interaction.channel_id is not None
@@ -50,10 +41,12 @@ class MovesCog(BoneyardCog):
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
             match_id = await self._match_id(interaction)
-            moves = await service_of(interaction).legal_moves(match_id, interaction.user.id)
+            moves = await service_of(interaction).suggest_moves(
+                match_id, interaction.user.id, current, limit=AUTOCOMPLETE_LIMIT
+            )
         except ServiceError:
             return []
-        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in matching_moves(moves, current)]
+        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves]
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

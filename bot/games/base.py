@@ -207,6 +207,17 @@ class GameState(ABC):
         state = self._apply(seat, move)
         return state._settle((state._entry(seat, move, forced=False),))
 
+    def suggest_moves(self, seat: int, typed: str, limit: int) -> list[str]:
+        """Up to `limit` legal moves of `seat` for what a player has typed (autocomplete):
+        those starting with it (ignoring case and spaces) first, then those containing it.
+        A game whose `legal_moves` leaves moves out (a capped listing) overrides this so
+        that every move stays reachable by typing its beginning."""
+        wanted = normalise(typed).replace(" ", "")
+        squeezed = [(m, normalise(m).replace(" ", "")) for m in self.legal_moves(seat)]
+        starts = [m for m, s in squeezed if s.startswith(wanted)]
+        inside = [m for m, s in squeezed if wanted in s and not s.startswith(wanted)]
+        return (starts + inside)[:limit]
+
     def sample_chance(self, rng: random.Random) -> str:
         """One chance move drawn with `rng`; only when CHANCE is in `turn`."""
         if CHANCE not in self.turn:

@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterator
 from typing import Any, Final, Self
 
-from bot.games.base import CHANCE, GameState, IllegalMove, OptionValue, Outcome, opponent
+from bot.games.base import CHANCE, GameState, IllegalMove, OptionValue, Outcome, normalise, opponent
 from bot.games.wonderland import combat, movement
 from bot.games.wonderland.beings import Being
 from bot.games.wonderland.board import (
@@ -318,6 +318,17 @@ class WonderlandState(GameState):
                 text = head + tail
                 if text.lower().startswith(prefix):
                     yield text
+
+    def suggest_moves(self, seat: int, typed: str, limit: int) -> list[str]:
+        """The contract's suggestions, with every summon that starts with `typed` among the
+        moves that do: `legal_moves` lists at most `SUMMON_LIST_CAP` summons, so a summon
+        beyond the cap is reached by typing its beginning (`summon 5D c2-c3 ...`)."""
+        listed = super().suggest_moves(seat, typed, limit)
+        wanted = normalise(typed).replace(" ", "")
+        starts = [m for m in listed if normalise(m).replace(" ", "").startswith(wanted)]
+        inside = [m for m in listed if m not in starts]
+        summons = itertools.islice(self.summon_moves(seat, typed), limit)
+        return list(dict.fromkeys([*starts, *summons, *inside]))[:limit]
 
     def _summon_tails(self, seat: int) -> list[str]:
         """`<path> @<square>` of every legal summon, shared by the cards (cached)."""
