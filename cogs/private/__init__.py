@@ -26,7 +26,9 @@ import discord
 
 ControlsFactory = Callable[[int, int, dict[str, Any], list[str]], discord.ui.View | None]
 
-_MODULES: dict[str, str] = {}
+_MODULES: dict[str, str] = {
+    "wonderland": "cogs.private.wonderland",
+}
 """Game key -> module with `controls` and `ITEMS` (one line per game)."""
 
 

@@ -1,0 +1,243 @@
+"""Wonderland through its DMs: pool decks by suit selects, dice by a select and Roll, the
+defence by buttons, summons by autocomplete; nothing secret reaches the match channel.
+
+Reaching an attack by play would take many turns of rolls and summons, so after the pools
+and the first dice are chosen from the DMs, the test writes a prepared position (the same
+pool decks, beings face to face, factors to attack and defend) as the match's snapshot and
+plays on from it through Discord.  The position is stated in full in `_battle`, which keeps
+the test short and independent of the seed; the move log is not meant to replay to it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import renderers
+from bot.games.base import GameState
+from bot.games.wonderland.state import SUMMON_LIST_CAP
+from tests.e2e.harness import Harness, assert_board_for, ephemeral_text
+from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser, Mark
+from tests.games.wonderland.helpers import CROSS, LINE, POOL0, POOL1, being, factors, position
+
+pytestmark = pytest.mark.e2e
+
+CARD = re.compile(r"(?<![\w@])((?:10|[2-9AJQK])(?:[CDHS]\b|[♣♦♥♠]))")
+SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+IN_PLAY = {"5D", "6D", "AC", "3C"}
+"""The beings of the prepared position: public once summoned."""
+
+
+def by_suit(cards: list[str]) -> dict[str, list[str]]:
+    suits: dict[str, list[str]] = {}
+    for card in cards:
+        suits.setdefault(card[-1], []).append(card)
+    return suits
+
+
+def cards_named(text: str) -> set[str]:
+    return {m[:-1] + SYMBOLS.get(m[-1], m[-1]) for m in CARD.findall(text)}
+
+
+def _battle() -> GameState:
+    """Orange (seat 0) to act with 2 Attack factors, its 5♦ and 6♦ facing Blue's A♣ and 3♣;
+    Blue holds 2 Defend factors."""
+    return position(
+        beings=[being(0, "5D", "d5"), being(0, "6D", "e5"), being(1, "AC", "d6"), being(1, "3C", "e6")],
+        f0=factors(a=2),
+        f1=factors(d=2),
+        summoned=(["5D", "6D"], ["AC", "3C"]),
+    )
+
+
+async def load_position(harness: Harness, match_id: int, state: GameState) -> None:
+    """Make `state` the match's current position (a new snapshot version, no moves logged)."""
+    store = harness.bot.service.store
+    row = await harness.bot.service.get(match_id)
+    await store.commit_moves(
+        match_id,
+        expected_version=row.version,
+        first_ply=await store.move_count(match_id),
+        moves=[],
+        snapshot=state.dump(),
+    )
+
+
+async def dm_with(harness: Harness, user: FakeUser, part: str, since: Mark | None = None) -> FakeMessage:
+    """The first DM to `user` (after `since`) with a component whose custom id contains `part`."""
+    return await harness.fake.wait_for_message(
+        harness.fake.dm_channel(user), lambda m: any(part in c for c in m.custom_ids), since=since
+    )
+
+
+def custom_id(message: FakeMessage, part: str) -> str:
+    return next(c for c in message.custom_ids if part in c)
+
+
+async def select(harness: Harness, message: FakeMessage, part: str, values: list[str], user: FakeUser) -> str:
+    """Pick `values` in the select whose id contains `part`; the DM is edited in place."""
+    click = await harness.fake.select(message, custom_id(message, part), values, user=user)
+    await harness.fake.wait_for_response(click)
+    assert click.callback_type == 7, click.callback_data
+    return harness.fake.message(message.id).content
+
+
+async def click(harness: Harness, message: FakeMessage, part: str, user: FakeUser) -> FakeInteraction:
+    interaction = await harness.fake.click_button(message, custom_id(message, part), user=user)
+    return await harness.fake.wait_for_response(interaction)
+
+
+async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> None:
+    dm = await dm_with(harness, user, ":ps:H:")
+    for suit, chosen in by_suit(cards).items():
+        await select(harness, dm, f":ps:{suit}:", chosen, user)
+    assert "Press **Confirm pool deck**" in dm.content
+    mark = harness.fake.mark()
+    done = await click(harness, dm, ":pc:", user)
+    assert done.callback_type == 7 and "Your pool deck is chosen" in dm.content and not dm.components
+    await harness.fake.wait_for_message(harness.fake.channel, lambda m: bool(m.attachments), since=mark)
+
+
+async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
+    rendered: list[dict[str, Any]] = []
+    real_render = renderers.render
+
+    def spy(game: str, view: dict[str, Any], header: Any = None) -> bytes:
+        rendered.append(view)
+        return real_render(game, view, header)
+
+    monkeypatch.setattr(renderers, "render", spy)
+    fake, service = harness.fake, harness.bot.service
+    alice, bob, carol = fake.players
+    match_id, _ = await harness.start_match("wonderland", alice, bob)
+    row = await service.get(match_id)
+    assert row.seats == (alice.id, bob.id)  # the challenger plays first: Orange
+
+    # Alice's pool: a clash (3♥ and 3♦) is named and blocks Confirm, and her choice stays.
+    dm = await dm_with(harness, alice, ":ps:H:")
+    await select(harness, dm, ":ps:H:", ["AH", "2H", "3H", "4H", "JH", "QH", "KH"], alice)
+    await select(harness, dm, ":ps:S:", ["8S", "9S", "10S", "JS", "QS"], alice)
+    text = await select(harness, dm, ":ps:D:", ["3D", "5D", "6D", "7D"], alice)
+    assert "⚠️ 3♥ and 3♦ are both a red 3" in text and "Chosen 16/15" in text
+    confirm = dm.component(custom_id(dm, ":pc:"))
+    assert confirm is not None and confirm["disabled"] is True
+    diamonds = dm.component(custom_id(dm, ":ps:D:"))
+    assert diamonds is not None
+    assert {o["value"] for o in diamonds["options"] if o.get("default")} == {"3D", "5D", "6D", "7D"}
+
+    await harness.restart()  # the choice lives in the custom ids: a deploy between steps loses nothing
+    service = harness.bot.service
+
+    # Bob and Carol cannot touch Alice's choice.
+    before = (dm.content, dm.custom_ids, await harness.move_count(match_id))
+    wrong = await fake.select(dm, custom_id(dm, ":ps:D:"), ["5D"], user=bob)
+    assert "belong to the other player" in ephemeral_text(await fake.wait_for_response(wrong))
+    outsider = await fake.select(dm, custom_id(dm, ":ps:D:"), ["5D"], user=carol)
+    assert "not playing in this match" in ephemeral_text(await fake.wait_for_response(outsider))
+    assert (dm.content, dm.custom_ids, await harness.move_count(match_id)) == before
+
+    await select(harness, dm, ":ps:D:", ["5D", "6D", "7D"], alice)
+    mark = fake.mark()
+    assert (await click(harness, dm, ":pc:", alice)).callback_type == 7
+    assert dm.content.startswith("✅ Your pool deck is chosen") and not dm.components
+    await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
+    assert sorted((await service.view(match_id, alice.id))["private"]["pool"]) == sorted(POOL0)
+
+    await choose_pool(harness, bob, POOL1)
+    assert sorted((await service.view(match_id, bob.id))["private"]["pool"]) == sorted(POOL1)
+
+    # Alice's dice: a select of her pool deck, then Roll.
+    dice = await dm_with(harness, alice, ":ds:")
+    roll_button = dice.component(custom_id(dice, ":dr:"))
+    assert roll_button is not None and roll_button["disabled"] is True
+    text = await select(harness, dice, ":ds:", ["AH", "4H"], alice)
+    assert "Chosen: A♥ (level 1), 4♥ (level 1)" in text
+    mark = fake.mark()
+    rolled = await click(harness, dice, ":dr:", alice)
+    assert rolled.callback_type == 7 and dice.content.startswith("🎲 You roll A♥ 4♥")
+    await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
+    view = await service.view(match_id, None)
+    assert [d["card"] for d in view["dice"]] == ["AH", "4H"] and view["rolled"] is not None
+    await fake.wait_until_idle()
+    assert not any(m.components for m in fake.dms_to(alice) if m.id > mark.snowflake), "no DM in the action step"
+
+    # The battle: Alice attacks twice in the channel; her turn ends and Bob must decide defences.
+    await load_position(harness, match_id, _battle())
+    await harness.typed_move(alice, "attack 5D d6")
+    mark = fake.mark()
+    board = await harness.slash_move(alice, "attack 6D e6")  # `end` is then Alice's only move
+    assert_board_for(board, bob)
+    defence = await dm_with(harness, bob, ":df:", since=mark)
+    labels = {c["custom_id"].split(":df:")[1]: c["label"] for c in defence.iter_components()}
+    assert labels == {"defend AC": "Defend A♣ on d6", "defend 3C": "Defend 3♣ on e6", "done": "No defence"}
+
+    hand = await harness.command("hand", user=bob)  # the same buttons, ephemeral: soon out of date
+    old_buttons = await fake.wait_for_followup(hand)
+    assert any(":df:defend 3C" in c for c in old_buttons.custom_ids)
+
+    count = await harness.move_count(match_id)
+    intruder = await click(harness, defence, ":df:defend AC", alice)
+    assert "belong to the other player" in ephemeral_text(intruder)
+    assert await harness.move_count(match_id) == count and defence.components
+
+    mark = fake.mark()
+    defended = await click(harness, defence, ":df:defend AC", bob)
+    assert defended.callback_type == 7 and defence.content == "🛡️ A♣ checks its defence." and not defence.components
+    again = await dm_with(harness, bob, ":df:", since=mark)
+    labels = {c["custom_id"].split(":df:")[1]: c["label"] for c in again.iter_components()}
+    assert labels == {"defend 3C": "Defend 3♣ on e6", "done": "Done defending"}
+
+    mark = fake.mark()
+    finished = await click(harness, again, ":df:done", bob)
+    assert finished.callback_type == 7 and "done defending" in again.content
+    board = await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
+    assert_board_for(board, bob)  # Blue's own turn begins: dice
+    view = await service.view(match_id, None)
+    assert view["phase"] == "dice" and view["active"] == 1 and view["pending_attacks"] == []
+    assert {b["card"] for b in view["beings"]} == {"5D", "6D"}  # ♦ beats ♣: both fell, defence or not
+
+    count = await harness.move_count(match_id)
+    stale = await click(harness, old_buttons, ":df:defend 3C", bob)
+    assert "no longer open" in ephemeral_text(stale)
+    assert await harness.move_count(match_id) == count
+
+    dice = await dm_with(harness, bob, ":ds:", since=mark)
+    await select(harness, dice, ":ds:", ["2C"], bob)
+    assert (await click(harness, dice, ":dr:", bob)).callback_type == 7
+    await fake.wait_until_idle()
+    logged = [(m.seat, m.move) for m in await service.store.moves(match_id)]
+    assert (1, "dice 2:2C") in logged[count:]
+
+    # The channel saw public pictures only and never a card of a pool deck.
+    assert rendered and not any("private" in v or "you" in v for v in rendered)
+    secret = (set(POOL0) | set(POOL1)) - IN_PLAY
+    for message in fake.bot_messages(fake.channel):
+        assert not cards_named(message.content) & secret, message.content
+        assert all(a.filename == "board.png" for a in message.attachments)
+
+
+async def test_a_summon_beyond_the_listing_cap_is_offered_by_autocomplete(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    match_id, _ = await harness.start_match("wonderland", alice, bob)
+    crowded = position(paths=[(0, LINE), (0, CROSS)], dice=["AH", "4H", "JS"], faces=["S", "S", "S"])
+    listed = set(crowded.legal_moves(0))
+    unlisted = [m for m in crowded.summon_moves(0) if m not in listed]
+    assert len(listed) > SUMMON_LIST_CAP and unlisted
+    await load_position(harness, match_id, crowded)
+
+    async def choices(user: FakeUser, typed: str) -> list[str]:
+        interaction = await fake.autocomplete("move", {"notation": typed}, focused="notation", user=user)
+        await fake.wait_for_response(interaction)
+        return [str(c["value"]) for c in interaction.choices]
+
+    target = unlisted[-1]
+    assert target in await choices(alice, target[:-3])
+    assert await choices(bob, target[:-3]) == []  # not Blue's turn
+    board = await harness.slash_move(alice, target)
+    assert_board_for(board, bob)  # with no factors left, Orange's turn ends by itself
+    beings = (await harness.bot.service.view(match_id, None))["beings"]
+    assert [(b["card"], b["square"]) for b in beings] == [(target.split()[1], target.split("@")[1])]
