@@ -27,6 +27,7 @@ import discord
 ControlsFactory = Callable[[int, int, dict[str, Any], list[str]], discord.ui.View | None]
 
 _MODULES: dict[str, str] = {
+    "domino_wars": "cogs.private.domino_wars",
     "wonderland": "cogs.private.wonderland",
 }
 """Game key -> module with `controls` and `ITEMS` (one line per game)."""
