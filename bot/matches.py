@@ -209,6 +209,9 @@ class MatchService:
         """Schedules reminders and timeouts; None: clocks are stored and shown but never fire."""
         self._cache = _LRU(cache_size)
         self._locks: dict[int, asyncio.Lock] = {}
+        self.finish_listeners: list[FinishListener] = []
+        """Called with the match row after a match ended (any way: result, resignation, time,
+        abort), once its final state committed; the rating book and tournaments listen."""
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
@@ -240,11 +243,15 @@ class MatchService:
         options: Mapping[str, str] | None = None,
         seat_pref: str = "random",
         clock: str | None = None,
+        rated: bool = True,
+        tournament_game: tuple[int, int, int] | None = None,
     ) -> MatchRow:
         """Open a challenge in a channel.  Raises ServiceError / InvalidOptions.
 
         `clock` is a time control as typed (`blitz`, `2m+5m timeout=pass`, ...; see
-        `parse_time_control`), validated now and stored as the stopped clock of the match."""
+        `parse_time_control`), validated now and stored as the stopped clock of the match.
+        `tournament_game` (tournament id, pairing id, game number) links the match to the
+        tournament game it plays, in the same transaction that creates it."""
         rules = self._rules(game)
         if opponent_id == challenger_id:
             raise ServiceError("You cannot challenge yourself; leave the opponent empty for an open challenge.")
@@ -265,8 +272,12 @@ class MatchService:
             seed=seed,
             seed_hash=seed_hash(seed),
             clock=stopped.to_json() if stopped is not None else None,
+            rated=rated,
+            tournament_game=tournament_game,
         )
         if row is None:
+            if tournament_game is not None:
+                raise MatchConflict("That tournament game already has its match.")
             raise ChannelBusy(
                 "This channel already has a match or an open challenge; finish it or use another channel."
             )
@@ -360,6 +371,34 @@ class MatchService:
         if not await self.store.set_status(match_id, "cancelled", expected=("challenge",)):
             raise ServiceError("This challenge is no longer open.")
         return await self._get(match_id)
+
+    async def open_match(
+        self,
+        *,
+        game: str,
+        channel_id: int,
+        guild_id: int | None,
+        seats: tuple[int, int],
+        options: Mapping[str, object],
+        clock: str | None,
+        rated: bool,
+        tournament_game: tuple[int, int, int],
+    ) -> Update:
+        """Start a tournament game at once, players in the given seats (nobody accepts it:
+        the players signed up for the event).  Raises ServiceError."""
+        row = await self.challenge(
+            game=game,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            challenger_id=seats[0],
+            opponent_id=seats[1],
+            options={k: str(v) for k, v in options.items()},
+            seat_pref="first",
+            clock=clock,
+            rated=rated,
+            tournament_game=tournament_game,
+        )
+        return await self.accept(row.id, seats[1])
 
     # --- play --------------------------------------------------------------------------
 
@@ -652,6 +691,8 @@ class MatchService:
         elif clock is not None and self.clocks is not None:
             self.clocks.track(row.id, clock)
         new_row = await self._get(row.id)
+        if outcome is not None:
+            await self._notify_finished(new_row)
         return self._update(new_row, state, before, record, ply=ply + len(record))
 
     async def _finish(
@@ -675,9 +716,19 @@ class MatchService:
             raise MatchConflict("The match changed at the same moment; please try again.") from None
         self._forget(row.id)
         new_row = await self._get(row.id)
+        await self._notify_finished(new_row)
         public = self._decorate(new_row, state.view(None))
         public["outcome"], public["turn"] = outcome.to_json(), []
         return Update(new_row, public, {}, (), outcome, ply, note=note or status)
+
+    async def _notify_finished(self, row: MatchRow) -> None:
+        """Tell the listeners; one failing never undoes the committed end or stops the others
+        (the rating book and tournaments catch up on start-up from what is stored)."""
+        for listener in self.finish_listeners:
+            try:
+                await listener(row)
+            except Exception:
+                log.exception("a finish listener failed for match %d", row.id)
 
     def _forget(self, match_id: int) -> None:
         if self.clocks is not None:
@@ -740,6 +791,7 @@ class MatchService:
 
 
 ClockResultHandler = Callable[[ClockResult], Awaitable[None]]
+FinishListener = Callable[[MatchRow], Awaitable[None]]
 
 
 def attach_clocks(

@@ -100,6 +100,69 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, user_id, action)
     );
     """,
+    # 3: tournaments and ratings (issue "Tournaments: brackets, death matches, items and standings")
+    """
+    ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+
+    CREATE TABLE tournaments (
+        id              INTEGER PRIMARY KEY,
+        guild_id        INTEGER,
+        channel_id      INTEGER NOT NULL,
+        host_id         INTEGER NOT NULL,
+        name            TEXT    NOT NULL,
+        game            TEXT    NOT NULL,
+        format          TEXT    NOT NULL,
+        best_of         INTEGER NOT NULL,
+        rounds          INTEGER,
+        options         TEXT    NOT NULL,
+        clock           TEXT,
+        max_players     INTEGER,
+        checkin_minutes INTEGER NOT NULL DEFAULT 0,
+        checkin_until   REAL,
+        rated           INTEGER NOT NULL DEFAULT 1,
+        status          TEXT    NOT NULL CHECK (status IN ('open', 'checkin', 'running', 'finished', 'cancelled')),
+        state           TEXT,
+        version         INTEGER NOT NULL DEFAULT 0,
+        created_at      REAL    NOT NULL,
+        updated_at      REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX tournaments_one_open_per_channel
+        ON tournaments (channel_id) WHERE status IN ('open', 'checkin', 'running');
+
+    CREATE TABLE tournament_entries (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id       INTEGER NOT NULL,
+        name          TEXT    NOT NULL,
+        checked_in    INTEGER NOT NULL DEFAULT 0,
+        items         TEXT    NOT NULL DEFAULT '[]',
+        joined_at     REAL    NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+
+    CREATE TABLE tournament_games (
+        match_id      INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        pairing_id    INTEGER NOT NULL,
+        game_number   INTEGER NOT NULL,
+        UNIQUE (tournament_id, pairing_id, game_number)
+    );
+
+    CREATE TABLE ratings (
+        user_id INTEGER NOT NULL,
+        game    TEXT    NOT NULL,
+        value   REAL    NOT NULL,
+        games   INTEGER NOT NULL,
+        wins    INTEGER NOT NULL DEFAULT 0,
+        draws   INTEGER NOT NULL DEFAULT 0,
+        losses  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE INDEX ratings_by_game ON ratings (game, value DESC);
+
+    CREATE TABLE rated_matches (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE
+    );
+    """,
 )
 
 OPEN_STATUSES = ("challenge", "active")
@@ -131,6 +194,8 @@ class MatchRow:
     clock: dict[str, Any] | None = None
     """`ClockState.to_json()` (bot.clocks) of a match with a time control; for a challenge,
     the stopped clock the match will start with.  None: no clock."""
+    rated: bool = True
+    """A finished rated match updates both players' rating in its game."""
 
     @property
     def is_open(self) -> bool:
@@ -161,7 +226,7 @@ _MATCH_COLUMNS = (
     "m.seat_pref, m.seed, m.seed_hash, m.snapshot, m.version, m.outcome, m.created_at, m.updated_at, "
     "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 0), "
     "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1), "
-    "m.clock"
+    "m.clock, m.rated"
 )
 
 
@@ -190,6 +255,7 @@ def _match(row: Sequence[Any]) -> MatchRow:
         updated_at=row[15],
         seats=seats,
         clock=json.loads(row[18]) if row[18] else None,
+        rated=bool(row[19]),
     )
 
 
@@ -223,6 +289,16 @@ class Store:
         async with self.transaction() as db:
             cur = await db.execute(sql, params)
             return cur.rowcount
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """Rows of a read query, for the companion stores (tournaments, ratings) built on this one."""
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
+        async with self._db.execute(sql, params) as cur:
+            row = await cur.fetchone()
+        return tuple(row) if row is not None else None
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -265,15 +341,18 @@ class Store:
         seed: str,
         seed_hash: str,
         clock: dict[str, Any] | None = None,
+        rated: bool = True,
+        tournament_game: tuple[int, int, int] | None = None,
     ) -> MatchRow | None:
-        """Insert a challenge; None when the channel already has an open match."""
+        """Insert a challenge; None when the channel already has an open match, or when
+        `tournament_game` (tournament id, pairing id, game number) already has its match."""
         now = time.time()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
-                    "seat_pref, seed, seed_hash, created_at, updated_at, clock) "
-                    "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated) "
+                    "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         json.dumps(options),
@@ -287,8 +366,15 @@ class Store:
                         now,
                         now,
                         json.dumps(clock) if clock is not None else None,
+                        int(rated),
                     ),
                 )
+                if tournament_game is not None:
+                    await db.execute(
+                        "INSERT INTO tournament_games (match_id, tournament_id, pairing_id, game_number) "
+                        "VALUES (?, ?, ?, ?)",
+                        (cur.lastrowid, *tournament_game),
+                    )
         except aiosqlite.IntegrityError:
             return None
         match_id = cur.lastrowid
@@ -323,6 +409,15 @@ class Store:
 
     async def active_matches(self) -> list[MatchRow]:
         async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'") as cur:
+            rows = await cur.fetchall()
+        return [_match(r) for r in rows]
+
+    async def unrated_matches(self) -> list[MatchRow]:
+        """Finished rated matches not in the rating book yet, in the order they ended."""
+        async with self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'finished' AND m.rated = 1 "
+            "AND m.id NOT IN (SELECT match_id FROM rated_matches) ORDER BY m.updated_at, m.id"
+        ) as cur:
             rows = await cur.fetchall()
         return [_match(r) for r in rows]
 

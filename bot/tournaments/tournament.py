@@ -291,6 +291,16 @@ class Tournament:
             self._finish(pairing, None if outcome.winner is None else pairing.players[outcome.winner], PLAYED)
         return pairing
 
+    def void_game(self, pairing_id: int) -> Game:
+        """Forget the series' open game (its match was aborted): the game is played again,
+        with the same number and seats.  Raises TournamentError if no game is open."""
+        pairing = self._live(pairing_id)
+        game = pairing.open_game()
+        if game is None:
+            raise TournamentError(f"Pairing {pairing_id} has no game in progress.")
+        pairing.games.pop()
+        return game
+
     def report(self, pairing_id: int, winner: int | None) -> Pairing:
         """Host override: set (or correct) a series result; `winner` is a player id, None a draw.
 
