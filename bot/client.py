@@ -8,6 +8,10 @@ re-arming may fire overdue reminders and timeouts at once and someone must be li
 Each due event goes through `MatchService.on_clock_event`; what it returns is dispatched
 as the `clock_result` event, which `cogs.clock` announces (the bot layer never imports a
 cog).  `start_clocks(now=..., sleep=...)` is also the test hook that swaps in a fake time.
+
+Match ends: the service's finish listener rates the match (`RatingBook`) and dispatches
+`match_finished`, which `cogs.tournaments` turns into tournament progress.  Ratings missed
+by a crash are caught up at start-up, tournaments re-synced when the cog is ready.
 """
 
 from __future__ import annotations
@@ -24,11 +28,13 @@ from bot.clocks import ClockKeeper
 from bot.clocks.scheduler import Now, Sleep
 from bot.config import Settings
 from bot.matches import ClockResult, MatchService, attach_clocks
-from bot.store import Store
+from bot.rating_book import RatingBook
+from bot.store import MatchRow, Store
+from bot.tournament_service import TournamentService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.clock", "cogs.admin")
+EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.clock", "cogs.tournaments", "cogs.ratings", "cogs.admin")
 
 
 def point_discord_at(api_base: str) -> None:
@@ -53,6 +59,8 @@ def intents_for(settings: Settings) -> discord.Intents:
 class Boneyard(commands.Bot):
     store: Store
     service: MatchService
+    ratings: RatingBook
+    tournaments: TournamentService
     clocks: ClockKeeper | None = None
 
     def __init__(self, settings: Settings) -> None:
@@ -70,6 +78,12 @@ class Boneyard(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
+        self.ratings = RatingBook(self.store)
+        self.tournaments = TournamentService(self.service)
+        self.service.finish_listeners.append(self._on_match_finished)
+        caught_up = await self.ratings.catch_up()
+        if caught_up:
+            log.info("rated %d finished matches missed before the last shutdown", caught_up)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.start_clocks()
@@ -92,6 +106,10 @@ class Boneyard(commands.Bot):
 
     async def _on_clock_result(self, result: ClockResult) -> None:
         self.dispatch("clock_result", result)
+
+    async def _on_match_finished(self, row: MatchRow) -> None:
+        await self.ratings.record(row)
+        self.dispatch("match_finished", row)
 
     async def _sync_commands(self) -> None:
         target = self.settings.sync_commands

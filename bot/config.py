@@ -66,6 +66,8 @@ class Settings:
     typed_moves: bool
     forgive_downtime_minutes: float | None = DEFAULT_FORGIVE_DOWNTIME_MINUTES
     """Bot downtime beyond this many minutes is not charged to a player's clock (None: all of it is)."""
+    host_roles: frozenset[str] = frozenset()
+    """Role names or ids whose members host tournaments (besides creators and Manage Server)."""
 
     @property
     def forgive_downtime_seconds(self) -> float | None:
@@ -99,4 +101,7 @@ class Settings:
             state_cache_size=max(1, cache),
             typed_moves=env.get("TYPED_MOVES", "on").strip().lower() not in ("0", "off", "false", "no"),
             forgive_downtime_minutes=parse_forgive_downtime(env.get("FORGIVE_DOWNTIME_MINUTES", "")),
+            host_roles=frozenset(
+                role.strip().lower() for role in env.get("TOURNAMENT_HOST_ROLES", "").split(",") if role.strip()
+            ),
         )

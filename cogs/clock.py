@@ -6,7 +6,8 @@ a reminder as a mention in the match channel (short controls) or a DM (long ones
 timeout as a new board message like any other update.
 
 Pause and resume need both players (each types the command), like `/abort`; a member
-with Manage Channels who is not playing does it alone, as a moderator.
+with Manage Channels who is not playing, or the host of the match's tournament, does it
+alone, as a moderator.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.games import GAMES
 from bot.matches import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
 from bot.store import MatchRow
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
+from cogs.tournaments import hosts_match
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -83,7 +85,8 @@ class ClockCog(BoneyardCog):
     async def _vote(self, interaction: discord.Interaction, action: str) -> None:
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
-        moderator = bool(interaction.permissions.manage_channels) and row.seat_of(interaction.user.id) is None
+        outsider = row.seat_of(interaction.user.id) is None
+        moderator = outsider and (bool(interaction.permissions.manage_channels) or await hosts_match(interaction, row))
         if action == "pause":
             change = await service.pause(row.id, interaction.user.id, moderator=moderator)
         else:

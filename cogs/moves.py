@@ -14,6 +14,7 @@ from bot.matches import ServiceError
 from cogs.buttons import ResignButton
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
 from cogs.presenter import channel_link
+from cogs.tournaments import hosts_match
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -124,7 +125,8 @@ class MovesCog(BoneyardCog):
     async def abort(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
-        moderator = bool(interaction.permissions.manage_channels) and row.seat_of(interaction.user.id) is None
+        outsider = row.seat_of(interaction.user.id) is None
+        moderator = outsider and (bool(interaction.permissions.manage_channels) or await hosts_match(interaction, row))
         update = await service.abort(row.id, interaction.user.id, moderator=moderator)
         if update is None:
             other = [u for u in (row.seats or ()) if u != interaction.user.id]

@@ -54,6 +54,7 @@ class PlayCog(BoneyardCog):
         options="Game options as name=value pairs, e.g. setup=drop (see /games)",
         seat="Who moves first",
         clock="Time control: blitz, rapid, daily, none, or e.g. 2m+5m (add timeout=pass, draft=2m, ...)",
+        rated="Whether the result changes both players' ratings (default: yes)",
     )
     @app_commands.choices(game=GAME_CHOICES, seat=SEAT_CHOICES)
     @app_commands.guild_only()
@@ -65,6 +66,7 @@ class PlayCog(BoneyardCog):
         options: str | None = None,
         seat: app_commands.Choice[str] | None = None,
         clock: str | None = None,
+        rated: bool = True,
     ) -> None:
         presenter_of(interaction).remember(interaction.user)
         if opponent is not None and opponent.bot:
@@ -79,13 +81,14 @@ class PlayCog(BoneyardCog):
             options=parse_options(options),
             seat_pref=seat.value if seat else "random",
             clock=clock,
+            rated=rated,
         )
         info = GAMES[row.game].info
         who = opponent.mention if opponent else "Anyone"
         lines = [f"🎲 {interaction.user.mention} challenges {who} to **{info.name}**!", f"_{info.blurb}_"]
         if row.options:
             lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in row.options.items()))
-        lines.append(f"Who moves first: {SEAT_WORDS[row.seat_pref]}.")
+        lines.append(f"Who moves first: {SEAT_WORDS[row.seat_pref]}." + ("" if row.rated else " Unrated."))
         stopped = clock_of(row)
         if stopped is not None:
             lines.append(f"Clock: {stopped.control.describe()}.")

@@ -1,0 +1,428 @@
+"""`/tournament …`: sign-up, check-in, items, start, standings, reports, drops.
+
+A tournament belongs to the channel it was created in; its games are played in threads of
+that channel, and every command also works from inside those threads.  Hosts are the
+creator, members with Manage Server, and members of the roles in `TOURNAMENT_HOST_ROLES`;
+the service is only told whether the caller is one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.games import GAMES
+from bot.matches import ServiceError
+from bot.store import MatchRow
+from bot.tournament_service import item_names, loaded
+from bot.tournament_store import Entry, TournamentRow
+from bot.tournaments import Format, Tournament
+from cogs.common import BoneyardCog, bot_of, presenter
+from cogs.play import GAME_CHOICES, parse_options
+from cogs.tournament_runner import TournamentRunner, picture_file
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name="Single elimination", value=Format.SINGLE_ELIMINATION.value),
+    app_commands.Choice(name="Double elimination", value=Format.DOUBLE_ELIMINATION.value),
+    app_commands.Choice(name="Round robin", value=Format.ROUND_ROBIN.value),
+    app_commands.Choice(name="Swiss", value=Format.SWISS.value),
+    app_commands.Choice(name="Death match (two players)", value=Format.DEATHMATCH.value),
+]
+RESULT_CHOICES = [
+    app_commands.Choice(name="won the series", value="win"),
+    app_commands.Choice(name="drew the series (round formats)", value="draw"),
+]
+CHECKIN_POLL_SECONDS = 30
+MENTIONS = discord.AllowedMentions(users=True, everyone=False, roles=False)
+
+
+def is_host(interaction: discord.Interaction, row: TournamentRow, host_roles: frozenset[str]) -> bool:
+    """The creator, a member with Manage Server, or a member of a configured host role."""
+    if interaction.user.id == row.host_id or interaction.permissions.manage_guild:
+        return True
+    roles = getattr(interaction.user, "roles", [])
+    return any(str(role.id) in host_roles or role.name.lower() in host_roles for role in roles)
+
+
+async def hosts_match(interaction: discord.Interaction, match: MatchRow) -> bool:
+    """Whether the user hosts the tournament this match belongs to (they may pause, resume
+    and abort it like a moderator)."""
+    bot = bot_of(interaction)
+    tournament = await bot.tournaments.of_match(match.id)
+    return tournament is not None and is_host(interaction, tournament, bot.settings.host_roles)
+
+
+def tournament_channel(interaction: discord.Interaction) -> tuple[int, int | None]:
+    """The interaction's channel and, inside a thread, its parent (the tournament channel)."""
+    channel = interaction.channel
+    parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+    return interaction.channel_id or 0, parent
+
+
+class TournamentsCog(BoneyardCog):
+    tournament = app_commands.Group(name="tournament", description="Run a tournament in this channel.", guild_only=True)
+    item = app_commands.Group(name="item", description="Game items held by players.", parent=tournament)
+
+    def __init__(self, bot: Boneyard) -> None:
+        super().__init__(bot)
+        self.runner = TournamentRunner(bot)
+
+    async def cog_load(self) -> None:
+        self.checkins.start()
+
+    async def cog_unload(self) -> None:
+        self.checkins.cancel()
+
+    # --- helpers -----------------------------------------------------------------------
+
+    async def _here(self, interaction: discord.Interaction) -> TournamentRow:
+        channel_id, parent = tournament_channel(interaction)
+        return await self.bot.tournaments.in_channel(channel_id, parent_id=parent)
+
+    def is_host(self, interaction: discord.Interaction, row: TournamentRow) -> bool:
+        return is_host(interaction, row, self.bot.settings.host_roles)
+
+    # --- sign-up -----------------------------------------------------------------------
+
+    @tournament.command(name="create", description="Open a tournament in this channel (you become its host).")
+    @app_commands.describe(
+        name="What to call it",
+        game="Which game",
+        format="How players are paired",
+        best_of="Games per pairing",
+        clock="Time control of every game: blitz, rapid, daily, or e.g. 1m+3m",
+        options="Game options as name=value pairs (items are given with /tournament item give)",
+        max_players="Cap on sign-ups",
+        checkin="Minutes of check-in when you start (0: no check-in)",
+        rounds="Swiss only: number of rounds (default: enough for a clear winner)",
+        rated="Whether the games change players' ratings",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 80],
+        game: app_commands.Choice[str],
+        format: app_commands.Choice[str],
+        best_of: Literal[1, 3, 5, 7] = 1,
+        clock: str | None = None,
+        options: str | None = None,
+        max_players: app_commands.Range[int, 2, 1024] | None = None,
+        checkin: app_commands.Range[int, 0, 1440] = 0,
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        rated: bool = True,
+    ) -> None:
+        if isinstance(interaction.channel, discord.Thread):
+            raise ServiceError("Create tournaments in a text channel: their games get threads of it.")
+        row = await self.bot.tournaments.create(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            name=name,
+            game=game.value,
+            format=format.value,
+            best_of=best_of,
+            rounds=rounds,
+            options=parse_options(options),
+            clock=clock,
+            max_players=max_players,
+            checkin_minutes=checkin,
+            rated=rated,
+        )
+        embed = self._info_embed(row, [])
+        embed.description = f"Hosted by {interaction.user.mention}. Join with `/tournament join`!"
+        await interaction.response.send_message(embed=embed)
+
+    @tournament.command(name="join", description="Sign up for this channel's tournament.")
+    async def join(self, interaction: discord.Interaction) -> None:
+        row = await self._here(interaction)
+        await self.bot.tournaments.join(row.id, interaction.user.id, interaction.user.display_name)
+        count = len(await self.bot.tournaments.entries(row.id))
+        await interaction.response.send_message(
+            f"✅ {interaction.user.mention} joined **{row.name}** ({count} player{'s' if count != 1 else ''}).",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @tournament.command(name="leave", description="Withdraw your sign-up before the tournament starts.")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        row = await self._here(interaction)
+        await self.bot.tournaments.leave(row.id, interaction.user.id)
+        await interaction.response.send_message(
+            f"👋 {interaction.user.mention} left **{row.name}**.", allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @tournament.command(name="checkin", description="Confirm you are here to play (during check-in).")
+    async def checkin(self, interaction: discord.Interaction) -> None:
+        row = await self._here(interaction)
+        await self.bot.tournaments.check_in(row.id, interaction.user.id)
+        await interaction.response.send_message(f"☑️ You are checked in for **{row.name}**.", ephemeral=True)
+
+    # --- items -------------------------------------------------------------------------
+
+    @item.command(name="give", description="Give a player one of the game's items (host).")
+    @app_commands.describe(player="Who receives it", item="The item", giver="Who gives it (shown in the announcement)")
+    async def item_give(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        item: str,
+        giver: discord.Member | None = None,
+    ) -> None:
+        row = await self._here(interaction)
+        await self.bot.tournaments.give_item(row.id, player.id, item, host=self.is_host(interaction, row))
+        source = f" (a gift from {giver.mention})" if giver is not None else ""
+        await interaction.response.send_message(
+            f"🎁 {player.mention} receives the item **{item.strip().lower()}**{source}.",
+            allowed_mentions=MENTIONS,
+        )
+
+    @item.command(name="take", description="Take an item back from a player (host).")
+    async def item_take(self, interaction: discord.Interaction, player: discord.Member, item: str) -> None:
+        row = await self._here(interaction)
+        await self.bot.tournaments.take_item(row.id, player.id, item, host=self.is_host(interaction, row))
+        await interaction.response.send_message(
+            f"{player.mention} no longer holds **{item.strip().lower()}**.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @item_give.autocomplete("item")
+    @item_take.autocomplete("item")
+    async def item_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            row = await self._here(interaction)
+        except ServiceError:
+            return []
+        rules = GAMES[row.game]
+        helps = {o.name: o.help for o in rules.info.options}
+        return [
+            app_commands.Choice(name=f"{name} — {helps[name]}"[:100], value=name)
+            for name in item_names(rules)
+            if name.startswith(current.strip().lower())
+        ]
+
+    # --- running -----------------------------------------------------------------------
+
+    @tournament.command(name="start", description="Start the tournament, or open check-in if it has one (host).")
+    async def start(self, interaction: discord.Interaction) -> None:
+        row = await self._here(interaction)
+        started = await self.bot.tournaments.begin(row.id, host=self.is_host(interaction, row))
+        if started.status == "checkin":
+            entrants = " ".join(f"<@{e.user_id}>" for e in await self.bot.tournaments.entries(row.id))
+            until = int(started.checkin_until or 0)
+            await interaction.response.send_message(
+                f"📋 Check-in for **{row.name}** is open until <t:{until}:t> (<t:{until}:R>). "
+                f"Use `/tournament checkin` to play. {entrants}"[:2000],
+                allowed_mentions=MENTIONS,
+            )
+            return
+        await interaction.response.defer()
+        await self._announce_start(started, interaction)
+
+    async def _announce_start(self, row: TournamentRow, interaction: discord.Interaction | None = None) -> None:
+        tournament = loaded(row)
+        assert tournament is not None
+        byes = [tournament.player(p.winner).name for p in tournament.pairings if p.method == "bye" and p.winner]
+        text = f"🏁 **{row.name}** begins with {len(tournament.players)} players! Each game gets its own thread below."
+        if byes:
+            text += f"\nFirst-round bye: {', '.join(byes)}."
+        file = await asyncio.to_thread(picture_file, row, standings=False)
+        assert file is not None  # a started event has its picture
+        if interaction is not None:
+            await interaction.followup.send(text, file=file)
+        else:
+            channel = self.bot.get_channel(row.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(text, file=file)
+        await self.runner.advance(row.id)
+
+    @tournament.command(name="resume", description="Open any games that are due (host; e.g. after fixing permissions).")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        row = await self._here(interaction)
+        if not self.is_host(interaction, row):
+            raise ServiceError("Only the tournament's host (or a server manager) can do that.")
+        await interaction.response.defer(ephemeral=True)
+        progress = await self.runner.advance(row.id)
+        await interaction.followup.send(f"Checked: {len(progress.to_open)} game(s) opened.", ephemeral=True)
+
+    @tournament.command(name="report", description="Set or correct a series result (host).")
+    @app_commands.describe(player="The player whose latest series this is", result="What happened")
+    @app_commands.choices(result=RESULT_CHOICES)
+    async def report(
+        self, interaction: discord.Interaction, player: discord.Member, result: app_commands.Choice[str]
+    ) -> None:
+        row = await self._here(interaction)
+        tournament = self._started(row)
+        pairing = _latest_pairing(tournament, player.id)
+        winner = player.id if result.value == "win" else None
+        to_abort = await self.bot.tournaments.report(row.id, pairing, winner, host=self.is_host(interaction, row))
+        await interaction.response.defer()
+        for match_id in to_abort:
+            update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
+            if update is not None:
+                await presenter(self.bot).announce(update, intro="The host decided this series; this game is void.")
+        verb = "wins" if winner is not None else "draws"
+        await interaction.followup.send(
+            f"📝 Reported: {player.mention} {verb} pairing {pairing}.", allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self.runner.advance(row.id)
+
+    @tournament.command(name="drop", description="Withdraw from the tournament (or withdraw a player, as host).")
+    async def drop(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        row = await self._here(interaction)
+        target = player or interaction.user
+        to_end = await self.bot.tournaments.drop(
+            row.id, target.id, host=self.is_host(interaction, row), by=interaction.user.id
+        )
+        await interaction.response.defer()
+        for match_id in to_end:
+            update = await self.bot.service.resign(match_id, target.id)
+            await presenter(self.bot).announce(update, intro=f"{target.display_name} left the tournament.")
+        await interaction.followup.send(
+            f"🚪 {target.mention} has left **{row.name}**.", allowed_mentions=discord.AllowedMentions.none()
+        )
+        if row.status == "running":
+            await self.runner.advance(row.id)
+
+    @tournament.command(name="cancel", description="Cancel the tournament; running games are aborted (host).")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        row = await self._here(interaction)
+        to_abort = await self.bot.tournaments.cancel(row.id, host=self.is_host(interaction, row))
+        await interaction.response.defer()
+        for match_id in to_abort:
+            update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
+            if update is not None:
+                await presenter(self.bot).announce(update, intro="The tournament was cancelled.")
+        await interaction.followup.send(f"🛑 **{row.name}** was cancelled by {interaction.user.mention}.")
+
+    # --- looking -----------------------------------------------------------------------
+
+    @tournament.command(name="standings", description="The standings table as a picture.")
+    async def standings(self, interaction: discord.Interaction) -> None:
+        await self._picture(interaction, standings=True)
+
+    @tournament.command(name="bracket", description="The bracket (or Swiss table) as a picture.")
+    async def bracket(self, interaction: discord.Interaction) -> None:
+        await self._picture(interaction, standings=False)
+
+    async def _picture(self, interaction: discord.Interaction, *, standings: bool) -> None:
+        row = await self._here(interaction)
+        if row.state is None:
+            names = ", ".join(e.name for e in await self.bot.tournaments.entries(row.id)) or "nobody yet"
+            await interaction.response.send_message(
+                f"**{row.name}** has not started. Signed up: {names}."[:2000], ephemeral=True
+            )
+            return
+        await interaction.response.defer()
+        file = await asyncio.to_thread(picture_file, row, standings=standings)
+        assert file is not None
+        await interaction.followup.send(f"**{row.name}**", file=file)
+
+    @tournament.command(name="info", description="Settings, host and players of this channel's tournament.")
+    async def info(self, interaction: discord.Interaction) -> None:
+        row = await self._here(interaction)
+        entries = await self.bot.tournaments.entries(row.id)
+        await interaction.response.send_message(embed=self._info_embed(row, entries), ephemeral=True)
+
+    def _info_embed(self, row: TournamentRow, entries: list[Entry]) -> discord.Embed:
+        info = GAMES[row.game].info
+        embed = discord.Embed(title=f"🏆 {row.name}", colour=discord.Colour.from_rgb(230, 159, 0))
+        embed.add_field(name="Game", value=info.name)
+        embed.add_field(name="Format", value=row.format.replace("_", " "))
+        embed.add_field(name="Series", value=f"best of {row.best_of}")
+        embed.add_field(name="Clock", value=row.clock or "none")
+        embed.add_field(name="Status", value=row.status)
+        embed.add_field(name="Host", value=f"<@{row.host_id}>")
+        if row.options:
+            embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()))
+        tournament = loaded(row)
+        if tournament is not None:
+            players = [_player_line(p.name, p.items, p.dropped) for p in tournament.players]
+        else:
+            players = [_player_line(e.name, list(e.items), False) for e in entries]
+        if players:
+            embed.add_field(name=f"Players ({len(players)})", value="\n".join(players)[:1024], inline=False)
+        return embed
+
+    @staticmethod
+    def _started(row: TournamentRow) -> Tournament:
+        tournament = loaded(row)
+        if tournament is None:
+            raise ServiceError("The tournament has not started.")
+        return tournament
+
+    # --- events ------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_match_finished(self, match: object) -> None:
+        match_id = getattr(match, "id", None)
+        if not isinstance(match_id, int):
+            return
+        tournament_id = await self.bot.tournaments.store.tournament_of_match(match_id)
+        if tournament_id is not None:
+            await self.runner.advance(tournament_id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.runner.resume_all()
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """Keep a game's thread open while its match runs (Discord archives idle threads)."""
+        if not after.archived or after.locked:
+            return
+        match = await self.bot.service.store.open_match_in_channel(after.id)
+        if match is None or match.status != "active":
+            return
+        try:
+            await after.edit(archived=False)
+        except discord.HTTPException:
+            log.warning("could not unarchive the thread of match %d", match.id)
+
+    @tasks.loop(seconds=CHECKIN_POLL_SECONDS)
+    async def checkins(self) -> None:
+        """Start tournaments whose check-in window closed (the deadline is stored, so a
+        restart during check-in still starts the event on time)."""
+        for row in await self.bot.tournaments.due_checkins():
+            try:
+                started = await self.bot.tournaments.close_checkin(row.id)
+            except ServiceError as exc:
+                channel = self.bot.get_channel(row.channel_id)
+                if isinstance(channel, discord.abc.Messageable):
+                    await channel.send(f"🛑 **{row.name}**: {exc}")
+                continue
+            if started is not None:
+                await self._announce_start(started)
+
+    @checkins.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+
+def _player_line(name: str, items: list[str], dropped: bool) -> str:
+    held = f" · {', '.join(items)}" if items else ""
+    return f"~~{name}~~ (dropped)" if dropped else f"{name}{held}"
+
+
+def _latest_pairing(tournament: Tournament, player_id: int) -> int:
+    """The series a report is about: the player's live one, else their last decided one."""
+    mine = [p for p in tournament.pairings_of(player_id) if p.ready]
+    live = [p for p in mine if not p.finished]
+    if live:
+        return live[0].id
+    if mine:
+        return mine[-1].id
+    raise ServiceError("That member has no series in this tournament.")
+
+
+async def setup(bot: Boneyard) -> None:
+    await bot.add_cog(TournamentsCog(bot))
