@@ -13,6 +13,7 @@ match, and a match without two seats never count.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,7 +74,22 @@ class RatingBook:
             new_a, new_b = update(old_a.rating, old_b.rating, score)
             await self._save(db, old_a, new_a, score)
             await self._save(db, old_b, new_b, 1.0 - score)
-        return RatingChange(a, old_a.rating.value, new_a.value), RatingChange(b, old_b.rating.value, new_b.value)
+            changes = (
+                RatingChange(a, old_a.rating.value, new_a.value),
+                RatingChange(b, old_b.rating.value, new_b.value),
+            )
+            await db.execute(
+                "UPDATE rated_matches SET changes = ? WHERE match_id = ?",
+                (json.dumps([[c.user_id, c.before, c.after] for c in changes]), row.id),
+            )
+        return changes
+
+    async def changes_of(self, match_id: int) -> list[RatingChange]:
+        """How a rated match moved its players' ratings (empty: it did not count)."""
+        found = await self.store.fetch_one("SELECT changes FROM rated_matches WHERE match_id = ?", (match_id,))
+        if found is None:
+            return []
+        return [RatingChange(int(u), float(before), float(after)) for u, before, after in json.loads(found[0])]
 
     async def catch_up(self) -> int:
         """Rate every finished rated match that has not been rated yet; returns how many."""

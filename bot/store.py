@@ -160,7 +160,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX ratings_by_game ON ratings (game, value DESC);
 
     CREATE TABLE rated_matches (
-        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        changes  TEXT    NOT NULL DEFAULT '[]'
     );
     """,
 )

@@ -108,6 +108,9 @@ class Presenter:
                 lines.append(f"🏆 **{await self.name(seats[winners[0]])}** wins: {update.outcome.reason}")
             else:
                 lines.append(f"🤝 **Draw**: {update.outcome.reason}")
+            ratings = await self.rating_line(row)
+            if ratings:
+                lines.append(ratings)
             lines.append(f"Secret seed (check every roll and draw): `{row.seed}`")
         elif update.to_move:
             if update.note == "timeout":
@@ -115,6 +118,14 @@ class Presenter:
             who = ", ".join(mention(u) for u in update.to_move)
             lines.append(f"{who} to move.")
         return "\n".join(lines)
+
+    async def rating_line(self, row: MatchRow) -> str | None:
+        """`Ratings: alice 1520 (+20) · bob 1480 (−20)` for a rated match that just ended."""
+        changes = await self.bot.ratings.changes_of(row.id)
+        if not changes:
+            return None
+        parts = [f"{await self.name(c.user_id)} {c.after:.0f} ({c.delta:+.0f})" for c in changes]
+        return "📈 Ratings: " + " · ".join(parts)
 
     async def announce_clock(self, notice: ClockNotice) -> None:
         """A reminder: in the match channel with a mention (short controls), or by DM (long

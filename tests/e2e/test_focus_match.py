@@ -53,6 +53,7 @@ async def test_slash_commands_from_challenge_to_resignation(harness: Harness) ->
     row = await harness.bot.service.get(match_id)
     assert row.status == "finished"
     assert "🏆 **alice** wins: Blue resigned." in outcome.content
+    assert "📈 Ratings: alice 1520 (+20) · bob 1480 (-20)" in outcome.content  # two provisional 1500s, K=40
     assert f"`{row.seed}`" in outcome.content and hashlib.sha256(row.seed.encode()).hexdigest() == row.seed_hash
     board_png(outcome)
     assert "to move" not in outcome.content
@@ -70,6 +71,7 @@ async def test_slash_moves_reach_the_move_limit_draw(harness: Harness) -> None:
     assert row.status == "finished" and await harness.move_count(match_id) == 6
     assert "bob (Blue) played `f2-f1`." in last.content
     assert "🤝 **Draw**: 6 moves were played without a result." in last.content
+    assert "📈 Ratings: alice 1500 (+0) · bob 1500 (+0)" in last.content
     assert f"Secret seed (check every roll and draw): `{row.seed}`" in last.content
     board_png(last)
 
