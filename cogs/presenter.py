@@ -143,7 +143,7 @@ class Presenter:
                 return
             except discord.HTTPException:
                 log.info("clock reminder DM to %d failed; posting in the channel", notice.user_id)
-        channel = await self._channel(row.channel_id)
+        channel = await self.channel(row.channel_id)
         if channel is None:
             return
         try:
@@ -171,7 +171,7 @@ class Presenter:
             if interaction is not None:
                 await interaction.followup.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
             else:
-                channel = await self._channel(row.channel_id)
+                channel = await self.channel(row.channel_id)
                 if channel is not None:
                     await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
         except discord.HTTPException:
@@ -226,7 +226,7 @@ class Presenter:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %d refused: %s", user_id, exc)
             if await self.bot.store.first_dm_notice(row.id, user_id):
-                channel = await self._channel(row.channel_id)
+                channel = await self.channel(row.channel_id)
                 if channel is not None:
                     await channel.send(
                         f"{mention(user_id)}, I cannot send you direct messages. Allow DMs from server members "
@@ -237,7 +237,8 @@ class Presenter:
             log.exception("could not DM the private view of match %d to %d", row.id, user_id)
             return False
 
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        """A channel the bot can post in, from the cache or by REST (None: gone or hidden)."""
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:

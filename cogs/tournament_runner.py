@@ -82,7 +82,7 @@ class TournamentRunner:
 
     async def _open(self, progress: Progress, game: GameToStart) -> None:
         row = progress.tournament
-        channel = await self._channel(row.channel_id)
+        channel = await presenter(self.bot).channel(row.channel_id)
         if not isinstance(channel, discord.TextChannel):
             log.warning("tournament %d: channel %d is gone or not a text channel", row.id, row.channel_id)
             return
@@ -158,7 +158,7 @@ class TournamentRunner:
     async def _post(
         self, channel_id: int, text: str, *, file: discord.File | None = None, mentions: bool = True
     ) -> None:
-        channel = await self._channel(channel_id)
+        channel = await presenter(self.bot).channel(channel_id)
         if channel is None:
             return
         allowed = MENTIONS if mentions else discord.AllowedMentions.none()
@@ -169,13 +169,3 @@ class TournamentRunner:
                 await channel.send(text, allowed_mentions=allowed)
         except discord.HTTPException:
             log.warning("could not post in tournament channel %d", channel_id)
-
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
-        channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                fetched = await self.bot.fetch_channel(channel_id)
-            except discord.HTTPException:
-                return None
-            channel = fetched
-        return channel if isinstance(channel, discord.abc.Messageable) else None
