@@ -1,17 +1,35 @@
-"""Wonderland board picture: the domino paths, Images, beings as chess pieces, and a panel.
+"""Wonderland board picture: the domino paths, Images, beings as cards, and a panel.
 
-Why this look: the board is large (13×20) but play happens in a part of it, so the picture
-crops to the files in use (both Images always stay in view, they are the targets) and
-gives each square as many pixels as the height allows.  Seat 0 lays its dominoes face up
-(ivory faces, orange rims), seat 1 face down (dark blue backs with hatching): the two are
-told apart by shape and lightness, not only colour.  A being is a chess piece in its
-owner's colour (pawn A–8, bishop 9, rook 10, knight J, queen Q, king K) over a white plate
-with rank and suit (red suits in red); a red badge shows its damage.  Pending attacks are
-red arrows with their points; the last move is outlined in yellow.
+Why this look: the picture is read on phones, where Discord fits it to ~420 px of width,
+so every size here is chosen for how it reads at ~45 % scale.  A square is `CELL` = 64 px
+whatever the crop (~30 px on a phone).  A being's token is laid out like a playing
+card's corner: the rank is the biggest thing on it (33 px font, 24 px tall, drawn bold,
+~11 px on a phone) over a large suit symbol, in black or red ink on a near-white face;
+its chess piece (pawn A–8, bishop 9, rook 10, knight J, queen Q, king K) is only a pale
+silhouette behind them, since the rank already says which piece it is.  Image lives are a
+38 px number on the Image's hexagon and 28 px hearts in the panel; damage (top right)
+and pending-attack points (top left) are 35 px red discs hanging off the token's corners,
+drawn last so that nothing covers them.  Coordinates are 22 px.
 
-The panel on the right holds, per seat, the Image's life, the factor pool (C F D A M, or
-"hidden"), cards left and summoned; then the dice of this turn with their faces; then the
-pending attacks.  `private(view)` draws the seat's pool deck as cards with their stats.
+Crop: the files in use (±1, at least 7) are drawn.  Ranks are never cropped: the two
+Images, the targets, always sit on the first and the last rank, so the used area always
+spans the whole height.  Only the width varies, and that is what sets the phone scale:
+when the crop is narrow the panel sits right of the board; when board plus panel would
+be wider than `MAX_WIDTH` the panel moves BELOW the board (seats side by side), so the
+picture is never wider than ~960 px.  The price is a tall picture (up to ~890×1800 with
+header and footer); a tap in Discord opens it in full.
+
+Seats differ by shape and lightness, not only colour: seat 0 lays its dominoes face up
+(ivory faces, orange rims), seat 1 face down (dark blue backs); a being's token has a
+dark edge and a frame in its owner's colour (light orange vs dark blue) and is a square
+for seat 0, an octagon for seat 1.  Pending attacks are short haloed red arrows across
+the edge between attacker and target, which is outlined in red; the last move's squares
+are outlined in yellow with a dark edge (yellow alone fades on ivory), a move's path
+drawn as a yellow line.
+
+The panel holds, per seat, the Image's life, the factor pool (C F D A M, or "?" when
+hidden), cards left and summoned; the dice of this turn with their faces; the pending
+attacks; the last move.  `private(view)` draws the seat's pool deck as cards with stats.
 
 Works only from the view: `files`, `ranks`, `images`, `paths`, `beings`, `factors`,
 `dice`, `rolled`, `pending_attacks`, `phase`, `turn_number`, `turn_limit`, `last_move`,
@@ -27,24 +45,39 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, font, seat_token, text_center
+from renderers.kit import PALETTE, Color, fit_text, font, seat_token, text_center
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
-MAX_CELL = 42
-BOARD_MAX_H = 840
-LEFT = 40
-TOP = 16
+CELL = 64
+"""One square in pixels: ~30 px on a phone, where a token's rank still stands ~11 px tall."""
+LEFT = 42
+TOP = 14
+MARGIN = 14
+LABEL_BAND = 36
+"""Room for the file letters under the board."""
+GAP = 22
 PANEL_W = 300
+PANEL_BELOW_H = 350
+"""The panel under the board with up to `PENDING_ROWS_BELOW` pending attacks; more add rows."""
+PENDING_ROWS_BELOW = 3
+PENDING_ROW_H = 28
 MIN_WIDTH = 860
+MAX_WIDTH = 960
+"""Board plus a right-hand panel may be this wide; wider crops put the panel below."""
+COORD_SIZE = 22
 RED_INK: Color = (200, 30, 30)
 BLACK_INK: Color = (20, 20, 20)
-ATTACK: Color = PALETTE.bad
+ATTACK: Color = (190, 20, 20)
+"""Deeper than the palette's vermillion, which is too close to seat 0's orange."""
+WHITE: Color = (255, 255, 255)
 FACE_UP_RIM: Color = PALETTE.seats[0]
 BACK: Color = (18, 62, 104)
 BACK_HATCH: Color = (60, 120, 175)
 GUIDE: Color = (150, 138, 112)
-TOKEN: tuple[Color, Color] = ((255, 236, 200), (214, 232, 248))
-"""Light tints of the seat colours: the ground a being's piece stands on."""
+TOKEN: tuple[Color, Color] = ((255, 248, 232), (236, 244, 252))
+"""Near-white faces, barely tinted toward the seat colours: the rank reads at full contrast."""
+GHOST: tuple[Color, Color] = ((246, 218, 168), (200, 222, 242))
+"""The piece silhouette behind a token's rank: pale enough that black and red ink keep their contrast."""
 STATS = {
     "A": (1, 1, 1), "2": (2, 1, 2), "3": (3, 1, 3), "4": (2, 2, 0), "5": (2, 3, 1), "6": (3, 2, 0),
     "7": (3, 3, 1), "8": (3, 3, 2), "9": (4, 3, 1), "10": (4, 3, 2), "J": (1, 2, 0), "Q": (1, 2, 0), "K": (1, 2, 0),
@@ -58,31 +91,51 @@ def _coords(name: str) -> tuple[int, int]:
     return FILES.index(match.group(1)), int(match.group(2)) - 1
 
 
+def _file_range(view: dict[str, Any]) -> tuple[int, int]:
+    """The files in use (Images, paths, beings) with one spare file each side, at least 7."""
+    used = [image["square"] for image in view["images"]]
+    used += [sq for path in view["paths"] for domino in path["dominoes"] for sq in domino]
+    used += [b["square"] for b in view["beings"]]
+    files = [_coords(s)[0] for s in used]
+    total = int(view["files"])
+    lo, hi = max(0, min(files) - 1), min(total - 1, max(files) + 1)
+    while hi - lo + 1 < min(7, total):
+        lo, hi = max(0, lo - 1), min(total - 1, hi + 1)
+    return lo, hi
+
+
 class Layout:
-    """Where the cropped board sits: file range, cell size, pixel helpers."""
+    """Where the cropped board and the panel sit, and pixel helpers for squares."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.ranks = int(view["ranks"])
-        used = [image["square"] for image in view["images"]]
-        used += [sq for path in view["paths"] for domino in path["dominoes"] for sq in domino]
-        used += [b["square"] for b in view["beings"]]
-        files = [_coords(s)[0] for s in used]
-        total = int(view["files"])
-        lo, hi = max(0, min(files) - 2), min(total - 1, max(files) + 2)
-        while hi - lo + 1 < 7:  # never narrower than 7 files
-            lo, hi = max(0, lo - 1), min(total - 1, hi + 1)
-        self.lo, self.hi = lo, hi
-        self.cols = hi - lo + 1
-        self.cell = min(MAX_CELL, BOARD_MAX_H // self.ranks)
-        self.board_w = self.cols * self.cell
-        self.board_h = self.ranks * self.cell
-        self.panel_x = LEFT + self.board_w + 24
-        self.width = max(MIN_WIDTH, self.panel_x + PANEL_W + 12)
-        self.height = max(TOP + self.board_h + 36, 620)
+        self.lo, self.hi = _file_range(view)
+        self.cols = self.hi - self.lo + 1
+        self.cell = CELL
+        self.board_w = self.cols * CELL
+        self.board_h = self.ranks * CELL
+        board_bottom = TOP + self.board_h + LABEL_BAND
+        beside = LEFT + self.board_w + GAP + PANEL_W + MARGIN
+        self.panel_below = beside > MAX_WIDTH
+        if self.panel_below:
+            self.width = max(MIN_WIDTH, LEFT + self.board_w + MARGIN)
+            self.left = LEFT + (self.width - LEFT - self.board_w - MARGIN) // 2  # centre the board
+            extra_rows = max(0, len(view["pending_attacks"]) - PENDING_ROWS_BELOW)
+            self.panel = (
+                MARGIN,
+                board_bottom,
+                self.width - MARGIN,
+                board_bottom + PANEL_BELOW_H + extra_rows * PENDING_ROW_H,
+            )
+        else:
+            self.width = max(MIN_WIDTH, beside)
+            self.left = LEFT
+            self.panel = (LEFT + self.board_w + GAP, TOP, self.width - MARGIN, board_bottom - 8)
+        self.height = self.panel[3] + 8
 
     def box(self, name: str) -> tuple[float, float, float, float]:
         f, r = _coords(name)
-        x = LEFT + (f - self.lo) * self.cell
+        x = self.left + (f - self.lo) * self.cell
         y = TOP + (self.ranks - 1 - r) * self.cell
         return (x, y, x + self.cell, y + self.cell)
 
@@ -104,10 +157,7 @@ def suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size:
     if suit == "D":
         draw.polygon([(cx, cy - s), (cx + s * 0.72, cy), (cx, cy + s), (cx - s * 0.72, cy)], fill=ink)
     elif suit == "H":
-        r = s * 0.52
-        draw.ellipse((cx - 2 * r, cy - s * 0.75, cx, cy - s * 0.75 + 2 * r), fill=ink)
-        draw.ellipse((cx, cy - s * 0.75, cx + 2 * r, cy - s * 0.75 + 2 * r), fill=ink)
-        draw.polygon([(cx - 2 * r + 0.5, cy - s * 0.2), (cx + 2 * r - 0.5, cy - s * 0.2), (cx, cy + s)], fill=ink)
+        heart(draw, cx, cy, size, ink)
     elif suit == "S":
         r = s * 0.5
         draw.ellipse((cx - 2 * r, cy - s * 0.3, cx, cy - s * 0.3 + 2 * r), fill=ink)
@@ -123,7 +173,7 @@ def suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size:
 
 
 def card_label(draw: ImageDraw.ImageDraw, card: str, cx: float, cy: float, size: int) -> None:
-    """Rank then suit symbol, centred on (cx, cy)."""
+    """Rank then suit symbol on one line, centred on (cx, cy)."""
     rank, suit = card[:-1], card[-1]
     f = font(size)
     width = f.getlength(rank) + size * 0.85
@@ -192,12 +242,15 @@ def piece_kind(rank: str) -> str:
     return {"9": "bishop", "10": "rook", "J": "knight", "Q": "queen", "K": "king"}.get(rank, "pawn")
 
 
-def piece(draw: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float], owner: int) -> None:
-    """A chess piece silhouette in the owner's colour inside `box`."""
+def piece(
+    draw: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float], owner: int, *, ghost: bool = False
+) -> None:
+    """A chess piece silhouette in the owner's colour inside `box`; a `ghost` is a pale
+    tint with no outline, to stand behind text."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    fill = PALETTE.seats[owner]
-    outline = PALETTE.pip if owner == 0 else PALETTE.text
+    fill = GHOST[owner] if ghost else PALETTE.seats[owner]
+    outline = fill if ghost else PALETTE.pip if owner == 0 else PALETTE.text
     for poly in _PIECES[kind]:
         draw.polygon([(x0 + px * w, y0 + py * h) for px, py in poly], fill=fill, outline=outline, width=2)
     if kind == "pawn":
@@ -218,44 +271,62 @@ def heart(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Co
     draw.polygon([(cx - 2 * r + 0.5, cy - s * 0.2), (cx + 2 * r - 0.5, cy - s * 0.2), (cx, cy + s)], fill=fill)
 
 
-def arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: Color, width: int) -> None:
+def badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, cell: int) -> None:
+    """A red disc with bold white text (damage, attack points), big enough to read on a phone."""
+    cx, cy = centre
+    r = cell * 0.27
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ATTACK, outline=WHITE, width=2)
+    text_center(draw, (cx, cy + 1), text, int(cell * 0.36), WHITE, stroke_width=1, stroke_fill=WHITE)
+
+
+def arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: Color, cell: int) -> None:
+    """A haloed arrow from square centre `a` toward `b`, trimmed so it starts and ends on the
+    tokens' edges rather than across their ranks."""
     (x0, y0), (x1, y1) = a, b
     angle = math.atan2(y1 - y0, x1 - x0)
-    shorten = 12
-    x1, y1 = x1 - shorten * math.cos(angle), y1 - shorten * math.sin(angle)
-    draw.line((x0, y0, x1, y1), fill=colour, width=width)
-    head = 11
-    left = (x1 - head * math.cos(angle - 0.5), y1 - head * math.sin(angle - 0.5))
-    right = (x1 - head * math.cos(angle + 0.5), y1 - head * math.sin(angle + 0.5))
-    draw.polygon([(x1, y1), left, right], fill=colour)
+    dx, dy = math.cos(angle), math.sin(angle)
+    trim = cell * 0.24
+    x0, y0, x1, y1 = x0 + trim * dx, y0 + trim * dy, x1 - trim * dx, y1 - trim * dy
+    head = cell * 0.3
+    shaft = (x0, y0, x1 - head * 0.6 * dx, y1 - head * 0.6 * dy)
+    width = max(5, cell // 10)
+    tip = [
+        (x1, y1),
+        (x1 - head * math.cos(angle - 0.5), y1 - head * math.sin(angle - 0.5)),
+        (x1 - head * math.cos(angle + 0.5), y1 - head * math.sin(angle + 0.5)),
+    ]
+    draw.line(shaft, fill=WHITE, width=width + 4)
+    draw.polygon(tip, fill=colour, outline=WHITE, width=2)
+    draw.line(shaft, fill=colour, width=width)
 
 
 # --- the board --------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=16)
-def _background(lo: int, cols: int, ranks: int, cell: int, size: tuple[int, int], guide_file: int) -> Image.Image:
+def _background(left: int, lo: int, cols: int, ranks: int, size: tuple[int, int], guide_file: int) -> Image.Image:
     """The empty board for one crop: squares, coordinates and the guide line (cached:
     it only changes when the crop does)."""
     img = Image.new("RGB", size, PALETTE.background)
     draw = ImageDraw.Draw(img)
+    cell = CELL
     board_w, board_h = cols * cell, ranks * cell
-    draw.rectangle((LEFT, TOP, LEFT + board_w - 1, TOP + board_h - 1), fill=PALETTE.board_light)
+    draw.rectangle((left, TOP, left + board_w - 1, TOP + board_h - 1), fill=PALETTE.board_light)
     for col in range(cols):
         for r in range(ranks):
             if (col + lo + r) % 2 == 0:
-                x, y = LEFT + col * cell, TOP + (ranks - 1 - r) * cell
+                x, y = left + col * cell, TOP + (ranks - 1 - r) * cell
                 draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=PALETTE.board_dark)
     if lo <= guide_file < lo + cols:  # the guide line between the Images: drawn only, never an obstacle
-        gx = LEFT + (guide_file - lo) * cell + cell / 2
+        gx = left + (guide_file - lo) * cell + cell / 2
         for r in range(1, ranks - 1):
             top = TOP + (ranks - 1 - r) * cell
-            draw.line((gx, top + cell * 0.2, gx, top + cell * 0.8), fill=GUIDE, width=2)
-    label = max(12, min(16, cell // 3))
+            draw.line((gx, top + cell * 0.2, gx, top + cell * 0.8), fill=GUIDE, width=3)
     for col in range(cols):
-        text_center(draw, (LEFT + col * cell + cell / 2, TOP + board_h + 14), FILES[lo + col], label, PALETTE.muted)
+        text_center(draw, (left + col * cell + cell / 2, TOP + board_h + 17), FILES[lo + col], COORD_SIZE, PALETTE.text)
     for r in range(ranks):
-        text_center(draw, (LEFT - 16, TOP + (ranks - 1 - r) * cell + cell / 2), str(r + 1), label, PALETTE.muted)
+        centre = (left - LEFT / 2, TOP + (ranks - 1 - r) * cell + cell / 2)
+        text_center(draw, centre, str(r + 1), COORD_SIZE, PALETTE.text)
     return img
 
 
@@ -276,14 +347,14 @@ def _domino_sprite(cell: int, horizontal: bool, face_up: bool) -> Image.Image:
     box = (inset, inset, w - inset - 1, h - inset - 1)
     radius = cell // 6
     if face_up:
-        draw.rounded_rectangle(box, radius=radius, fill=PALETTE.ivory, outline=FACE_UP_RIM, width=3)
+        draw.rounded_rectangle(box, radius=radius, fill=PALETTE.ivory, outline=FACE_UP_RIM, width=4)
         if horizontal:  # a divider between the halves
-            draw.line((w / 2, box[1] + 5, w / 2, box[3] - 5), fill=(190, 180, 160), width=2)
+            draw.line((w / 2, box[1] + 6, w / 2, box[3] - 6), fill=(190, 180, 160), width=2)
         else:
-            draw.line((box[0] + 5, h / 2, box[2] - 5, h / 2), fill=(190, 180, 160), width=2)
+            draw.line((box[0] + 6, h / 2, box[2] - 6, h / 2), fill=(190, 180, 160), width=2)
         return img
     # face down: a card-back look, a dark face with a light inner rim and a diamond per half
-    draw.rounded_rectangle(box, radius=radius, fill=BACK, outline=(10, 30, 50), width=3)
+    draw.rounded_rectangle(box, radius=radius, fill=BACK, outline=(10, 30, 50), width=4)
     pad = max(4, cell // 9)
     inner = (box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad)
     draw.rounded_rectangle(inner, radius=max(2, radius - pad // 2), outline=BACK_HATCH, width=2)
@@ -297,44 +368,52 @@ def _domino_sprite(cell: int, horizontal: bool, face_up: bool) -> Image.Image:
 
 
 def _draw_image(draw: ImageDraw.ImageDraw, lay: Layout, image: dict[str, Any]) -> None:
+    """An Image: a hexagon in its seat's colour (grey once dead) with its lives as a big number."""
     if not lay.visible(image["square"]):
         return
     cx, cy = lay.centre(image["square"])
-    r = lay.cell * 0.46
     seat, lives = int(image["seat"]), int(image["lives"])
     fill = PALETTE.seats[seat] if lives else PALETTE.muted
-    draw.regular_polygon((cx, cy, r), 6, fill=fill, outline=PALETTE.pip, width=3)
+    draw.regular_polygon((cx, cy, lay.cell * 0.5), 6, fill=fill, outline=PALETTE.pip, width=3)
     ink = PALETTE.seat_ink[seat] if lives else PALETTE.pip
-    text_center(draw, (cx, cy), str(lives), int(lay.cell * 0.56), ink)
+    text_center(draw, (cx, cy), str(lives), int(lay.cell * 0.6), ink, stroke_width=1, stroke_fill=ink)
 
 
-def _draw_being(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, being: dict[str, Any]) -> None:
-    if not lay.visible(being["square"]):
-        return
-    x0, y0, x1, _y1 = lay.box(being["square"])
-    cell = lay.cell
-    sprite = _being_sprite(str(being["card"]), int(being["owner"]), cell)
-    img.paste(sprite, (int(x0), int(y0)), sprite)
-    if being["damage"]:
-        r = cell * 0.2
-        bx, by = x1 - r + 2, y0 + r - 2
-        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=ATTACK, outline=(255, 255, 255), width=2)
-        text_center(draw, (bx, by), f"-{being['damage']}", max(11, int(cell * 0.24)), (255, 255, 255))
+def _draw_being(img: Image.Image, lay: Layout, being: dict[str, Any]) -> None:
+    if lay.visible(being["square"]):
+        x0, y0, _, _ = lay.box(being["square"])
+        sprite = _being_sprite(str(being["card"]), int(being["owner"]), lay.cell)
+        img.paste(sprite, (int(x0), int(y0)), sprite)
+
+
+def _token_outline(owner: int, cell: int, inset: float) -> list[tuple[float, float]]:
+    """The token's edge, `inset` px inside the square: a square with its corners cut by a
+    hair (seat 0) or an octagon (seat 1), which tells the seats apart without colour."""
+    cut = cell * (0.05 if owner == 0 else 0.2)
+    lo, hi = inset, cell - 1 - inset
+    return [
+        (lo + cut, lo), (hi - cut, lo), (hi, lo + cut), (hi, hi - cut),
+        (hi - cut, hi), (lo + cut, hi), (lo, hi - cut), (lo, lo + cut),
+    ]  # fmt: skip
 
 
 @lru_cache(maxsize=128)
 def _being_sprite(card: str, owner: int, cell: int) -> Image.Image:
-    """A being's token: a light tile in its owner's tint (it stands out on either kind of
-    domino), its chess piece and its rank and suit."""
+    """A being's token, laid out like a card's corner index: the rank big and bold over the
+    suit symbol, both in full-contrast ink on a near-white face framed in the owner's
+    colour; its chess piece is a pale silhouette behind them."""
     img = Image.new("RGBA", (cell, cell), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    inset = cell * 0.06
-    draw.rounded_rectangle(
-        (inset, inset, cell - inset, cell - inset), radius=cell // 6, fill=TOKEN[owner],
-        outline=PALETTE.seats[owner], width=3,
-    )  # fmt: skip
-    piece(draw, piece_kind(card[:-1]), (cell * 0.14, cell * 0.07, cell * 0.86, cell * 0.6), owner)
-    card_label(draw, card, cell / 2, cell * 0.78, max(12, int(cell * 0.32)))
+    inset = cell * 0.04
+    draw.polygon(_token_outline(owner, cell, inset), fill=PALETTE.pip)  # a dark edge: it lifts the token
+    face = _token_outline(owner, cell, inset + 2)  # off a domino rimmed in the same colour
+    draw.polygon(face, fill=TOKEN[owner], outline=PALETTE.seats[owner], width=max(4, cell // 16))
+    rank, suit = card[:-1], card[-1]
+    piece(draw, piece_kind(rank), (cell * 0.14, cell * 0.12, cell * 0.86, cell * 0.86), owner, ghost=True)
+    ink = RED_INK if suit in "HD" else BLACK_INK
+    size = int(cell * 0.53)  # its cap height, ~0.38 of a square, ends just above the suit
+    draw.text((cell * 0.5, cell * 0.52), rank, font=font(size), fill=ink, anchor="ms", stroke_width=1, stroke_fill=ink)
+    suit_shape(draw, suit, cell * 0.5, cell * 0.71, cell * 0.31)
     return img
 
 
@@ -351,17 +430,28 @@ def _last_squares(last: str | None) -> list[str]:
     return []
 
 
-def _draw_highlight(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+def _draw_move_trail(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+    """The last move's path as a yellow line (under the tokens, which cover its ends)."""
     last = view.get("last_move")
     squares = [s for s in _last_squares(last) if lay.visible(s)]
     if last and last.startswith("move") and len(squares) > 1:
         points = [lay.centre(s) for s in squares]
-        draw.line(points, fill=PALETTE.highlight, width=5, joint="curve")
-    for s in squares:
-        draw.rectangle(lay.box(s), outline=PALETTE.highlight, width=3)
+        draw.line(points, fill=PALETTE.pip, width=11, joint="curve")  # a dark edge: yellow alone fades on ivory
+        draw.line(points, fill=PALETTE.highlight, width=6, joint="curve")
 
 
-def _draw_attacks(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+def _draw_highlight(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+    """Yellow outlines on the last move's squares (over the tokens, so they stay visible)."""
+    for s in _last_squares(view.get("last_move")):
+        if lay.visible(s):
+            x0, y0, x1, y1 = lay.box(s)
+            draw.rectangle((x0, y0, x1, y1), outline=PALETTE.pip, width=6)  # a dark edge: yellow alone fades on ivory
+            draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=PALETTE.highlight, width=4)
+
+
+def _draw_attacks(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> dict[str, int]:
+    """Arrows from attacker to target and a red outline on each target; returns the points
+    pending on each target square."""
     where = {(b["owner"], b["card"]): b["square"] for b in view["beings"]}
     totals: dict[str, int] = {}
     for attack in view["pending_attacks"]:
@@ -371,93 +461,146 @@ def _draw_attacks(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) 
         totals[target] = totals.get(target, 0) + int(attack["points"])
         source = where.get((attack["attacker"]["owner"], attack["attacker"]["card"]))
         if source is not None and lay.visible(source):
-            arrow(draw, lay.centre(source), lay.centre(target), ATTACK, 4)
-    for target, points in totals.items():
+            arrow(draw, lay.centre(source), lay.centre(target), ATTACK, lay.cell)
+    for target in totals:
         x0, y0, x1, y1 = lay.box(target)
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=ATTACK, width=3)
-        r = lay.cell * 0.2
-        bx, by = x0 + r - 2, y0 + r - 2  # top left: the damage badge sits top right
-        draw.ellipse((bx - r, by - r, bx + r, by + r), fill=ATTACK, outline=(255, 255, 255), width=2)
-        text_center(draw, (bx, by), str(points), max(11, int(lay.cell * 0.26)), (255, 255, 255))
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=ATTACK, width=4)
+    return totals
+
+
+def _draw_badges(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], pending: dict[str, int]) -> None:
+    """Last of all, so nothing covers them: damage on a token's top right corner, pending
+    attack points on its top left."""
+    inset = lay.cell * 0.08
+    for being in view["beings"]:
+        if being["damage"] and lay.visible(being["square"]):
+            _, y0, x1, _ = lay.box(being["square"])
+            badge(draw, (x1 - inset, y0 + inset), f"-{being['damage']}", lay.cell)
+    for target, points in pending.items():
+        x0, y0, _, _ = lay.box(target)
+        badge(draw, (x0 + inset, y0 + inset), str(points), lay.cell)
 
 
 # --- the panel --------------------------------------------------------------------------------
 
+SEAT_CARD_H = 150
 
-def _draw_seat_panel(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any], seat: int) -> int:
+
+def _draw_seat_card(draw: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, view: dict[str, Any], seat: int) -> int:
+    """One seat's box: name, Image lives as hearts, factor pool, cards left; returns its bottom."""
     active = seat in view["turn"]
     draw.rounded_rectangle(
-        (x, y, x + PANEL_W - 12, y + 128), radius=10, fill=PALETTE.panel,
-        outline=PALETTE.highlight if active else PALETTE.panel, width=3,
+        (x0, y0, x1, y0 + SEAT_CARD_H), radius=10, fill=PALETTE.panel,
+        outline=PALETTE.highlight if active else PALETTE.panel, width=4,
     )  # fmt: skip
-    seat_token(draw, (x + 22, y + 24), 12, seat)
-    draw.text((x + 42, y + 24), ("Orange", "Blue")[seat], font=font(22), fill=PALETTE.text, anchor="lm")
+    seat_token(draw, (x0 + 24, y0 + 28), 14, seat)
+    draw.text((x0 + 46, y0 + 28), ("Orange", "Blue")[seat], font=font(26), fill=PALETTE.text, anchor="lm")
     lives = int(view["images"][seat]["lives"])
-    for i in range(3):
-        heart(draw, x + 180 + i * 28, y + 24, 20, RED_INK if i < lives else (90, 90, 90))
+    for i in range(3):  # hearts from the right: lost lives are the grey ones on the left
+        heart(draw, x1 - 28 - i * 36, y0 + 28, 28, RED_INK if i < lives else (90, 90, 90))
     factors = view["factors"][seat] if view["factors"] is not None else None
     if factors is None and view.get("private") is not None and view.get("you") == seat:
         factors = view["private"].get("factors")
+    gap = 6
+    box_w = (x1 - x0 - 24 - 4 * gap) / 5
     for i, kind in enumerate("CFDAM"):
-        bx = x + 12 + i * 55
-        draw.rounded_rectangle((bx, y + 46, bx + 48, y + 92), radius=6, fill=PALETTE.background)
-        text_center(draw, (bx + 24, y + 58), kind, 14, PALETTE.muted)
+        bx = x0 + 12 + i * (box_w + gap)
+        draw.rounded_rectangle((bx, y0 + 54, bx + box_w, y0 + 114), radius=6, fill=PALETTE.background)
+        text_center(draw, (bx + box_w / 2, y0 + 66), kind, 16, PALETTE.muted)
         value = "?" if factors is None else str(factors[kind])
-        text_center(draw, (bx + 24, y + 78), value, 22, PALETTE.text)
+        text_center(draw, (bx + box_w / 2, y0 + 94), value, 30, PALETTE.text, stroke_width=1, stroke_fill=PALETTE.text)
     if view["pool_left"] is None:
         detail = "picking the pool deck" if seat in view["turn"] else "pool deck picked"
     else:
         detail = f"cards left {view['pool_left'][seat]}  ·  summoned {len(view['summoned'][seat])}"
     if view["factors"] is None and factors is None:
         detail += "  ·  factors hidden"
-    draw.text((x + 12, y + 110), detail, font=font(15), fill=PALETTE.muted, anchor="lm")
-    return y + 140
+    draw.text((x0 + 12, y0 + 132), fit_text(detail, 18, x1 - x0 - 24), font=font(18), fill=PALETTE.muted, anchor="lm")
+    return y0 + SEAT_CARD_H
 
 
 def _draw_dice(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any]) -> int:
+    """This turn's dice: the rolled face (or ?) over the card named on the die, and its level."""
     dice = view["dice"]
     rolled = view.get("rolled")
     if rolled is None and view.get("private") is not None:
         rolled = view["private"].get("rolled")
-    draw.text((x, y), "Dice this turn", font=font(18), fill=PALETTE.text)
+    draw.text((x, y), "Dice this turn", font=font(22), fill=PALETTE.text)
     if not dice:
-        draw.text((x, y + 30), "none chosen yet", font=font(15), fill=PALETTE.muted)
-        return y + 60
+        draw.text((x, y + 34), "none chosen yet", font=font(18), fill=PALETTE.muted)
+        return y + 66
     for i, die in enumerate(dice):
-        bx, by = x + i * 100, y + 28
-        draw.rounded_rectangle((bx, by, bx + 56, by + 56), radius=9, fill=PALETTE.ivory, outline=PALETTE.pip, width=2)
+        bx, by = x + i * 98, y + 32
+        draw.rounded_rectangle((bx, by, bx + 60, by + 60), radius=9, fill=PALETTE.ivory, outline=PALETTE.pip, width=2)
         face = rolled[i] if rolled is not None else "?"
-        text_center(draw, (bx + 28, by + 29), face, 30, ATTACK if face == "S" else PALETTE.pip)
-        draw.rounded_rectangle((bx, by + 62, bx + 56, by + 86), radius=4, fill=(255, 255, 255))
-        card_label(draw, die["card"], bx + 28, by + 74, 15)
-        text_center(draw, (bx + 76, by + 28), f"L{die['level']}", 14, PALETTE.muted)
-    return y + 124
+        ink = ATTACK if face == "S" else PALETTE.pip
+        text_center(draw, (bx + 30, by + 31), face, 36, ink, stroke_width=1, stroke_fill=ink)
+        draw.rounded_rectangle((bx, by + 66, bx + 60, by + 96), radius=5, fill=WHITE)
+        card_label(draw, die["card"], bx + 30, by + 81, 20)
+        text_center(draw, (bx + 78, by + 14), f"L{die['level']}", 18, PALETTE.muted)
+    return y + 136
 
 
-def _draw_pending(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any], bottom: int) -> int:
+def _draw_pending(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, bottom: int, view: dict[str, Any]) -> int:
+    """The attacks waiting for the defence step, one line each, cut with … at `bottom`."""
     attacks = view["pending_attacks"]
-    draw.text((x, y), "Pending attacks", font=font(18), fill=PALETTE.text)
-    y += 30
+    draw.text((x, y), "Pending attacks", font=font(22), fill=PALETTE.text)
+    y += 34
     if not attacks:
-        draw.text((x, y), "none", font=font(15), fill=PALETTE.muted)
-        return y + 26
+        draw.text((x, y), "none", font=font(18), fill=PALETTE.muted)
+        return y + 28
     for attack in attacks:
-        if y > bottom - 24:
-            draw.text((x, y), "…", font=font(15), fill=PALETTE.muted)
+        if y > bottom - PENDING_ROW_H:
+            draw.text((x, y), "…", font=font(20), fill=PALETTE.muted)
             break
         target = attack["target"]
         what = "Image" if target["card"] is None else f"{target['card']} {target['square'] or ''}"
         line = f"{attack['attacker']['card']} -> {what}: {attack['points']} pts"
-        draw.text((x, y), line, font=font(16), fill=PALETTE.text)
-        y += 24
+        draw.text((x, y), fit_text(line, 20, width), font=font(20), fill=PALETTE.text)
+        y += PENDING_ROW_H
     return y
+
+
+def _status(view: dict[str, Any]) -> str:
+    return f"Turn {view['turn_number']}/{view['turn_limit']}  ·  {view['phase']}"
+
+
+def _last(view: dict[str, Any], width: float) -> str:
+    return fit_text(f"Last: {view['last_move']}", 20, width) if view.get("last_move") else ""
+
+
+def _draw_panel_beside(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+    """One column right of the board: seat 1 first, as it sits at the top of the board."""
+    x0, y, x1, bottom = lay.panel
+    draw.text((x0, y), _status(view), font=font(24), fill=PALETTE.text)
+    y += 40
+    for seat in (1, 0):
+        y = _draw_seat_card(draw, x0, y, x1, view, seat) + 14
+    y = _draw_dice(draw, x0, y, view)
+    _draw_pending(draw, x0, y, x1 - x0, bottom - 40, view)
+    draw.text((x0, bottom - 26), _last(view, x1 - x0), font=font(20), fill=PALETTE.highlight)
+
+
+def _draw_panel_below(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+    """A grid under the board: status and last move, the seats side by side (seat 0 on the
+    left, as in the header), then dice and pending attacks."""
+    x0, y0, x1, bottom = lay.panel
+    mid = (x0 + x1) // 2
+    draw.text((x0, y0 + 4), _status(view), font=font(24), fill=PALETTE.text)
+    draw.text((mid + 8, y0 + 6), _last(view, x1 - mid - 8), font=font(20), fill=PALETTE.highlight)
+    y = y0 + 44
+    _draw_seat_card(draw, x0, y, mid - 8, view, 0)
+    _draw_seat_card(draw, mid + 8, y, x1, view, 1)
+    y += SEAT_CARD_H + 16
+    _draw_dice(draw, x0 + 4, y, view)
+    _draw_pending(draw, mid + 12, y, x1 - mid - 12, bottom, view)
 
 
 def board(view: dict[str, Any]) -> Image.Image:
     """The board body for `view` (public or a seat's view)."""
     lay = Layout(view)
     guide_file = _coords(view["images"][0]["square"])[0]
-    img = _background(lay.lo, lay.cols, lay.ranks, lay.cell, (lay.width, lay.height), guide_file).copy()
+    img = _background(lay.left, lay.lo, lay.cols, lay.ranks, (lay.width, lay.height), guide_file).copy()
     draw = ImageDraw.Draw(img)
     for path in view["paths"]:
         for a, b in path["dominoes"]:
@@ -465,21 +608,13 @@ def board(view: dict[str, Any]) -> Image.Image:
                 _draw_domino(img, lay, a, b, bool(path["face_up"]))
     for image in view["images"]:
         _draw_image(draw, lay, image)
-    _draw_highlight(draw, lay, view)
+    _draw_move_trail(draw, lay, view)
     for being in view["beings"]:
-        _draw_being(img, draw, lay, being)
-    _draw_attacks(draw, lay, view)
-
-    x = lay.panel_x
-    status = f"Turn {view['turn_number']}/{view['turn_limit']}  ·  {view['phase']}"
-    draw.text((x, TOP), status, font=font(20), fill=PALETTE.text)
-    y = TOP + 34
-    for seat in (1, 0):  # seat 1 sits at the top of the board, so its panel comes first
-        y = _draw_seat_panel(draw, x, y, view, seat)
-    y = _draw_dice(draw, x, y + 4, view)
-    y = _draw_pending(draw, x, y, view, lay.height - 40)
-    if view.get("last_move"):
-        draw.text((x, lay.height - 34), f"Last: {view['last_move']}"[:40], font=font(15), fill=PALETTE.highlight)
+        _draw_being(img, lay, being)
+    _draw_highlight(draw, lay, view)
+    pending = _draw_attacks(draw, lay, view)
+    _draw_badges(draw, lay, view, pending)
+    (_draw_panel_below if lay.panel_below else _draw_panel_beside)(draw, lay, view)
     return img
 
 

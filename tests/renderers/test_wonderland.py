@@ -1,4 +1,5 @@
-"""Wonderland pictures: start, middle and end positions render valid PNGs of a sane size."""
+"""Wonderland pictures: start, middle and end positions render valid PNGs of a sane size,
+legible on a phone (Discord shows them ~420 px wide there)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from PIL import Image
 from bot.games import CHANCE
 from bot.games.wonderland import WonderlandRules, WonderlandState
 from renderers import Header, render, render_private
-from renderers.wonderland import board, private
+from renderers.wonderland import CELL, MAX_WIDTH, RED_INK, Layout, _being_sprite, board, private
 
 RULES = WonderlandRules()
+PHONE_WIDTH = 420
 POOL0 = "AH 2H 3H 4H 5D 6D 7D 8S 9S 10S JS JH QS QH KH"
 POOL1 = "AC 2C 3C 4S 5S 6C 7C 8H 9D 10D JC JD QC QD KS"
 HEADER = Header(players=("Ada", "Grace"), ply=40)
@@ -79,14 +81,50 @@ def test_start_middle_and_end_render_valid_pngs() -> None:
     end = mid._evolve(lives=(0, 2))
     end._outcome = end._judge()
     for state in (start(), mid, end):
-        image = _png(render("wonderland", state.view(None), HEADER))
-        assert image.format == "PNG" and image.width >= 800 and 600 <= image.height <= 1400
+        data = render("wonderland", state.view(None), HEADER)
+        image = _png(data)
+        assert image.format == "PNG" and image.width >= 800 and 1000 <= image.height <= 2000
+        assert len(data) < 250_000
 
 
 def test_the_board_crops_to_the_files_in_use() -> None:
-    narrow = board(start().view(None))
-    wide = board(middle().view(None))
-    assert narrow.width >= 800 and wide.width >= narrow.width
+    narrow = Layout(start().view(None))
+    wide = Layout(middle(14).view(None))
+    assert narrow.cols == 7 and (narrow.lo, narrow.hi) == (3, 9)  # d..j around the Images on g
+    assert wide.cols > narrow.cols and board(start().view(None)).width >= 800
+
+
+def test_the_crop_keeps_every_being_and_both_images() -> None:
+    for turns in (3, 8, 14):
+        view = middle(turns).view(None)
+        layout = Layout(view)
+        assert view["beings"] and all(layout.visible(b["square"]) for b in view["beings"])
+        assert all(layout.visible(image["square"]) for image in view["images"])
+
+
+def test_squares_stay_big_enough_to_read_on_a_phone() -> None:
+    """Scaled to a phone's width a square keeps >= 28 px: a wide crop moves the panel below
+    the board instead of making the picture wider."""
+    for turns in (0, 8, 14):
+        view = middle(turns).view(None)
+        layout = Layout(view)
+        picture = board(view)
+        assert picture.width == layout.width <= MAX_WIDTH
+        assert layout.cell * PHONE_WIDTH / picture.width >= 28
+    assert Layout(middle(14).view(None)).panel_below and not Layout(start().view(None)).panel_below
+
+
+def test_a_beings_rank_is_drawn_big() -> None:
+    """The rank's red ink on a heart token is >= 20 px tall at full size (~10 px on a phone)."""
+    sprite = _being_sprite("8H", 0, CELL).convert("RGB")
+
+    def red(x: int, y: int) -> bool:
+        pixel = sprite.getpixel((x, y))
+        assert isinstance(pixel, tuple)
+        return sum(abs(a - b) for a, b in zip(pixel, RED_INK, strict=True)) < 60
+
+    rows = [y for y in range(int(CELL * 0.55)) if any(red(x, y) for x in range(CELL))]  # above the suit
+    assert rows and rows[-1] - rows[0] >= 20
 
 
 def test_private_picture_is_the_pool_deck_and_none_for_the_public() -> None:
@@ -97,7 +135,7 @@ def test_private_picture_is_the_pool_deck_and_none_for_the_public() -> None:
 
 
 def test_render_is_fast_enough() -> None:
-    view = middle().view(None)
+    view = middle(14).view(None)
     times = []
     for _ in range(9):
         began = time.perf_counter()
