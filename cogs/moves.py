@@ -93,7 +93,8 @@ class MovesCog(BoneyardCog):
     async def hand(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
-        if row.seat_of(interaction.user.id) is None:
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
             raise ServiceError("You are not playing in this match.")
         info = GAMES[row.game].info
         if not info.has_private_info:
@@ -102,8 +103,7 @@ class MovesCog(BoneyardCog):
         await interaction.response.defer(ephemeral=True)
         shown = presenter_of(interaction)
         file = await shown.private_file(row, view)
-        seat = row.seat_of(interaction.user.id)
-        controls = await shown.controls(row, interaction.user.id, seat) if seat is not None else None
+        controls = await shown.controls(row, interaction.user.id, seat, view)
         text = "Your private view (only you can see this)."
         extra: dict[str, Any] = {"view": controls} if controls is not None else {}
         if file is None:

@@ -187,20 +187,17 @@ class Presenter:
         prompted = set(update.prompt) if private.has_controls(row.game) else set()
         for seat in sorted(set(update.private_views) | prompted):
             user_id = row.seats[seat]
-            view = update.private_views.get(seat)
-            controls = await self.controls(row, user_id, seat) if seat in prompted else None
-            if view is None:
-                if controls is None:
-                    continue
-                view = await self.bot.service.view(row.id, user_id)
-            await self.dm_view(row, user_id, view, controls=controls)
+            view = update.private_views.get(seat) or await self.bot.service.view(row.id, user_id)
+            controls = await self.controls(row, user_id, seat, view) if seat in prompted else None
+            if seat in update.private_views or controls is not None:
+                await self.dm_view(row, user_id, view, controls=controls)
 
-    async def controls(self, row: MatchRow, user_id: int, seat: int) -> discord.ui.View | None:
-        """The private selects/buttons for a seat that must act now (None: none to offer)."""
+    async def controls(self, row: MatchRow, user_id: int, seat: int, view: dict[str, Any]) -> discord.ui.View | None:
+        """The private selects/buttons for a seat that must act now, built from its `view`
+        (the one the caller is showing) and its legal moves (None: none to offer)."""
         if not private.has_controls(row.game):
             return None
         moves = await self.bot.service.legal_moves(row.id, user_id)
-        view = await self.bot.service.view(row.id, user_id)
         return private.controls_for(row.game, row.id, seat, view, moves)
 
     async def dm_view(
