@@ -23,8 +23,8 @@ from bot.clocks import ClockState
 from bot.games import GAMES
 from bot.matches import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
 from bot.store import MatchRow
+from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
-from cogs.tournaments import hosts_match
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -85,8 +85,7 @@ class ClockCog(BoneyardCog):
     async def _vote(self, interaction: discord.Interaction, action: str) -> None:
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
-        outsider = row.seat_of(interaction.user.id) is None
-        moderator = outsider and (bool(interaction.permissions.manage_channels) or await hosts_match(interaction, row))
+        moderator = await moderates(interaction, row)
         if action == "pause":
             change = await service.pause(row.id, interaction.user.id, moderator=moderator)
         else:

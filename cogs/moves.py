@@ -11,10 +11,10 @@ from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
 from bot.matches import ServiceError
+from cogs.authority import moderates
 from cogs.buttons import ResignButton
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
 from cogs.presenter import channel_link
-from cogs.tournaments import hosts_match
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -125,8 +125,7 @@ class MovesCog(BoneyardCog):
     async def abort(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
-        outsider = row.seat_of(interaction.user.id) is None
-        moderator = outsider and (bool(interaction.permissions.manage_channels) or await hosts_match(interaction, row))
+        moderator = await moderates(interaction, row)
         update = await service.abort(row.id, interaction.user.id, moderator=moderator)
         if update is None:
             other = [u for u in (row.seats or ()) if u != interaction.user.id]

@@ -18,11 +18,11 @@ from discord.ext import commands, tasks
 
 from bot.games import GAMES
 from bot.matches import ServiceError
-from bot.store import MatchRow
 from bot.tournament_service import item_names, loaded
 from bot.tournament_store import Entry, TournamentRow
 from bot.tournaments import Format, Tournament
-from cogs.common import BoneyardCog, bot_of, presenter
+from cogs.authority import is_host
+from cogs.common import BoneyardCog, presenter
 from cogs.play import GAME_CHOICES, parse_options
 from cogs.tournament_runner import TournamentRunner, picture_file
 
@@ -44,22 +44,6 @@ RESULT_CHOICES = [
 ]
 CHECKIN_POLL_SECONDS = 30
 MENTIONS = discord.AllowedMentions(users=True, everyone=False, roles=False)
-
-
-def is_host(interaction: discord.Interaction, row: TournamentRow, host_roles: frozenset[str]) -> bool:
-    """The creator, a member with Manage Server, or a member of a configured host role."""
-    if interaction.user.id == row.host_id or interaction.permissions.manage_guild:
-        return True
-    roles = getattr(interaction.user, "roles", [])
-    return any(str(role.id) in host_roles or role.name.lower() in host_roles for role in roles)
-
-
-async def hosts_match(interaction: discord.Interaction, match: MatchRow) -> bool:
-    """Whether the user hosts the tournament this match belongs to (they may pause, resume
-    and abort it like a moderator)."""
-    bot = bot_of(interaction)
-    tournament = await bot.tournaments.of_match(match.id)
-    return tournament is not None and is_host(interaction, tournament, bot.settings.host_roles)
 
 
 def tournament_channel(interaction: discord.Interaction) -> tuple[int, int | None]:
@@ -88,9 +72,6 @@ class TournamentsCog(BoneyardCog):
     async def _here(self, interaction: discord.Interaction) -> TournamentRow:
         channel_id, parent = tournament_channel(interaction)
         return await self.bot.tournaments.in_channel(channel_id, parent_id=parent)
-
-    def is_host(self, interaction: discord.Interaction, row: TournamentRow) -> bool:
-        return is_host(interaction, row, self.bot.settings.host_roles)
 
     # --- sign-up -----------------------------------------------------------------------
 
@@ -179,7 +160,7 @@ class TournamentsCog(BoneyardCog):
         giver: discord.Member | None = None,
     ) -> None:
         row = await self._here(interaction)
-        await self.bot.tournaments.give_item(row.id, player.id, item, host=self.is_host(interaction, row))
+        await self.bot.tournaments.give_item(row.id, player.id, item, host=is_host(interaction, row))
         source = f" (a gift from {giver.mention})" if giver is not None else ""
         await interaction.response.send_message(
             f"🎁 {player.mention} receives the item **{item.strip().lower()}**{source}.",
@@ -189,7 +170,7 @@ class TournamentsCog(BoneyardCog):
     @item.command(name="take", description="Take an item back from a player (host).")
     async def item_take(self, interaction: discord.Interaction, player: discord.Member, item: str) -> None:
         row = await self._here(interaction)
-        await self.bot.tournaments.take_item(row.id, player.id, item, host=self.is_host(interaction, row))
+        await self.bot.tournaments.take_item(row.id, player.id, item, host=is_host(interaction, row))
         await interaction.response.send_message(
             f"{player.mention} no longer holds **{item.strip().lower()}**.",
             allowed_mentions=discord.AllowedMentions.none(),
@@ -215,7 +196,7 @@ class TournamentsCog(BoneyardCog):
     @tournament.command(name="start", description="Start the tournament, or open check-in if it has one (host).")
     async def start(self, interaction: discord.Interaction) -> None:
         row = await self._here(interaction)
-        started = await self.bot.tournaments.begin(row.id, host=self.is_host(interaction, row))
+        started = await self.bot.tournaments.begin(row.id, host=is_host(interaction, row))
         if started.status == "checkin":
             entrants = " ".join(f"<@{e.user_id}>" for e in await self.bot.tournaments.entries(row.id))
             until = int(started.checkin_until or 0)
@@ -248,7 +229,7 @@ class TournamentsCog(BoneyardCog):
     @tournament.command(name="resume", description="Open any games that are due (host; e.g. after fixing permissions).")
     async def resume(self, interaction: discord.Interaction) -> None:
         row = await self._here(interaction)
-        if not self.is_host(interaction, row):
+        if not is_host(interaction, row):
             raise ServiceError("Only the tournament's host (or a server manager) can do that.")
         await interaction.response.defer(ephemeral=True)
         progress = await self.runner.advance(row.id)
@@ -264,7 +245,7 @@ class TournamentsCog(BoneyardCog):
         tournament = self._started(row)
         pairing = _latest_pairing(tournament, player.id)
         winner = player.id if result.value == "win" else None
-        to_abort = await self.bot.tournaments.report(row.id, pairing, winner, host=self.is_host(interaction, row))
+        to_abort = await self.bot.tournaments.report(row.id, pairing, winner, host=is_host(interaction, row))
         await interaction.response.defer()
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
@@ -281,7 +262,7 @@ class TournamentsCog(BoneyardCog):
         row = await self._here(interaction)
         target = player or interaction.user
         to_end = await self.bot.tournaments.drop(
-            row.id, target.id, host=self.is_host(interaction, row), by=interaction.user.id
+            row.id, target.id, host=is_host(interaction, row), by=interaction.user.id
         )
         await interaction.response.defer()
         for match_id in to_end:
@@ -296,7 +277,7 @@ class TournamentsCog(BoneyardCog):
     @tournament.command(name="cancel", description="Cancel the tournament; running games are aborted (host).")
     async def cancel(self, interaction: discord.Interaction) -> None:
         row = await self._here(interaction)
-        to_abort = await self.bot.tournaments.cancel(row.id, host=self.is_host(interaction, row))
+        to_abort = await self.bot.tournaments.cancel(row.id, host=is_host(interaction, row))
         await interaction.response.defer()
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
