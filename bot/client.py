@@ -79,7 +79,7 @@ class Boneyard(commands.Bot):
         self.store = await Store.open(self.settings.database)
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
-        self.tournaments = TournamentService(self.service)
+        self.tournaments = TournamentService(self.service, self.ratings)
         self.service.finish_listeners.append(self._on_match_finished)
         caught_up = await self.ratings.catch_up()
         if caught_up:

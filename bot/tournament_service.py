@@ -70,8 +70,10 @@ def item_names(rules: Rules) -> tuple[str, ...]:
 
 
 class TournamentService:
-    def __init__(self, matches: MatchService) -> None:
+    def __init__(self, matches: MatchService, ratings: RatingBook) -> None:
         self.matches = matches
+        self.ratings = ratings
+        """Seeds: players are ranked by their rating in the event's game."""
         self.store = TournamentStore(matches.store)
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -265,14 +267,13 @@ class TournamentService:
         entries = await self.store.entries(row.id)
         players = [e for e in entries if e.checked_in or row.status == "open"]
         fmt = Format(row.format)
-        needed = 2
-        if len(players) < needed or (fmt is Format.DEATHMATCH and len(players) != 2):
+        if len(players) < 2 or (fmt is Format.DEATHMATCH and len(players) != 2):
             if row.status == "checkin":
                 await self.store.set_status(row.id, "cancelled", expected=("checkin",))
                 raise ServiceError(f"Only {len(players)} player(s) checked in: the tournament was cancelled.")
             wanted = "exactly 2 players" if fmt is Format.DEATHMATCH else "at least 2 players"
             raise ServiceError(f"This tournament needs {wanted} to start; {len(players)} joined.")
-        ratings = {p.user_id: (await self._rating(p.user_id, row.game)) for p in players}
+        ratings = {p.user_id: (await self.ratings.rating(p.user_id, row.game)).rating.value for p in players}
         try:
             tournament = Tournament.new(
                 fmt,
@@ -290,10 +291,6 @@ class TournamentService:
                 tournament.give_item(player.user_id, item)
         await self.store.save_state(row.id, tournament.dump(), expected_version=row.version, status="running")
         return await self._get(row.id)
-
-    async def _rating(self, user_id: int, game: str) -> float:
-        """Seeds follow the players' ratings in the event's game."""
-        return (await RatingBook(self.matches.store).rating(user_id, game)).rating.value
 
     # --- running -----------------------------------------------------------------------
 

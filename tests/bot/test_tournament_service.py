@@ -29,8 +29,8 @@ class Event:
 
     def __init__(self, service: MatchService) -> None:
         self.matches = service
-        self.service = TournamentService(service)
         self.ratings = RatingBook(service.store)
+        self.service = TournamentService(service, self.ratings)
         service.finish_listeners.append(self.ratings.record)
         self._thread = 10_000
         self.progress: list[Progress] = []
