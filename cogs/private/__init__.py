@@ -17,12 +17,18 @@ Components never compute a rule: they only narrow the seat's legal moves into st
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from functools import cache
 from types import ModuleType
 from typing import Any
 
 import discord
+
+from bot.matches import NotInMatch, ServiceError, Update
+from cogs.common import presenter_of, service_of
+
+log = logging.getLogger(__name__)
 
 ControlsFactory = Callable[[int, int, dict[str, Any], list[str]], discord.ui.View | None]
 
@@ -53,3 +59,27 @@ def controls_for(game: str, match_id: int, seat: int, view: dict[str, Any], move
 def dynamic_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
     """Every private component class, for `bot.add_dynamic_items` at start-up."""
     return tuple(item for game in _MODULES for item in _module(game).ITEMS)
+
+
+async def check_owner(interaction: discord.Interaction, match_id: int, seat: int) -> None:
+    """Refuse a click by anyone but the seat the component was made for (the custom id
+    names it): DMs cannot be clicked by others, but an ephemeral `/hand` reply is a message
+    like any other."""
+    owner = await service_of(interaction).seat_of(match_id, interaction.user.id)
+    if owner is None:
+        raise NotInMatch("You are not playing in this match.")
+    if owner != seat:
+        raise ServiceError("These controls belong to the other player.")
+
+
+async def receipt_and_announce(
+    interaction: discord.Interaction, update: Update, *, intro: str | None = None, **receipt: Any
+) -> None:
+    """After a move played from private controls: turn the message into a receipt (its
+    controls removed; `receipt` are `edit_message` fields), then announce the update.  The
+    move is announced even if the receipt cannot be shown: it was already played."""
+    try:
+        await interaction.response.edit_message(view=None, **receipt)
+    except discord.HTTPException:
+        log.warning("could not mark the private controls of match %d as used", update.match.id, exc_info=True)
+    await presenter_of(interaction).announce(update, intro=intro)

@@ -24,7 +24,6 @@ drafted.`) names no tile.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -37,8 +36,7 @@ from bot.games.domino_wars import DRAFT_SIZE, SEAT_NAMES
 from bot.games.dominoes import no_doubles
 from bot.matches import ServiceError, Update
 from cogs.common import presenter_of, report_error, service_of
-
-log = logging.getLogger(__name__)
+from cogs.private import check_owner, receipt_and_announce
 
 TAG = "boneyard:dw"
 SELECT_LIMIT = 25
@@ -559,12 +557,8 @@ def _current_draft(view: dict[str, Any], moves: list[str], picked: Sequence[str]
 
 async def _situation(interaction: discord.Interaction, match_id: int, seat: int) -> tuple[dict[str, Any], list[str]]:
     """The clicker's view and legal moves now; refuses other users and out-of-turn clicks."""
+    await check_owner(interaction, match_id, seat)
     service = service_of(interaction)
-    actual = await service.seat_of(match_id, interaction.user.id)
-    if actual is None:
-        raise ServiceError("You are not playing in this match.")
-    if actual != seat:
-        raise ServiceError("These controls belong to the other player.")
     moves = await service.legal_moves(match_id, interaction.user.id)
     if not moves:
         raise ServiceError("You have nothing to decide now: these controls are out of date.")
@@ -607,9 +601,5 @@ async def _play(
     except Exception as error:
         await report_error(interaction, error)
         return
-    try:
-        await interaction.response.edit_message(content=with_status(_content(interaction), done), view=None)
-    except discord.HTTPException:
-        log.warning("could not mark the DM controls of match %d as used", match_id, exc_info=True)
     intro = f"📝 **{await presenter.name(interaction.user.id)}** has drafted." if announce_draft else None
-    await presenter.announce(update, intro=intro)
+    await receipt_and_announce(interaction, update, intro=intro, content=with_status(_content(interaction), done))

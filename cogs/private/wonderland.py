@@ -23,7 +23,6 @@ engine's own `kind_of`; the components never decide a rule themselves.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -33,10 +32,9 @@ from typing import Any, Final, Self
 import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
-from bot.matches import NoMatchHere, NotInMatch, ServiceError
+from bot.matches import NoMatchHere, ServiceError
 from cogs.common import presenter_of, report_error, service_of
-
-log = logging.getLogger(__name__)
+from cogs.private import check_owner, receipt_and_announce
 
 PREFIX: Final = "boneyard:wl"
 _HEAD: Final = rf"{PREFIX}:(?P<id>[0-9]+):(?P<seat>[01])"
@@ -274,11 +272,7 @@ async def _guarded(
     ephemeral refusal and nothing changes."""
     presenter_of(interaction).remember(interaction.user)
     try:
-        owner = await service_of(interaction).seat_of(match_id, interaction.user.id)
-        if owner is None:
-            raise NotInMatch("You are not playing in this match.")
-        if owner != seat:
-            raise ServiceError("These controls belong to the other player.")
+        await check_owner(interaction, match_id, seat)
         await act()
     except Exception as error:
         await report_error(interaction, error)
@@ -294,15 +288,9 @@ async def _situation(interaction: discord.Interaction, match_id: int) -> tuple[d
 
 
 async def _play(interaction: discord.Interaction, match_id: int, move: str, done_text: str) -> None:
-    """The final step: play, then turn the DM into a receipt, then announce (channel + DMs).
-
-    Once the move is played it is announced even if the receipt cannot be shown."""
+    """The final step: play, then the DM becomes a receipt (picture dropped) and the update is announced."""
     update = await service_of(interaction).play(match_id, interaction.user.id, move)
-    try:
-        await interaction.response.edit_message(content=done_text, view=None, attachments=[])
-    except discord.HTTPException:
-        log.warning("could not edit the Wonderland DM of match %d after a move", match_id, exc_info=True)
-    await presenter_of(interaction).announce(update)
+    await receipt_and_announce(interaction, update, content=done_text, attachments=[])
 
 
 class PoolSelect(
