@@ -158,13 +158,6 @@ class TournamentStore:
         row = await self.store.fetch_one(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,))
         return _tournament(row) if row else None
 
-    async def open_in_channel(self, channel_id: int) -> TournamentRow | None:
-        row = await self.store.fetch_one(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ? AND status IN ('open', 'checkin', 'running')",
-            (channel_id,),
-        )
-        return _tournament(row) if row else None
-
     async def latest_in_channel(self, channel_id: int) -> TournamentRow | None:
         """The open tournament, else the last one that ended (for standings after the end)."""
         row = await self.store.fetch_one(

@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 
 from bot.games import GAMES
 from bot.matches import ServiceError
+from bot.store import MatchRow
 from bot.tournament_service import item_names, loaded
 from bot.tournament_store import Entry, TournamentRow
 from bot.tournaments import Format, Tournament
@@ -344,13 +345,11 @@ class TournamentsCog(BoneyardCog):
     # --- events ------------------------------------------------------------------------
 
     @commands.Cog.listener()
-    async def on_match_finished(self, match: object) -> None:
-        match_id = getattr(match, "id", None)
-        if not isinstance(match_id, int):
-            return
-        tournament_id = await self.bot.tournaments.store.tournament_of_match(match_id)
-        if tournament_id is not None:
-            await self.runner.advance(tournament_id)
+    async def on_match_finished(self, match: MatchRow) -> None:
+        """Dispatched by the bot after any match ended: a tournament game moves its event on."""
+        tournament = await self.bot.tournaments.of_match(match.id)
+        if tournament is not None:
+            await self.runner.advance(tournament.id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -303,7 +303,7 @@ async def test_bad_settings_are_refused_at_create(event: Event, kwargs: dict[str
     settings: dict[str, object] = {"game": "focus", **kwargs}
     with pytest.raises(ServiceError, match=message):
         await event.service.create(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="x", **settings)  # type: ignore[arg-type]
-    assert await event.service.store.open_in_channel(CHANNEL) is None
+    assert await event.service.store.latest_in_channel(CHANNEL) is None
 
 
 async def _row(event: Event, tournament_id: int) -> TournamentRow:
