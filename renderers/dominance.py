@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
-from renderers.kit import PALETTE, Color, coordinate_labels, font, pips, seat_token, text_center
+from renderers.kit import PALETTE, Color, coordinate_labels, pips, seat_token, text, text_center, wrap
 
 FILES, RANKS = 6, 7
 CELL = 76
@@ -161,7 +161,7 @@ def _draw_path(draw: ImageDraw.ImageDraw, path: list[str]) -> None:
 
 
 def _draw_underworld(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    draw.text((LEFT, UW_TOP - 30), "Underworld: stones per space (u6 leads to u0)", font=font(20), fill=PALETTE.muted)
+    text(draw, (LEFT, UW_TOP - 30), "Underworld: stones per space (u6 leads to u0)", 20, PALETTE.muted)
     active = set(view["active"])
     ready = set(view["can_act"]) if view["phase"] == "move" else set()
     for name in UW_NAMES:
@@ -196,21 +196,6 @@ def _die(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, value: int)
     pips(draw, (x + 4, y + 4, x + size - 4, y + size - 4), value)
 
 
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        line = ""
-        for word in paragraph.split():
-            trial = f"{line} {word}".strip()
-            if font(size).getlength(trial) <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
-
-
 def _instruction(view: dict[str, Any]) -> str:
     """What the player to move may do now, in one short paragraph."""
     names = _seat_names()
@@ -240,18 +225,18 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     x, y = PANEL_X, TOP
     names = _seat_names()
     title = PHASE_TITLES.get(view["phase"], view["phase"])
-    draw.text((x, y), title, font=font(30), fill=PALETTE.text)
+    text(draw, (x, y), title, 30, PALETTE.text)
     y += 42
     limit = view["turn_limit"]
     turn_text = f"Turn {view['turn_number']}" + (f" of {limit}" if limit else "")
     if view["phase"] not in ("layout", "setup"):
-        draw.text((x, y), turn_text, font=font(20), fill=PALETTE.muted)
+        text(draw, (x, y), turn_text, 20, PALETTE.muted)
     y += 36
     dice: list[int] = view["roll"]
     if dice:
         roller = view["roll_seat"]
         label = "Roll" if roller == view["to_move"] else f"{names[roller]}'s last roll"
-        draw.text((x, y), label, font=font(20), fill=PALETTE.muted)
+        text(draw, (x, y), label, 20, PALETTE.muted)
         y += 28
         size = 60
         for i, value in enumerate(dice):
@@ -259,7 +244,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         y += size + 16
     extra = view["return_roll"] or view["setup_roll"]
     if extra:
-        draw.text((x, y), "Return roll", font=font(20), fill=PALETTE.muted)
+        text(draw, (x, y), "Return roll", 20, PALETTE.muted)
         y += 28
         for i, value in enumerate(extra):
             _die(draw, x + i * 62, y, 50, value)
@@ -267,19 +252,19 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     who = view["to_move"]
     if not view["outcome"]:
         seat_token(draw, (x + 14, y + 16), 13, who)
-        draw.text((x + 36, y + 3), f"{names[who]} to play", font=font(24), fill=PALETTE.text)
+        text(draw, (x + 36, y + 3), f"{names[who]} to play", 24, PALETTE.text)
         y += 44
-    for line in _wrap(_instruction(view), 22, PANEL_W):
-        draw.text((x, y), line, font=font(22), fill=PALETTE.highlight)
+    for line in wrap(_instruction(view), 22, PANEL_W):
+        text(draw, (x, y), line, 22, PALETTE.highlight)
         y += 30
     y += 14
     last = view["last_move"]
     if last:
-        draw.text((x, y), "Last move", font=font(20), fill=PALETTE.muted)
+        text(draw, (x, y), "Last move", 20, PALETTE.muted)
         y += 28
         seat = view["last_seat"]
         seat_token(draw, (x + 12, y + 14), 11, seat)
-        draw.text((x + 32, y), last, font=font(26), fill=PALETTE.text)
+        text(draw, (x + 32, y), last, 26, PALETTE.text)
         y += 40
     _draw_counts(draw, view, max(y, TOP + BOARD_H - 90))
 
@@ -294,8 +279,8 @@ def _draw_counts(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: float) -> N
     below = [sum(c[s] for c in view["underworld"].values()) for s in (0, 1)]
     for seat in (0, 1):
         seat_token(draw, (x + 14, y + 14 + 36 * seat), 12, seat)
-        text = f"{names[seat]}: {on_board[seat]} on board, {below[seat]} below"
-        draw.text((x + 34, y + 2 + 36 * seat), text, font=font(20), fill=PALETTE.text)
+        line = f"{names[seat]}: {on_board[seat]} on board, {below[seat]} below"
+        text(draw, (x + 34, y + 2 + 36 * seat), line, 20, PALETTE.text)
 
 
 def board(view: dict[str, Any]) -> Image.Image:

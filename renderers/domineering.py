@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, domino, font, text_center
+from renderers.kit import PALETTE, Color, domino, text, text_center
 
 SIZE = 8
 FILES = "abcdefgh"
@@ -227,12 +227,12 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     x = box[2] + 26
     if seat >= 0:
         draw.ellipse((x, 26, x + 26, 52), fill=PALETTE.seats[seat], outline=PALETTE.pip, width=2)
-    draw.text((x + 38, 39), lead, font=font(30), fill=PALETTE.text, anchor="lm")
-    draw.text((x, 74), sub, font=font(18), fill=PALETTE.muted, anchor="lm")
+    text(draw, (x + 38, 39), lead, 30, PALETTE.text, anchor="lm")
+    text(draw, (x, 74), sub, 18, PALETTE.muted, anchor="lm")
     if last:
         mover = SEAT_NAMES[1 - int(view["to_move"])]  # the turn has passed since that move
         said = f"{mover} kept the tile" if last == "keep" else f"{mover} {last}"
-        draw.text((x, 100), f"last move: {said}", font=font(18), fill=PALETTE.highlight, anchor="lm")
+        text(draw, (x, 100), f"last move: {said}", 18, PALETTE.highlight, anchor="lm")
 
 
 def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) -> None:
@@ -259,9 +259,7 @@ def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) ->
         text_center(draw, (centre, y), "kept", 18, PALETTE.text)
         for seat in (0, 1):
             draw.ellipse((POOL_X + 6, y + 16 + seat * 26, POOL_X + 24, y + 34 + seat * 26), fill=PALETTE.seats[seat])
-            draw.text(
-                (POOL_X + 34, y + 25 + seat * 26), str(len(kept[seat])), font=font(20), fill=PALETTE.text, anchor="lm"
-            )
+            text(draw, (POOL_X + 34, y + 25 + seat * 26), str(len(kept[seat])), 20, PALETTE.text, anchor="lm")
 
 
 def board(view: dict[str, Any]) -> Image.Image:

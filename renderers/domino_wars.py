@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, domino, font, seat_token, text_center
+from renderers.kit import PALETTE, Color, domino, seat_token, text, text_center
 
 SIZE = 4
 FILES = "abcd"
@@ -150,42 +150,36 @@ def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
     )
     seat_token(draw, (x + 26, top + 30), 13, seat)
     directions = view.get("directions")
-    draw.text((x + 48, top + 16), SEAT_NAMES[seat], font=font(24), fill=PALETTE.text)
+    text(draw, (x + 48, top + 16), SEAT_NAMES[seat], 24, PALETTE.text)
     scores = view.get("scores", [0, 0])
-    draw.text((right - 16, top + 12), str(scores[seat]), font=font(44), fill=PALETTE.seats[seat], anchor="ra")
+    text(draw, (right - 16, top + 12), str(scores[seat]), 44, PALETTE.seats[seat], anchor="ra")
     facts = [directions[seat]] if directions else []
     facts += [f"hand {view['hand_sizes'][seat]}", f"pile {view['pile_sizes'][seat]}"]
     if view.get("skips", [0, 0])[seat]:
         facts.append(f"skips next turn ×{view['skips'][seat]}")
     if view.get("phase") == "draft":
         facts = ["drafted ✓" if view.get("drafted", [False, False])[seat] else "drafting…"]
-    draw.text((x + 16, top + 62), "  ·  ".join(facts), font=font(19), fill=PALETTE.muted)
+    text(draw, (x + 16, top + 62), "  ·  ".join(facts), 19, PALETTE.muted)
     items = [name for name, holder in view.get("items", {}).items() if holder in (str(seat), "both")]
     if items:
-        draw.text((x + 16, top + 90), "items: " + ", ".join(items), font=font(17), fill=PALETTE.accent)
-    draw.text((x + 16, top + 118), "Discard pile", font=font(17), fill=PALETTE.text)
+        text(draw, (x + 16, top + 90), "items: " + ", ".join(items), 17, PALETTE.accent)
+    text(draw, (x + 16, top + 118), "Discard pile", 17, PALETTE.text)
     discards = view.get("discards", [[], []])[seat]
     if len(discards) > DISCARDS_SHOWN:
-        draw.text(
-            (right - 16, top + 118),
-            f"+{len(discards) - DISCARDS_SHOWN} older",
-            font=font(17),
-            fill=PALETTE.muted,
-            anchor="ra",
-        )
+        text(draw, (right - 16, top + 118), f"+{len(discards) - DISCARDS_SHOWN} older", 17, PALETTE.muted, anchor="ra")
     for k, tile in enumerate(discards[-DISCARDS_SHOWN:]):
         tx = x + 16 + (k % DISCARDS_PER_ROW) * (SMALL[0] + 10)
         ty = top + 142 + (k // DISCARDS_PER_ROW) * (SMALL[1] + 12)
         _paste_tile(img, tile, (tx, ty), SMALL, PALETTE.pip)
     if not discards:
-        draw.text((x + 16, top + 148), "empty", font=font(17), fill=PALETTE.muted)
+        text(draw, (x + 16, top + 148), "empty", 17, PALETTE.muted)
 
 
 def board(view: dict[str, Any]) -> Image.Image:
     """The public picture: status line, the 4×4 board, and a panel per seat."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
-    draw.text((MARGIN, 18), _status(view), font=font(24), fill=PALETTE.text)
+    text(draw, (MARGIN, 18), _status(view), 24, PALETTE.text)
     _draw_board(img, draw, view)
     for seat in (0, 1):
         _draw_seat_panel(img, draw, view, seat, BOARD_Y - 6 + seat * (PANEL_HEIGHT + PANEL_GAP))
@@ -219,7 +213,7 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     draw = ImageDraw.Draw(img)
     seat_token(draw, (MARGIN + 14, 34), 13, seat)
     title = f"Your draft ({len(shown_tiles)}/8)" if drafting else f"Your hand ({len(hand)})"
-    draw.text((MARGIN + 36, 20), title, font=font(26), fill=PALETTE.text)
+    text(draw, (MARGIN + 36, 20), title, 26, PALETTE.text)
     y = 66
     for k, tile in enumerate(shown_tiles):
         tx = MARGIN + (k % 5) * (LARGE[0] + 24)
@@ -227,13 +221,11 @@ def private(view: dict[str, Any]) -> Image.Image | None:
         _paste_tile(img, tile, (tx, ty), LARGE, PALETTE.seats[seat])
         text_center(draw, (tx + LARGE[0] / 2, ty + LARGE[1] + 16), tile, 20, PALETTE.muted)
     if not shown_tiles:
-        draw.text((MARGIN, y + 20), "no tiles", font=font(22), fill=PALETTE.muted)
+        text(draw, (MARGIN, y + 20), "no tiles", 22, PALETTE.muted)
     y += hand_rows * (LARGE[1] + HAND_GAP) + 4
     if drafting:
         return img
-    draw.text(
-        (MARGIN, y), f"Draw pile ({len(pile)}), order unknown except where marked", font=font(20), fill=PALETTE.text
-    )
+    text(draw, (MARGIN, y), f"Draw pile ({len(pile)}), order unknown except where marked", 20, PALETTE.text)
     y += 40
     for k, (tile, mark) in enumerate(pile):
         tx = MARGIN + (k % 9) * (PILE[0] + 14)
@@ -242,8 +234,8 @@ def private(view: dict[str, Any]) -> Image.Image | None:
         if mark:
             text_center(draw, (tx + PILE[0] / 2, ty + PILE[1] + 13), mark, 15, PALETTE.highlight)
     if not pile:
-        draw.text((MARGIN, y + 6), "empty", font=font(20), fill=PALETTE.muted)
+        text(draw, (MARGIN, y + 6), "empty", 20, PALETTE.muted)
     y += pile_rows * (PILE[1] + 34)
     if choices:
-        draw.text((MARGIN, y + 10), "Choose: " + "  /  ".join(choices), font=font(20), fill=PALETTE.highlight)
+        text(draw, (MARGIN, y + 10), "Choose: " + "  /  ".join(choices), 20, PALETTE.highlight)
     return img

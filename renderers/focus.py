@@ -23,7 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
-from renderers.kit import PALETTE, Color, coordinate_labels, font, seat_token, text_center
+from renderers.kit import PALETTE, Color, coordinate_labels, seat_token, text, text_center
 
 SIZE = 8
 CELL = 84
@@ -199,10 +199,10 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[st
         border = PALETTE.highlight if active or won else PALETTE.panel
         draw.rounded_rectangle(box, radius=14, fill=PALETTE.panel, outline=border, width=4 if active or won else 1)
         seat_token(draw, (PANEL_X + 30, top + 32), 15, seat)
-        draw.text((PANEL_X + 56, top + 32), seat_names[seat], font=font(26), fill=PALETTE.text, anchor="lm")
+        text(draw, (PANEL_X + 56, top + 32), seat_names[seat], 26, PALETTE.text, anchor="lm")
         status = "wins" if won else ("to move" if active else "")
         if status:
-            draw.text((PANEL_X + PANEL_W - 16, top + 33), status, font=font(17), fill=PALETTE.highlight, anchor="rm")
+            text(draw, (PANEL_X + PANEL_W - 16, top + 33), status, 17, PALETTE.highlight, anchor="rm")
         controlled = sum(1 for pieces in stacks.values() if pieces[-1] == seat)
         on_board = sum(pieces.count(seat) for pieces in stacks.values())
         rows: list[tuple[str, int, int | None]] = [
@@ -219,8 +219,8 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[st
                 text_x = PANEL_X + 54
             else:
                 text_x = PANEL_X + 18
-            draw.text((text_x, y), label, font=font(20), fill=PALETTE.muted, anchor="lm")
-            draw.text((PANEL_X + PANEL_W - 18, y), str(value), font=font(32), fill=PALETTE.text, anchor="rm")
+            text(draw, (text_x, y), label, 20, PALETTE.muted, anchor="lm")
+            text(draw, (PANEL_X + PANEL_W - 18, y), str(value), 32, PALETTE.text, anchor="rm")
     _draw_notes(draw, view, TOP + 2 * card_h + 36)
 
 
@@ -229,13 +229,13 @@ def _draw_notes(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None
     last = view.get("last_move")
     x = PANEL_X + 8
     if last:
-        draw.text((x, y), "Last move", font=font(19), fill=PALETTE.muted, anchor="lm")
-        draw.text((PANEL_X + PANEL_W - 10, y), last, font=font(24), fill=PALETTE.text, anchor="rm")
+        text(draw, (x, y), "Last move", 19, PALETTE.muted, anchor="lm")
+        text(draw, (PANEL_X + PANEL_W - 10, y), last, 24, PALETTE.text, anchor="rm")
     else:
-        draw.text((x, y), "No move yet", font=font(19), fill=PALETTE.muted, anchor="lm")
+        text(draw, (x, y), "No move yet", 19, PALETTE.muted, anchor="lm")
     repetitions = int(view.get("repetitions") or 0)
     if repetitions >= 2:
-        draw.text((x, y + 30), f"Position seen {repetitions} times", font=font(19), fill=PALETTE.accent, anchor="lm")
+        text(draw, (x, y + 30), f"Position seen {repetitions} times", 19, PALETTE.accent, anchor="lm")
 
 
 def board(view: dict[str, Any]) -> Image.Image:

@@ -24,10 +24,8 @@ Representation chosen:
 - A bracket of one pairing (a deathmatch) adds a strip of chips, one per game played.
 - Swiss and round robin have no tree: `bracket_png` draws the standings table (top
   `TABLE_ROWS`, then "+N more") followed by the current round's pairings as a grid of boxes.
-- The bundled font covers ASCII only, and Discord display names carry accents, fancy
-  letters and emoji: names are folded (NFKD, so "José" and "𝓐𝓭𝓪" read "Jose" and "Ada"), what
-  the font still cannot draw is dropped rather than shown as boxes, and the rest is cut
-  with an ellipsis to its box.
+- Names are drawn as written: the kit's fonts cover Latin, Greek, Cyrillic, CJK and emoji
+  with per-character fallback; a name too long for its box is cut with an ellipsis.
 """
 
 from __future__ import annotations
@@ -35,10 +33,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import statistics
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -46,7 +42,8 @@ from PIL import Image, ImageDraw
 from bot.tournaments import Format, Pairing, Player, Standing, Tournament
 from bot.tournaments.brackets import FINAL, LOSERS, MAIN, RESET, WINNERS
 from bot.tournaments.model import BYE, FORFEIT, HOST, PLAYED, UNNEEDED
-from renderers.kit import PALETTE, Color, font, to_png
+from renderers.kit import PALETTE, Color, fit_text, text_width, to_png
+from renderers.kit import text as kit_text
 
 MAX_SIDE = 4000
 """Largest width or height of a bracket picture before early rounds are left out."""
@@ -117,46 +114,9 @@ def standings_png(data: dict[str, Any]) -> bytes:
 # ----------------------------------------------------------------------------- names
 
 
-@lru_cache(maxsize=4096)
-def _has_glyph(char: str) -> bool:
-    """Whether the kit font draws `char` as itself rather than its missing-glyph box."""
-    f = font(24)
-    mask = f.getmask(char)
-    return (f.getlength(char), mask.size, bytes(mask)) != _missing_glyph()
-
-
-@lru_cache(maxsize=1)
-def _missing_glyph() -> tuple[float, tuple[int, int], bytes]:
-    f = font(24)
-    mask = f.getmask("\ue000")  # a private-use code point: no font maps it
-    return f.getlength("\ue000"), mask.size, bytes(mask)
-
-
-def printable(text: str) -> str:
-    """`text` as the kit font can draw it: folded to plain letters, undrawable characters dropped."""
-    folded = unicodedata.normalize("NFKD", text)
-    kept = "".join(c for c in folded if not unicodedata.combining(c) and (c.isspace() or _has_glyph(c)))
-    return " ".join(kept.split())
-
-
-def fit_text(text: str, size: int, max_width: float) -> str:
-    """`text` (made printable) cut with an ellipsis so that it fits `max_width` px at `size`."""
-    text = printable(text)
-    f = font(size)
-    if f.getlength(text) <= max_width:
-        return text
-    low, high = 0, len(text)  # the longest prefix that fits with the ellipsis: binary search
-    while low < high:
-        middle = (low + high + 1) // 2
-        if f.getlength(text[:middle].rstrip() + "…") <= max_width:
-            low = middle
-        else:
-            high = middle - 1
-    return text[:low].rstrip() + "…" if low else "…"
-
-
 def _player_name(player: Player) -> str:
-    return printable(player.name) or f"Player {player.seed}"
+    """The name as the player wrote it: the kit's fonts draw every script and emoji."""
+    return player.name.strip() or f"Player {player.seed}"
 
 
 # ----------------------------------------------------------------------------- the event
@@ -242,11 +202,10 @@ def trophy(draw: Draw, centre: tuple[float, float], size: float, colour: Color =
 
 def _badge(draw: Draw, right: float, bottom: float, text: str, size: int) -> None:
     """A small pill ending at (`right`, `bottom`): white text on vermillion."""
-    f = font(size)
-    width = f.getlength(text) + size
-    height = size + 6
+    width = text_width(text, size) + size
+    height = round(size * 1.4)
     draw.rounded_rectangle((right - width, bottom - height, right, bottom), radius=height // 2, fill=LIVE)
-    draw.text((right - width / 2, bottom - height / 2), text, font=f, fill=PALETTE.text, anchor="mm")
+    kit_text(draw, (right - width / 2, bottom - height / 2), text, size, PALETTE.text, anchor="mm")
 
 
 class _Header:
@@ -267,16 +226,16 @@ class _Header:
     def draw(self, draw: Draw) -> None:
         inner = self.width - 2 * PAD
         y = PAD
-        draw.text((PAD, y), fit_text(self.event.title, self.TITLE, inner), font=font(self.TITLE), fill=PALETTE.text)
+        kit_text(draw, (PAD, y), fit_text(self.event.title, self.TITLE, inner), self.TITLE, PALETTE.text)
         y += 44
         if self.subtitle:
             text = fit_text(self.subtitle, self.SUBTITLE, inner)
-            draw.text((PAD, y), text, font=font(self.SUBTITLE), fill=PALETTE.muted)
+            kit_text(draw, (PAD, y), text, self.SUBTITLE, PALETTE.muted)
             y += 30
         if self.champion:
             trophy(draw, (PAD + 18, y + 24), 36)
             text = fit_text(f"Champion: {self.champion}", self.CHAMPION, inner - 50)
-            draw.text((PAD + 48, y + 24), text, font=font(self.CHAMPION), fill=PALETTE.highlight, anchor="lm")
+            kit_text(draw, (PAD + 48, y + 24), text, self.CHAMPION, PALETTE.highlight, anchor="lm")
 
 
 # ----------------------------------------------------------------------------- pairing boxes
@@ -354,28 +313,23 @@ class PairingBox:
             (left, top, left + s.width, top + s.row), radius=8, fill=BOX_FILL, outline=DIM_EDGE, width=2
         )
         middle = top + s.row / 2
-        small = font(s.label_size)
-        draw.text((left + s.width - 12, middle), self.bye, font=small, fill=DIM_TEXT, anchor="rm")
-        room = s.width - 36 - self.seed_width - small.getlength(self.bye)
+        kit_text(draw, (left + s.width - 12, middle), self.bye, s.label_size, DIM_TEXT, anchor="rm")
+        room = s.width - 36 - self.seed_width - text_width(self.bye, s.label_size)
         if pairing.winner is None:
-            draw.text(
-                (left + 12 + self.seed_width, middle), "nobody", font=font(s.name_size), fill=DIM_TEXT, anchor="lm"
-            )
+            kit_text(draw, (left + 12 + self.seed_width, middle), "nobody", s.name_size, DIM_TEXT, anchor="lm")
             return
         who = self.event.player(pairing.winner)
         if self.seed_width:
-            draw.text(
-                (left + 10, middle), str(who.seed), font=font(round(s.name_size * 0.8)), fill=DIM_TEXT, anchor="lm"
-            )
+            kit_text(draw, (left + 10, middle), str(who.seed), round(s.name_size * 0.8), DIM_TEXT, anchor="lm")
         name = fit_text(_player_name(who), s.name_size, room)
-        draw.text((left + 12 + self.seed_width, middle), name, font=font(s.name_size), fill=PALETTE.muted, anchor="lm")
+        kit_text(draw, (left + 12 + self.seed_width, middle), name, s.name_size, PALETTE.muted, anchor="lm")
 
     def _label(self, draw: Draw, pairing: Pairing, left: int, top: int) -> None:
         note = {BYE: self.bye, UNNEEDED: "not needed", FORFEIT: "forfeit", HOST: "reported"}.get(pairing.method, "")
         if pairing.finished and pairing.winner is None and pairing.method in (PLAYED, HOST):
             note = "draw"
         text = f"#{pairing.id}" + (f"  ·  {note}" if note else "")
-        draw.text((left + 4, top - 4), text, font=font(self.style.label_size), fill=PALETTE.muted, anchor="ld")
+        kit_text(draw, (left + 4, top - 4), text, self.style.label_size, PALETTE.muted, anchor="ld")
 
     def _row(self, draw: Draw, pairing: Pairing, slot: int, left: int, top: int, *, dim: bool) -> None:
         s = self.style
@@ -392,36 +346,35 @@ class PairingBox:
             )
         name_left = left + 12 + self.seed_width
         name_room = s.width - 24 - self.seed_width - self.score_width
-        f = font(s.name_size)
         if not pairing.filled[slot]:
             source = pairing.sources[slot] if slot < len(pairing.sources) else ""
             hint = f"loser of #{source.partition(':')[2]}" if source.startswith("loser:") else ""
-            draw.text((name_left, middle), "…", font=f, fill=PALETTE.muted, anchor="lm")
+            kit_text(draw, (name_left, middle), "…", s.name_size, PALETTE.muted, anchor="lm")
             if hint:
-                small = font(s.label_size)
                 room = name_room - 30
-                draw.text(
-                    (name_left + 30, middle), fit_text(hint, s.label_size, room), font=small, fill=DIM_TEXT, anchor="lm"
-                )
+                kit_text(
+                    draw, (name_left + 30, middle), fit_text(hint, s.label_size, room), s.label_size, DIM_TEXT,
+                    anchor="lm",
+                )  # fmt: skip
             return
         if player is None:
-            draw.text((name_left, middle), self.bye, font=f, fill=DIM_TEXT, anchor="lm")
+            kit_text(draw, (name_left, middle), self.bye, s.name_size, DIM_TEXT, anchor="lm")
             return
         who = self.event.player(player)
         lost = pairing.finished and pairing.winner is not None and not won
         colour = DIM_TEXT if dim or who.dropped else PALETTE.muted if lost else PALETTE.text
         if self.seed_width:
             seed_colour = PALETTE.text if won else DIM_TEXT
-            draw.text(
-                (left + 10, middle), str(who.seed), font=font(round(s.name_size * 0.8)), fill=seed_colour, anchor="lm"
-            )
+            kit_text(draw, (left + 10, middle), str(who.seed), round(s.name_size * 0.8), seed_colour, anchor="lm")
         name = fit_text(_player_name(who), s.name_size, name_room)
-        draw.text((name_left, middle), name, font=f, fill=colour, anchor="lm")
+        drawn = kit_text(draw, (name_left, middle), name, s.name_size, colour, anchor="lm")
         if who.dropped:
-            draw.line((name_left, middle, name_left + f.getlength(name), middle), fill=colour, width=2)
+            draw.line((name_left, middle, name_left + drawn, middle), fill=colour, width=2)
         if self.score_width and pairing.games and pairing.method not in (BYE, UNNEEDED, FORFEIT):
             score = str(_games_won(pairing, player))
-            draw.text((left + s.width - 14, middle), score, font=f, fill=PALETTE.text if won else colour, anchor="rm")
+            kit_text(
+                draw, (left + s.width - 14, middle), score, s.name_size, PALETTE.text if won else colour, anchor="rm"
+            )
 
 
 # ----------------------------------------------------------------------------- bracket layout
@@ -624,7 +577,7 @@ def _bracket_picture(event: Event) -> Image.Image:
     boxes = layout.boxes
     _draw_connectors(draw, t, layout)
     for x, y, text, size, colour in layout.texts:
-        draw.text((x + shift_x, y + shift_y), text, font=font(size), fill=colour)
+        kit_text(draw, (x + shift_x, y + shift_y), text, size, colour)
     painter = PairingBox(event, layout.style)
     for pairing in t.pairings:
         if pairing.id in layout.compact:
@@ -674,7 +627,7 @@ class _GameStrip:
             return
         best_of = self.event.tournament.best_of
         intro = f"Best of {best_of}: first to {best_of // 2 + 1} game wins"
-        draw.text((left, top), intro, font=font(self.size), fill=PALETTE.muted)
+        kit_text(draw, (left, top), intro, self.size, PALETTE.muted)
         chip_w = (width - (self.PER_ROW - 1) * 12) / self.PER_ROW
         for i, game in enumerate(self.pairing.games):
             row, col = divmod(i, self.PER_ROW)
@@ -689,16 +642,12 @@ class _GameStrip:
                 text, fill, edge = _player_name(self.event.player(game.winner)), WON_FILL, WON_FILL
             draw.rounded_rectangle(box, radius=8, fill=fill, outline=edge, width=2)
             label = f"G{i + 1}"
-            f = font(self.size)
-            draw.text((x0 + 10, y0 + self.chip_h / 2), label, font=f, fill=PALETTE.muted, anchor="lm")
-            room = chip_w - 30 - f.getlength(label)
-            draw.text(
-                (x0 + 20 + f.getlength(label), y0 + self.chip_h / 2),
-                fit_text(text, self.size, room),
-                font=f,
-                fill=PALETTE.text,
-                anchor="lm",
-            )
+            label_w = kit_text(draw, (x0 + 10, y0 + self.chip_h / 2), label, self.size, PALETTE.muted, anchor="lm")
+            room = chip_w - 30 - label_w
+            kit_text(
+                draw, (x0 + 20 + label_w, y0 + self.chip_h / 2), fit_text(text, self.size, room), self.size,
+                PALETTE.text, anchor="lm",
+            )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- tables
@@ -762,7 +711,7 @@ class StandingsTable:
         if self.more:
             more_y = top + self.HEAD + len(self.rows) * self.ROW + self.ROW / 2
             more = f"+{self.more} more"
-            draw.text((xs[1], more_y), more, font=font(self.SIZE - 2), fill=PALETTE.muted, anchor="lm")
+            kit_text(draw, (xs[1], more_y), more, self.SIZE - 2, PALETTE.muted, anchor="lm")
 
     def _column_lefts(self, left: int) -> list[int]:
         xs, x = [], left + 8
@@ -775,11 +724,11 @@ class StandingsTable:
         width = column.width or self.NAME_WIDTH
         text = fit_text(text, size, width)
         if column.align == "left":
-            draw.text((x, y), text, font=font(size), fill=colour, anchor="lm")
+            kit_text(draw, (x, y), text, size, colour, anchor="lm")
         elif column.align == "centre":
-            draw.text((x + width / 2, y), text, font=font(size), fill=colour, anchor="mm")
+            kit_text(draw, (x + width / 2, y), text, size, colour, anchor="mm")
         else:
-            draw.text((x + width, y), text, font=font(size), fill=colour, anchor="rm")
+            kit_text(draw, (x + width, y), text, size, colour, anchor="rm")
 
 
 def standings_table(event: Event, limit: int = TABLE_ROWS) -> StandingsTable:
@@ -803,7 +752,7 @@ def _columns_for(event: Event) -> tuple[list[Column], Callable[[Standing], tuple
 
     def name(s: Standing) -> str:
         player = t.player(s.player)
-        text = printable(s.name) or f"Player {player.seed}"
+        text = s.name.strip() or f"Player {player.seed}"
         return f"{text} (left)" if s.dropped else text
 
     def wdl(s: Standing) -> str:
@@ -879,7 +828,7 @@ def _rounds_picture(event: Event) -> Image.Image:
     table.draw(draw, left, header.height)
     state = "results" if t.is_round_complete() else "pairings"
     title = f"Round {t.round} of {t.rounds}: {state}"
-    draw.text((left, round_top), title, font=font(24), fill=PALETTE.accent)
+    kit_text(draw, (left, round_top), title, 24, PALETTE.accent)
     painter = PairingBox(event, style)
     for i, pairing in enumerate(shown):
         row, col = divmod(i, per_row)
@@ -888,5 +837,5 @@ def _rounds_picture(event: Event) -> Image.Image:
         )
     if more:
         y = grid_top + grid_rows * style.pitch + 20
-        draw.text((left, y), f"+{more} more pairings", font=font(20), fill=PALETTE.muted, anchor="lm")
+        kit_text(draw, (left, y), f"+{more} more pairings", 20, PALETTE.muted, anchor="lm")
     return img

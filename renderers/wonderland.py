@@ -45,7 +45,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, fit_text, font, seat_token, text_center
+from renderers.kit import PALETTE, Color, fit_text, seat_token, text, text_center, text_width
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 CELL = 64
@@ -175,11 +175,10 @@ def suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size:
 def card_label(draw: ImageDraw.ImageDraw, card: str, cx: float, cy: float, size: int) -> None:
     """Rank then suit symbol on one line, centred on (cx, cy)."""
     rank, suit = card[:-1], card[-1]
-    f = font(size)
-    width = f.getlength(rank) + size * 0.85
-    x = cx - width / 2
-    draw.text((x, cy), rank, font=f, fill=RED_INK if suit in "HD" else BLACK_INK, anchor="lm")
-    suit_shape(draw, suit, x + f.getlength(rank) + size * 0.45, cy, size * 0.8)
+    rank_w = text_width(rank, size)
+    x = cx - (rank_w + size * 0.85) / 2
+    text(draw, (x, cy), rank, size, RED_INK if suit in "HD" else BLACK_INK, anchor="lm")
+    suit_shape(draw, suit, x + rank_w + size * 0.45, cy, size * 0.8)
 
 
 _PIECES: dict[str, list[list[tuple[float, float]]]] = {
@@ -412,7 +411,7 @@ def _being_sprite(card: str, owner: int, cell: int) -> Image.Image:
     piece(draw, piece_kind(rank), (cell * 0.14, cell * 0.12, cell * 0.86, cell * 0.86), owner, ghost=True)
     ink = RED_INK if suit in "HD" else BLACK_INK
     size = int(cell * 0.53)  # its cap height, ~0.38 of a square, ends just above the suit
-    draw.text((cell * 0.5, cell * 0.52), rank, font=font(size), fill=ink, anchor="ms", stroke_width=1, stroke_fill=ink)
+    text(draw, (cell * 0.5, cell * 0.52), rank, size, ink, anchor="ms", stroke_width=1, stroke_fill=ink)
     suit_shape(draw, suit, cell * 0.5, cell * 0.71, cell * 0.31)
     return img
 
@@ -494,7 +493,7 @@ def _draw_seat_card(draw: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, view: 
         outline=PALETTE.highlight if active else PALETTE.panel, width=4,
     )  # fmt: skip
     seat_token(draw, (x0 + 24, y0 + 28), 14, seat)
-    draw.text((x0 + 46, y0 + 28), ("Orange", "Blue")[seat], font=font(26), fill=PALETTE.text, anchor="lm")
+    text(draw, (x0 + 46, y0 + 28), ("Orange", "Blue")[seat], 26, PALETTE.text, anchor="lm")
     lives = int(view["images"][seat]["lives"])
     for i in range(3):  # hearts from the right: lost lives are the grey ones on the left
         heart(draw, x1 - 28 - i * 36, y0 + 28, 28, RED_INK if i < lives else (90, 90, 90))
@@ -515,7 +514,7 @@ def _draw_seat_card(draw: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, view: 
         detail = f"cards left {view['pool_left'][seat]}  ·  summoned {len(view['summoned'][seat])}"
     if view["factors"] is None and factors is None:
         detail += "  ·  factors hidden"
-    draw.text((x0 + 12, y0 + 132), fit_text(detail, 18, x1 - x0 - 24), font=font(18), fill=PALETTE.muted, anchor="lm")
+    text(draw, (x0 + 12, y0 + 132), fit_text(detail, 18, x1 - x0 - 24), 18, PALETTE.muted, anchor="lm")
     return y0 + SEAT_CARD_H
 
 
@@ -525,9 +524,9 @@ def _draw_dice(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any]) 
     rolled = view.get("rolled")
     if rolled is None and view.get("private") is not None:
         rolled = view["private"].get("rolled")
-    draw.text((x, y), "Dice this turn", font=font(22), fill=PALETTE.text)
+    text(draw, (x, y), "Dice this turn", 22, PALETTE.text)
     if not dice:
-        draw.text((x, y + 34), "none chosen yet", font=font(18), fill=PALETTE.muted)
+        text(draw, (x, y + 34), "none chosen yet", 18, PALETTE.muted)
         return y + 66
     for i, die in enumerate(dice):
         bx, by = x + i * 98, y + 32
@@ -544,19 +543,19 @@ def _draw_dice(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any]) 
 def _draw_pending(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, bottom: int, view: dict[str, Any]) -> int:
     """The attacks waiting for the defence step, one line each, cut with … at `bottom`."""
     attacks = view["pending_attacks"]
-    draw.text((x, y), "Pending attacks", font=font(22), fill=PALETTE.text)
+    text(draw, (x, y), "Pending attacks", 22, PALETTE.text)
     y += 34
     if not attacks:
-        draw.text((x, y), "none", font=font(18), fill=PALETTE.muted)
+        text(draw, (x, y), "none", 18, PALETTE.muted)
         return y + 28
     for attack in attacks:
         if y > bottom - PENDING_ROW_H:
-            draw.text((x, y), "…", font=font(20), fill=PALETTE.muted)
+            text(draw, (x, y), "…", 20, PALETTE.muted)
             break
         target = attack["target"]
         what = "Image" if target["card"] is None else f"{target['card']} {target['square'] or ''}"
         line = f"{attack['attacker']['card']} -> {what}: {attack['points']} pts"
-        draw.text((x, y), fit_text(line, 20, width), font=font(20), fill=PALETTE.text)
+        text(draw, (x, y), fit_text(line, 20, width), 20, PALETTE.text)
         y += PENDING_ROW_H
     return y
 
@@ -572,13 +571,13 @@ def _last(view: dict[str, Any], width: float) -> str:
 def _draw_panel_beside(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
     """One column right of the board: seat 1 first, as it sits at the top of the board."""
     x0, y, x1, bottom = lay.panel
-    draw.text((x0, y), _status(view), font=font(24), fill=PALETTE.text)
+    text(draw, (x0, y), _status(view), 24, PALETTE.text)
     y += 40
     for seat in (1, 0):
         y = _draw_seat_card(draw, x0, y, x1, view, seat) + 14
     y = _draw_dice(draw, x0, y, view)
     _draw_pending(draw, x0, y, x1 - x0, bottom - 40, view)
-    draw.text((x0, bottom - 26), _last(view, x1 - x0), font=font(20), fill=PALETTE.highlight)
+    text(draw, (x0, bottom - 26), _last(view, x1 - x0), 20, PALETTE.highlight)
 
 
 def _draw_panel_below(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
@@ -586,8 +585,8 @@ def _draw_panel_below(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, An
     left, as in the header), then dice and pending attacks."""
     x0, y0, x1, bottom = lay.panel
     mid = (x0 + x1) // 2
-    draw.text((x0, y0 + 4), _status(view), font=font(24), fill=PALETTE.text)
-    draw.text((mid + 8, y0 + 6), _last(view, x1 - mid - 8), font=font(20), fill=PALETTE.highlight)
+    text(draw, (x0, y0 + 4), _status(view), 24, PALETTE.text)
+    text(draw, (mid + 8, y0 + 6), _last(view, x1 - mid - 8), 20, PALETTE.highlight)
     y = y0 + 44
     _draw_seat_card(draw, x0, y, mid - 8, view, 0)
     _draw_seat_card(draw, mid + 8, y, x1, view, 1)
@@ -635,9 +634,9 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
-    draw.text((gap, 18), title, font=font(24), fill=PALETTE.text)
+    text(draw, (gap, 18), title, 24, PALETTE.text)
     if not cards:
-        draw.text((gap, 70), "(empty)", font=font(18), fill=PALETTE.muted)
+        text(draw, (gap, 70), "(empty)", 18, PALETTE.muted)
     for i, card in enumerate(cards):
         x = gap + (i % per_row) * (card_w + gap)
         y = 60 + (i // per_row) * (card_h + gap)
