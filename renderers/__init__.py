@@ -36,8 +36,9 @@ def _module(game_key: str) -> ModuleType:
 
 def render(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes:
     """The board picture of `view` as PNG bytes (CPU work: call it off the event loop)."""
-    body = _module(game_key).board(view)
-    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names))
+    module = _module(game_key)
+    body = module.board(view)
+    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names, getattr(module, "SEAT_COLOURS", None)))
 
 
 def has_private_picture(game_key: str) -> bool:
@@ -54,4 +55,4 @@ def render_private(game_key: str, view: dict[str, Any], header: Header | None = 
     body = draw_private(view)
     if body is None:
         return None
-    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names))
+    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names, getattr(module, "SEAT_COLOURS", None)))

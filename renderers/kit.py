@@ -297,13 +297,20 @@ class Header:
     status: str | None = None
 
 
-def seat_token(draw: ImageDraw.ImageDraw, center: tuple[float, float], radius: float, seat: int) -> None:
-    """The disc that stands for a seat everywhere (header, legends)."""
+def seat_token(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    radius: float,
+    seat: int,
+    colours: tuple[Color, Color] | None = None,
+) -> None:
+    """The disc that stands for a seat everywhere (header, legends), in the game's seat colours."""
     x, y = center
+    fill = (colours or PALETTE.seats)[seat]
     draw.ellipse(
         (x - radius, y - radius, x + radius, y + radius),
-        fill=PALETTE.seats[seat],
-        outline=PALETTE.pip if seat == 0 else PALETTE.text,
+        fill=fill,
+        outline=PALETTE.text if sum(fill) < 300 else PALETTE.pip,
         width=2,
     )
 
@@ -336,8 +343,16 @@ def _seat_lines(
 class Chrome:
     """The header and footer of one picture, laid out for its width before anything is drawn."""
 
-    def __init__(self, width: int, view: dict[str, Any], header: Header, seat_names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        width: int,
+        view: dict[str, Any],
+        header: Header,
+        seat_names: Sequence[str],
+        colours: tuple[Color, Color] | None = None,
+    ) -> None:
         self.width, self.view, self.header, self.seat_names = width, view, header, seat_names
+        self.colours = colours
         self.small, self.big = phone_size(width), phone_size(width, MIN_KEY_TEXT)
         self.pad = max(8, self.small // 2)
         self.token = self.small * 0.45
@@ -381,7 +396,13 @@ class Chrome:
             room = (left + 2, 2, left + half - 2, self.header_height - 2)
             if seat in turn:
                 draw.rounded_rectangle(room, radius=10, outline=PALETTE.highlight, width=max(3, self.small // 8))
-            seat_token(draw, (left + self.pad + self.token, self.pad + line_height(self.small) / 2), self.token, seat)
+            seat_token(
+                draw,
+                (left + self.pad + self.token, self.pad + line_height(self.small) / 2),
+                self.token,
+                seat,
+                self.colours,
+            )
             x = left + 2 * self.pad + 2 * self.token
             y = float(self.pad)
             for i, (content, size, key) in enumerate(lines):
@@ -402,10 +423,16 @@ class Chrome:
             y += line_height(size)
 
 
-def frame(body: Image.Image, view: dict[str, Any], header: Header | None, seat_names: Sequence[str]) -> Image.Image:
+def frame(
+    body: Image.Image,
+    view: dict[str, Any],
+    header: Header | None,
+    seat_names: Sequence[str],
+    colours: tuple[Color, Color] | None = None,
+) -> Image.Image:
     """The finished picture: header strip, the game's body, footer; header and footer text
     sized for the body's width so that they read on a phone."""
-    chrome = Chrome(body.width, view, header or Header(), seat_names)
+    chrome = Chrome(body.width, view, header or Header(), seat_names, colours)
     out = Image.new("RGB", (body.width, chrome.header_height + body.height + chrome.footer_height), PALETTE.background)
     out.paste(body, (0, chrome.header_height))
     chrome.draw_header(out)
