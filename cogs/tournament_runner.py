@@ -53,7 +53,11 @@ def picture_file(row: TournamentRow, *, standings: bool) -> discord.File | None:
     subtitle = f"{info.name} · {row.format.replace('_', ' ')} · best of {row.best_of}"
     data = pictures.picture_data(tournament, row.name, subtitle)
     png = pictures.standings_png(data) if standings else pictures.bracket_png(data)
-    return discord.File(io.BytesIO(png), filename="standings.png" if standings else "bracket.png")
+    return discord.File(
+        io.BytesIO(png),
+        filename="standings.png" if standings else "bracket.png",
+        description=pictures.describe(data, standings=standings),
+    )
 
 
 class TournamentRunner:

@@ -15,8 +15,9 @@ from typing import Any
 
 from bot.games import GAMES
 from renderers.kit import Header, frame, to_png
+from renderers.words import describe, describe_private, text_board
 
-__all__ = ["Header", "has_private_picture", "render", "render_private"]
+__all__ = ["Header", "describe", "describe_private", "has_private_picture", "render", "render_private", "text_board"]
 
 _MODULES = {
     "dominance": "renderers.dominance",

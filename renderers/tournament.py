@@ -111,6 +111,28 @@ def standings_png(data: dict[str, Any]) -> bytes:
     return to_png(img)
 
 
+def describe(data: dict[str, Any], *, standings: bool) -> str:
+    """Alt text of the bracket or standings picture: the event, the champion or the games
+    being played, and the top of the table (short enough for an attachment description)."""
+    event = Event.load(data)
+    t = event.tournament
+    parts = [f"{'Standings' if standings else 'Bracket'} of {event.title}: {event.subtitle}"]
+    if event.finished and event.winner is not None:
+        parts.append(f"Champion: {_player_name(event.player(event.winner))}")
+    else:
+        names = round_names(t)
+        live = [p for p in t.pairings if p.ready and not p.finished and p.method not in (BYE, UNNEEDED)]
+        for p in live[:6]:
+            a, b = (_player_name(event.player(x)) if x is not None else "bye" for x in p.players)
+            parts.append(f"{names[p.id]} #{p.id}: {a} v {b}")
+        if len(live) > 6:
+            parts.append(f"and {len(live) - 6} more pairings")
+    top = [f"{s.place}. {s.name}" for s in event.standings[:8]]
+    parts.append("Standings: " + ", ".join(top))
+    text = ". ".join(parts) + "."
+    return text if len(text) <= 1000 else text[:999] + "…"
+
+
 # ----------------------------------------------------------------------------- names
 
 
