@@ -469,14 +469,12 @@ def layout_bracket(
             y += SECTION_TITLE + 14
         header_y = y
         y += COLUMN_HEADER + 8
+        section_top = y
         y = math.ceil(_stack(section.shown[0], style, y, centres, boxes, compact))
         for c, column in enumerate(section.shown):
             x = PAD + c * step
-            for pairing in column:
-                if c:
-                    feeders = [centres[f] for f in _winner_feeders(pairing) if f in centres]
-                    centres[pairing.id] = statistics.fmean(feeders) if feeders else top
-                    boxes[pairing.id] = (x, round(centres[pairing.id] - style.height / 2))
+            if c:
+                y = max(y, math.ceil(_place_column(column, style, x, section_top, centres, boxes)))
             label = fit_text(names[column[0].id], COLUMN_HEADER, style.width)
             texts.append((x, header_y, label, COLUMN_HEADER, PALETTE.muted))
         y += 26
@@ -496,6 +494,35 @@ def layout_bracket(
     columns = columns_used + len(finals)
     width = 2 * PAD + columns * style.width + (columns - 1) * style.column_gap
     return Layout(style, width, bottom + PAD, boxes, texts, compact)
+
+
+def _place_column(
+    column: list[Pairing],
+    style: BoxStyle,
+    x: int,
+    top: float,
+    centres: dict[int, float],
+    boxes: dict[int, tuple[int, int]],
+) -> float:
+    """Place a later column: each box between the boxes that feed it, then pushed down
+    where two would come closer than a pitch (a losers round fed by one winner each, or a
+    box whose feeders are not shown).  Returns the column's bottom."""
+    wanted: list[tuple[float, int, Pairing]] = []
+    previous = top + style.gap + style.height / 2
+    for order, pairing in enumerate(column):
+        feeders = [centres[f] for f in _winner_feeders(pairing) if f in centres]
+        centre = statistics.fmean(feeders) if feeders else previous
+        wanted.append((centre, order, pairing))
+        previous = centre + style.pitch
+    lowest = top + style.gap + style.height / 2
+    bottom = top
+    for centre, _, pairing in sorted(wanted, key=lambda w: (w[0], w[1])):
+        centre = max(centre, lowest)
+        centres[pairing.id] = centre
+        boxes[pairing.id] = (x, round(centre - style.height / 2))
+        lowest = centre + style.pitch
+        bottom = centre + style.height / 2
+    return bottom
 
 
 def _stack(

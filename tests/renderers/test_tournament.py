@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.tournaments import Format, Tournament
-from renderers.kit import font
+from renderers.kit import font, text_width
 from renderers.tournament import (
     MAX_SIDE,
     MIN_WIDTH,
@@ -256,3 +256,34 @@ def test_round_robin_tie_breaks_keep_quarter_points() -> None:
     expected = [f"{s.sonneborn_berger:g}" for s in t.standings()]
     assert [row.cells[-1] for row in table.rows] == expected
     assert any(value.endswith(".75") or value.endswith(".25") for value in expected)
+
+
+def _rectangles(t: Tournament) -> list[tuple[str, float, float, float, float]]:
+    """Every box of the bracket layout (with the label band above a full box) and every title."""
+    sections, finals = bracket_sections(t)
+    layout, _ = fit_bracket(sections, finals, 150, round_names(t))
+    s = layout.style
+    rects = []
+    for pid, (x, y) in layout.boxes.items():
+        compact = pid in layout.compact
+        rects.append(
+            (f"#{pid}", x, y - (0 if compact else 0.8 * s.gap), x + s.width, y + (s.row if compact else s.height))
+        )
+    for x, y, words, size, _ in layout.texts:
+        rects.append((words, x, y, x + text_width(words, size), y + size * 1.2))
+    return rects
+
+
+@pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_no_two_boxes_or_titles_of_a_bracket_overlap(fmt: Format) -> None:
+    for n in range(2, 65):
+        t = Tournament.new(fmt, players(n))
+        for stage in range(3):  # new, part-played, later
+            for _ in range(n // 2 * stage):
+                if not t.finished:
+                    play(t, 1)
+            rects = _rectangles(t)
+            for i, a in enumerate(rects):
+                for b in rects[i + 1 :]:
+                    clash = a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+                    assert not clash, (n, stage, a, b)
