@@ -184,6 +184,19 @@ def recording() -> Iterator[list[TextRecord]]:
         _RECORDS.reset(token)
 
 
+@lru_cache(maxsize=4096)
+def _glyph_mask(name: str, size: int, chunk: str) -> tuple[Image.Image, tuple[int, int]]:
+    """`chunk` rasterised once as an alpha mask, with its offset from the baseline origin.
+
+    Why cache: a picture draws the same labels (coordinates, seat names, headings) every
+    time, and FreeType rasterising them again costs more than the rest of the drawing."""
+    f = _load(name, size)
+    left, top, right, bottom = (math.floor(v) for v in f.getbbox(chunk, anchor="ls"))
+    mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), chunk, font=f, fill=255, anchor="ls")
+    return mask, (left, top)
+
+
 def _baseline(y: float, vertical: str, size: int, bold: bool) -> float:
     ascent, descent = font(size, bold).getmetrics()
     if vertical in "at":
@@ -223,14 +236,19 @@ def text(
     baseline = _baseline(y, anchor[1], size, bold)
     records = _RECORDS.get()
     ink: list[Box] = []
-    for (f, chunk), width in zip(pieces, widths, strict=True):
+    for (name, chunk), (f, _), width in zip(runs(content, bold), pieces, widths, strict=True):
         if chunk.strip():
-            draw.text(
-                (x, baseline), chunk, font=f, fill=fill, anchor="ls", stroke_width=stroke_width, stroke_fill=stroke_fill
-            )
+            if stroke_width:
+                draw.text(
+                    (x, baseline), chunk, font=f, fill=fill, anchor="ls", stroke_width=stroke_width,
+                    stroke_fill=stroke_fill,
+                )  # fmt: skip
+            else:
+                mask, (dx, dy) = _glyph_mask(name, size, chunk)
+                draw.bitmap((round(x + dx), round(baseline + dy)), mask, fill=fill)
             if records is not None:
-                left, top, right, bottom = f.getbbox(chunk, anchor="ls", stroke_width=stroke_width)
-                ink.append((x + left, baseline + top, x + right, baseline + bottom))
+                x0, y0, x1, y1 = f.getbbox(chunk, anchor="ls", stroke_width=stroke_width)
+                ink.append((x + x0, baseline + y0, x + x1, baseline + y1))
         x += width
     if records is not None and ink:
         size_px = draw.im.size
@@ -449,7 +467,9 @@ def to_png(img: Image.Image) -> bytes:
     for its time on these pictures.
     """
     buffer = io.BytesIO()
-    img.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buffer, format="PNG", compress_level=3)
+    img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+        buffer, format="PNG", compress_level=3
+    )
     return buffer.getvalue()
 
 
