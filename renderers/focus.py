@@ -37,7 +37,7 @@ from renderers.kit import (
 )
 
 SIZE = 8
-CELL = 84
+CELL = 74
 LEFT = 44  # room for rank numbers
 TOP = 22
 BOARD_PX = SIZE * CELL
@@ -45,13 +45,16 @@ FRAME = 7  # the wooden rim around the 52 squares
 PANEL_X = LEFT + BOARD_PX + 30
 PANEL_W = 236
 WIDTH = PANEL_X + PANEL_W + 18
-HEIGHT = TOP + BOARD_PX + 40
 SMALL_TEXT = phone_size(WIDTH)
 KEY_TEXT = phone_size(WIDTH, 14)
+CARD_H = 256
+NOTES_Y = TOP + 2 * CARD_H + 14 + line_height(KEY_TEXT) // 2 + 8
+"""The centre of the last-move line under the two seat cards."""
+HEIGHT = max(TOP + BOARD_PX + 40, NOTES_Y + 2 * line_height(SMALL_TEXT))
 
-DISC_W = 58  # width of one disc
-FACE_H = 24  # height of a disc's top face (an ellipse seen from above at an angle)
-RIM = 10  # thickness of one disc seen from the side
+DISC_W = 52  # width of one disc
+FACE_H = 21  # height of a disc's top face (an ellipse seen from above at an angle)
+RIM = 9  # thickness of one disc seen from the side
 OUTLINE: Color = (21, 24, 28)
 FRAME_COLOUR: Color = (92, 80, 60)
 
@@ -148,7 +151,7 @@ def _draw_stack(draw: ImageDraw.ImageDraw, name: str, pieces: list[int]) -> None
         _draw_disc(draw, cx, bottom_face - i * RIM, owner, top=i == height - 1)
     if height > 1:
         owner = pieces[-1]
-        bx, by, r = x + CELL - 18, y + 18, 17
+        bx, by, r = x + CELL - 16, y + 16, 16
         draw.ellipse((bx - r, by - r, bx + r, by + r), fill=PALETTE.seats[owner], outline=OUTLINE, width=2)
         text_center(draw, (bx, by + 1), str(height), SMALL_TEXT, PALETTE.seat_ink[owner], bold=True)
 
@@ -203,9 +206,9 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[st
     turn = set(view.get("turn", []))
     setup_left = view.get("setup_left", [0, 0])
     in_setup = any(setup_left)
-    card_h = 290
+    card_h = CARD_H
     for seat in (0, 1):
-        top = TOP + seat * (card_h + 18)
+        top = TOP + seat * (card_h + 14)
         box = (PANEL_X, top, PANEL_X + PANEL_W, top + card_h)
         active = seat in turn and outcome is None
         won = seat in winners
@@ -223,7 +226,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[st
             ("Captured", view["captured"][seat], 1 - seat),
         ]
         for i, (label, value, disc) in enumerate(rows):
-            y = top + 84 + i * 52
+            y = top + 76 + i * 46
             draw.line((PANEL_X + 16, y - 22, PANEL_X + PANEL_W - 16, y - 22), fill=PALETTE.background, width=1)
             if disc is not None:
                 _mini_disc(draw, PANEL_X + 32, y, disc)
@@ -232,7 +235,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[st
                 text_x = PANEL_X + 18
             text(draw, (text_x, y), label, SMALL_TEXT, PALETTE.muted, anchor="lm", box=box)
             text(draw, (PANEL_X + PANEL_W - 18, y), str(value), 32, PALETTE.text, anchor="rm", box=box)
-    _draw_notes(draw, view, TOP + 2 * card_h + 36)
+    _draw_notes(draw, view, NOTES_Y)
 
 
 def _draw_notes(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:

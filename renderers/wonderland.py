@@ -58,7 +58,7 @@ from renderers.kit import (
 )
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
-WIDTH = 1000
+WIDTH = 900
 """Every board picture is this wide, whatever the crop: the panel always sits right of the
 board, and the phone scale (and so every text size) never changes between pictures."""
 SMALL_TEXT = phone_size(WIDTH)
@@ -73,7 +73,7 @@ MARGIN = 12
 LABEL_BAND = 40
 """Room for the file letters under the board."""
 GAP = 16
-PANEL_W = 340
+PANEL_W = 300
 BOARD_ROOM = WIDTH - LEFT - GAP - PANEL_W - MARGIN
 MIN_WIDTH = 860
 """The private pool-deck picture's width."""
