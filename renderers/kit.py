@@ -143,9 +143,16 @@ def runs(content: str, bold: bool = False) -> tuple[tuple[str, str], ...]:
     return tuple((name, chunk) for name, chunk in out)
 
 
+@lru_cache(maxsize=16384)
+def _chunk_width(name: str, size: int, chunk: str) -> float:
+    return _load(name, size).getlength(chunk)
+
+
+@lru_cache(maxsize=8192)
 def text_width(content: str, size: int, bold: bool = False) -> float:
-    """Advance width of `content` at `size` px, fallback fonts included."""
-    return sum(_load(name, size).getlength(chunk) for name, chunk in runs(content, bold))
+    """Advance width of `content` at `size` px, fallback fonts included (cached: wrapping and
+    fitting measure the same words again and again)."""
+    return sum(_chunk_width(name, size, chunk) for name, chunk in runs(content, bold))
 
 
 Box = tuple[float, float, float, float]
@@ -230,7 +237,7 @@ def text(
     that nothing sticks out and that every text is big enough on a phone.
     """
     pieces = [(_load(name, size), chunk) for name, chunk in runs(content, bold)]
-    widths = [f.getlength(chunk) for f, chunk in pieces]
+    widths = [_chunk_width(name, size, chunk) for name, chunk in runs(content, bold)]
     x, y = xy
     x -= {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}[anchor[0]]
     baseline = _baseline(y, anchor[1], size, bold)
