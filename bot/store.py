@@ -26,6 +26,9 @@ from typing import Any
 import aiosqlite
 
 log = logging.getLogger(__name__)
+# aiosqlite logs every call it runs, statement parameters included (a running match's seed), at
+# DEBUG: drop those records at their source, whatever level the root logger or LOG_LEVEL asks for.
+logging.getLogger("aiosqlite").addFilter(lambda record: record.levelno > logging.DEBUG)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: matches, seats, the move log
