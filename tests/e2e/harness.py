@@ -82,6 +82,8 @@ class Harness:
         await self.fake.wait_until_idle()
         await self._bot.close()
         await asyncio.wait_for(self._runner, 5)
+        # A closed bot leaves no discord.py `on_ready` announcer behind to fail later (issue 14).
+        assert self._bot._connection._ready_task is None, "the bot closed with its ready task pending"
         self._bot, self._runner = None, None
 
     async def restart(self) -> Boneyard:
