@@ -17,11 +17,9 @@ A file that does not exist yet is created, and its absolute path announced, so a
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import sqlite3
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -169,12 +167,3 @@ def prepare_database(database: Path, known_version: int) -> ProcessLock:
         lock.release()
         raise
     return lock
-
-
-@contextlib.contextmanager
-def database_ready(database: Path, known_version: int) -> Iterator[ProcessLock]:
-    lock = prepare_database(database, known_version)
-    try:
-        yield lock
-    finally:
-        lock.release()
