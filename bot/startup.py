@@ -116,7 +116,10 @@ def check_database(database: Path, known_version: int) -> bool:
     finally:
         connection.close()
     if created:
-        log.info("created a new database at %s", database)
+        # WARNING, not INFO: seen at every LOG_LEVEL but ERROR, since a mistyped path loses every match.
+        log.warning(
+            "created a new, empty database at %s (expected on the first start; if not, check DATABASE_PATH)", database
+        )
     return created
 
 
