@@ -62,8 +62,13 @@ def stop_on_sigterm(bot: Boneyard) -> None:
 
 
 async def run(settings: Settings) -> None:
+    import discord
+
     from bot.client import Boneyard
 
+    # Boneyard has no voice features: discord.py's two start-up warnings about missing voice
+    # libraries would only hide the lines an operator needs to read.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     async with Boneyard(settings) as bot:
         stop_on_sigterm(bot)
         await bot.start(settings.token)

@@ -187,6 +187,8 @@ async def test_a_new_database_is_announced_and_a_second_bot_on_it_is_refused(tmp
     assert first.returncode == 0, output
     assert f"created a new, empty database at {database} (expected on the first start" in output
     assert "Traceback" not in output
+    warnings = [line for line in output.splitlines() if " WARNING " in line or " ERROR " in line]
+    assert len(warnings) == 1 and "created a new, empty database" in warnings[0], output
 
 
 def test_the_lock_is_exclusive_and_dies_with_its_process(tmp_path: Path) -> None:
