@@ -26,7 +26,7 @@ from bot.match_records import engine_options
 from bot.store import MatchRow, MoveRow
 from renderers.replay import HOLD_MS, Frame, animate
 
-MAX_FRAMES = 72
+MAX_FRAMES = 60
 
 
 @dataclass(frozen=True)
