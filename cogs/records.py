@@ -87,7 +87,7 @@ async def history_page(
         reason = (row.outcome or {}).get("reason", "")
         lines.append(
             f"**#{row.id} {GAMES[row.game].info.name}** vs {await presenter(bot).name(opponent)} · "
-            f"{_outcome_word(row, member_id)}{rating} · <t:{int(row.updated_at)}:d> · [where]({channel_link(row)})\n"
+            f"{_outcome_word(row, member_id)}{rating} · <t:{int(row.updated_at)}:d> · [channel]({channel_link(row)})\n"
             f"  _{reason}_"
         )
     if lines:
@@ -178,7 +178,10 @@ class RecordsCog(BoneyardCog):
         if len(gif) > ATTACHMENT_LIMIT:
             raise ServiceError("That replay came out too large to attach; please tell the bot's admin.")
         info = GAMES[row.game].info
-        when = "the whole match, hidden cards revealed at the end" if job.ended else "so far, public information only"
+        if not job.ended:
+            when = "so far, public information only"
+        else:
+            when = "the whole match" + (", hidden information revealed at the end" if info.has_private_info else "")
         await interaction.followup.send(
             f"🎞️ Replay of match #{row.id} ({info.name}): {when}.",
             file=discord.File(io.BytesIO(gif), filename=f"boneyard-replay-{row.id}.gif"),

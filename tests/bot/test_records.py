@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import string
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from bot.games import CHANCE, GAMES
 from bot.match_records import build_record
 from bot.matches import MatchService, chance_rng
 from bot.records import Record, RecordError, RecordMove, format_record, parse_record, result_of
+from bot.verify import main as verify_main
 from bot.verify import verify, verify_text
 from tests.bot.conftest import ALICE
 from tests.bot.match_driver import play_randomly, start_match
@@ -183,3 +185,22 @@ async def test_a_running_export_withholds_secret_moves_and_the_seed(service: Mat
         assert move_lines[move.ply] == f"{move.ply} {'chance' if move.seat == CHANCE else move.seat} {{withheld}}"
     assert all(m.move in move_lines[m.ply] for m in logged if m.public)
     assert not verify_text(text).ok
+
+
+async def test_the_command_line_prints_one_sentence_and_exits_0_or_1(
+    service: MatchService, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = await _finished_record(service, "dominance", 17)
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text(format_record(record))
+    index = next(i for i, m in enumerate(record.moves) if m.seat == CHANCE)
+    bad.write_text(format_record(_replace_move(record, index, "roll 9 9")))
+    assert verify_main([str(good)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.startswith(f"The record of match #{record.match_id} holds")
+    assert verify_main([str(bad)]) == 1
+    assert capsys.readouterr().out == (
+        f"Ply {index}: the record has chance move `roll 9 9`, but the seed gives `{record.moves[index].move}`.\n"
+    )
+    assert verify_main([str(tmp_path / "missing.txt")]) == 1
+    assert capsys.readouterr().out.startswith("Cannot read ")
