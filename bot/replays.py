@@ -72,10 +72,9 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
     frames = thin(positions, max_frames)
     last = frames[-1]
     outcome = state.outcome
-    ending = "Final position" if job.ended else "Position now"
-    if outcome is not None:
-        ending = f"Final position: {outcome.reason}"
-    frames[-1] = Frame(last.view, f"{last.caption} — {ending}" if len(frames) > 1 else ending, hold_ms=HOLD_MS)
+    ending = "final position" if job.ended or outcome is not None else "position now"
+    caption = f"{last.caption} · {ending}" if len(frames) > 1 else ending.capitalize()
+    frames[-1] = Frame(last.view, caption, hold_ms=HOLD_MS)
     if job.ended and rules.info.has_private_info:
         for seat in (0, 1):
             frames.append(Frame(state.view(seat), f"Revealed: {rules.info.seat_names[seat]}'s secrets", seat, HOLD_MS))

@@ -13,8 +13,8 @@ from PIL import Image, ImageDraw
 
 from renderers.kit import PALETTE, Color, font, rgb, to_png
 
-WIDTH, HEIGHT = 640, 320
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 64, 20, 20, 56
+WIDTH, HEIGHT = 720, 340
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 20, 60
 LINE_COLOURS: tuple[Color, ...] = (
     PALETTE.seats[0],
     PALETTE.accent,
@@ -45,7 +45,8 @@ def chart_png(series: Mapping[str, Sequence[float]]) -> bytes:
         value = low + (high - low) * step / 4
         y = y_of(value)
         draw.line((left, y, right, y), fill=PALETTE.panel, width=1)
-        draw.text((left - 8, y), f"{value:.0f}", font=font(14), fill=PALETTE.muted, anchor="rm")
+        draw.text((left - 8, y), f"{value:.0f}", font=font(18), fill=PALETTE.muted, anchor="rm")
+    legend_x = 16.0
     for index, (name, line) in enumerate(series.items()):
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
         span = max(longest - 1, 1)
@@ -55,8 +56,7 @@ def chart_png(series: Mapping[str, Sequence[float]]) -> bytes:
             draw.line(points, fill=colour, width=3, joint="curve")
         for x, y in points[-1:]:
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
-        legend_x = left + index * 115
-        draw.rectangle((legend_x, HEIGHT - 30, legend_x + 14, HEIGHT - 16), fill=colour)
-        draw.text((legend_x + 20, HEIGHT - 23), name, font=font(14), fill=PALETTE.text, anchor="lm")
-    draw.text((right, HEIGHT - 23), f"last {longest} rated", font=font(13), fill=PALETTE.muted, anchor="rm")
+        draw.rectangle((legend_x, HEIGHT - 31, legend_x + 16, HEIGHT - 15), fill=colour)
+        draw.text((legend_x + 22, HEIGHT - 23), name, font=font(16), fill=PALETTE.text, anchor="lm")
+        legend_x += 22 + font(16).getlength(name) + 18
     return to_png(img)

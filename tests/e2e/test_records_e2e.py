@@ -103,6 +103,8 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     first = page.embeds[0]["description"]
     assert first.count("Focus** vs alice · 🏆 won · rating +") == 5 and f"#{match_id} " not in first
     assert f"https://discord.com/channels/{fake.guild.id}/{fake.channel.id}" in first
+    theirs = fake.original_response(await harness.command("history", {"member": alice}, user=alice))
+    assert theirs is not None and theirs.embeds[0]["description"].count("vs bob · 💀 lost · rating -") == 5
     older = next(c for c in page.custom_ids if c.endswith(":o"))
     turn = await fake.click_button(page, older, user=carol)
     await fake.wait_for_response(turn)
@@ -125,4 +127,4 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     fields = {f["name"]: f["value"] for f in stats.callback_data["embeds"][0]["fields"]}
     assert "Trend: 1500 → " in fields["Focus"] and "Trend: 1500 → " in fields["Domineering"]
     _, chart = _only_file(fake.original_response(stats), "ratings.png")
-    assert Image.open(io.BytesIO(chart)).size == (640, 320)
+    assert Image.open(io.BytesIO(chart)).size == (720, 340)
