@@ -5,7 +5,8 @@ Pure formatting and parsing (no I/O, no database, no Discord): `format_record` t
 `format_record(parse_record(text)) == text` for every text this module writes.  Building a
 record from a stored match is `bot.match_records`; checking one is `bot.verify`.
 
-The format is PGN-like: a header of tags, a blank line, then the move log, one move a line.
+The format is PGN-like: a header of tags, a blank line, then the move log, one move a line
+(the move lines below are samples of each kind, not one real game):
 
     [Boneyard "1"]
     [Game "focus"]

@@ -12,7 +12,6 @@ Next buttons whose custom ids carry the player, game and page (they work after r
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -29,7 +28,7 @@ from bot.store import MatchRow
 from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, report_error
 from cogs.play import GAME_CHOICES
 from cogs.presenter import channel_link
-from cogs.verify_button import VerifyButton, close_pool, pool_of
+from cogs.verify_button import VerifyButton, close_pool, run_in_pool
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -174,7 +173,7 @@ class RecordsCog(BoneyardCog):
         row = await find_match(interaction, match)
         job = job_for(row, await self.bot.store.moves(row.id), await _names(self.bot, row))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        gif = await asyncio.get_running_loop().run_in_executor(pool_of(self.bot), render_replay, job)
+        gif = await run_in_pool(self.bot, render_replay, job)
         if len(gif) > ATTACHMENT_LIMIT:
             raise ServiceError("That replay came out too large to attach; please tell the bot's admin.")
         info = GAMES[row.game].info

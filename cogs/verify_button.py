@@ -9,9 +9,12 @@ with the checker's one sentence.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any, Self
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import discord
 
@@ -24,6 +27,10 @@ from cogs.common import bot_of, presenter, presenter_of, report_error
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 def pool_of(bot: Boneyard) -> ProcessPoolExecutor:
@@ -40,6 +47,19 @@ def close_pool(bot: Boneyard) -> None:
     if pool is not None:
         pool.shutdown(wait=False, cancel_futures=True)
         bot.record_pool = None  # type: ignore[attr-defined]
+
+
+async def run_in_pool(bot: Boneyard, function: Callable[[A], R], argument: A) -> R:
+    """`function(argument)` in the worker pool; a pool whose worker died (killed for memory,
+    say) is replaced and the call tried once more, so one crash does not break the command
+    until a restart."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(pool_of(bot), function, argument)
+    except BrokenProcessPool:
+        log.warning("the record worker pool broke; starting a new one")
+        close_pool(bot)
+        return await loop.run_in_executor(pool_of(bot), function, argument)
 
 
 async def full_record_text(bot: Boneyard, match_id: int) -> str:
@@ -77,7 +97,7 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bo
         try:
             text = await full_record_text(bot, self.match_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            verdict = await asyncio.get_running_loop().run_in_executor(pool_of(bot), verify_text, text)
+            verdict = await run_in_pool(bot, verify_text, text)
         except Exception as error:
             await report_error(interaction, error)
             return
