@@ -8,6 +8,8 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench service    # only service latency, event-loop lag and memory
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
+    python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
+    python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
 """
 
 from __future__ import annotations
@@ -329,11 +331,38 @@ def print_table(rows: list[Row]) -> None:
         print(f"{row.what:<{width}}  {row.value:>{value_width}}  {target}")
 
 
+def replay_rows() -> list[Row]:
+    from bot.bench_records import LIMIT_BYTES, replay_figures
+
+    rows = []
+    for label, seconds, size, stall, cpu in asyncio.run(replay_figures()):
+        rows.append(Row(f"replay: {label} render median", f"{seconds:.2f} s", "≤ 3 s, in a worker process"))
+        rows.append(Row(f"replay: {label} worker CPU median", f"{cpu:.2f} s", "wall time also waits for a busy core"))
+        rows.append(Row(f"replay: {label} GIF", f"{size / 1e6:.2f} MB", f"≤ {LIMIT_BYTES / 2**20:.0f} MB"))
+        rows.append(Row(f"replay: {label} longest loop stall", f"{stall * 1000:.0f} ms", "near 0: not on the loop"))
+    return rows
+
+
+def history_rows() -> list[Row]:
+    from bot.bench_records import history_figures
+
+    figures = asyncio.run(history_figures())
+    rows = [
+        Row(f"history: page 1, {stored:,} matches stored", f"{busy:.2f} / {game:.2f} / {casual:.2f} ms", "flat")
+        for stored, busy, game, casual in figures
+    ]
+    first, last = figures[0], figures[-1]
+    rows.append(Row("history: 100,000 vs 1,000 stored (busy player)", f"{last[1] / first[1]:.2f}x", "≈ 1x"))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "games": game_rows,
     "service": lambda: asyncio.run(service_rows()),
     "clocks": clock_rows,
     "tournaments": tournament_rows,
+    "replay": replay_rows,
+    "history": history_rows,
 }
 
 

@@ -23,6 +23,7 @@ from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
 from cogs.buttons import move_buttons
+from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -165,6 +166,8 @@ class Presenter:
             text = f"{intro}\n{text}"
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
         buttons = move_buttons(row.id, update.buttons)
+        if update.outcome is not None:
+            buttons = verify_view(row.id)  # the seed is out: anyone can check the dice
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         try:
             file = await self.board_file(row, update.public_view)
