@@ -29,8 +29,8 @@ from bot.games.wonderland.board import (
     canonical_path,
     enumerate_layouts,
     format_path,
-    orderings,
     path_error,
+    readings,
 )
 from bot.games.wonderland.cards import (
     CARDS,
@@ -498,7 +498,7 @@ class WonderlandState(GameState):
             )
         used, anchor_squares = self.used_squares(), self.summon_anchors(seat)
         problem = path_error(self.board, used, anchor_squares, move.path)
-        if problem and not any(path_error(self.board, used, anchor_squares, p) is None for p in orderings(move.path)):
+        if problem and not any(path_error(self.board, used, anchor_squares, p) is None for p in readings(move.path)):
             raise IllegalMove(problem)
         path = canonical_path(self.board, used, anchor_squares, move.path)
         places = self.placements(seat, path)
