@@ -410,7 +410,7 @@ class MatchService:
                 raise NoMatchHere("This match is not running.")
             seat = self._seat(row, user_id)
             state = await self._state(row)
-            if seat not in state.turn:
+            if seat not in state.may_act:  # `turn` must act; `may_act` adds who may act unasked
                 raise NotYourTurn("It is not your turn.")
             clock, now = clock_of(row), self.now()
             if clock is not None and not clock.paused and clock.expired(seat, now):
@@ -598,13 +598,13 @@ class MatchService:
 
     async def suggest_moves(self, match_id: int, user_id: int, typed: str, *, limit: int = 25) -> list[str]:
         """Up to `limit` legal moves of `user_id` matching `typed`, for autocomplete ([] when
-        it is not their turn or they are not seated): the game's `suggest_moves` hook."""
+        they may not act now or are not seated): the game's `suggest_moves` hook."""
         row = await self._get(match_id)
         seat = row.seat_of(user_id)
         if row.status != "active" or seat is None:
             return []
         state = await self._state(row)
-        return state.suggest_moves(seat, typed, limit) if seat in state.turn else []
+        return state.suggest_moves(seat, typed, limit) if seat in state.may_act else []
 
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
         return (await self._get(match_id)).seat_of(user_id)

@@ -9,6 +9,14 @@ is applied by the engine itself.  Doing that once here, rather than in five engi
 the behaviour identical everywhere and lets the log record those forced moves
 (`GameState.forced`) so that a replay can check them.
 
+Who acts: `turn` is the frozenset of seats that MUST act now ({0}, {1}, {0, 1} for a
+simultaneous choice, {CHANCE}, or empty when over); the match waits for them, prompts them
+and runs their clocks.  `may_act` is every seat that MAY play a move now: the seats in
+`turn`, plus any seat that may act without being asked (a Wonderland opponent's abilities
+during the active player's action step).  `play` and `legal_moves` accept every seat in
+`may_act`; clocks, prompts and "to move" follow `turn` only, so the opponent's clock does
+not run while it merely may act.
+
 This module and the whole `bot.games` package use the standard library only.
 """
 
@@ -189,12 +197,19 @@ class GameState(ABC):
         """Seats that must act now: {0}, {1}, {0, 1}, {CHANCE}, or empty when over."""
 
     @property
+    def may_act(self) -> frozenset[int]:
+        """Seats that may play a move now: `turn` (the seats that MUST act), plus any seat
+        that MAY act without being asked.  Clocks follow `turn` only."""
+        return self.turn
+
+    @property
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
 
     @abstractmethod
     def legal_moves(self, seat: int) -> list[str]:
-        """Every legal move of `seat` now, in canonical notation (may be empty)."""
+        """Every legal move of `seat` now, in canonical notation (may be empty); empty for a
+        seat not in `may_act`."""
 
     def play(self, seat: int, move: str) -> Self:
         """The state after `seat` plays `move`; raises IllegalMove and changes nothing."""
@@ -202,7 +217,7 @@ class GameState(ABC):
             raise IllegalMove("Type a move, for example one from the autocomplete list.")
         if self.outcome is not None:
             raise IllegalMove("The game is over.")
-        if seat not in self.turn:
+        if seat not in self.may_act:
             raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
         state = self._apply(seat, move)
         return state._settle((state._entry(seat, move, forced=False),))

@@ -122,7 +122,6 @@ def test_views_are_json_and_seat_views_extend_the_public_view(key: str) -> None:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_replaying_the_moves_reaches_the_same_state(key: str) -> None:
-    rules = GAMES[key]
     log = [(seat, move) for _before, seat, move in playout(start(key), random.Random(13))]
     state = start(key)
     for seat, move in log:

@@ -2,9 +2,11 @@
 
 Phases: `pool` (both seats pick 15 cards at once: turn {0, 1}), then each player turn runs
 `dice` (the active seat chooses dice) → `roll` (CHANCE) → `action` (summon, move, attack,
-abilities, `end`) → `defence` (first the opponent: `defend`, abilities, `done`; then the
-active seat if its own beings were hit, e.g. by a Rook's blast: `defend`, `done`) → the
-reckoning, after which the other seat's turn begins.
+abilities, `end`; the opponent MAY use abilities meanwhile: it is in `may_act`, not in
+`turn`, so it is never waited for and its clock does not run) → `defence` (first the
+opponent: `defend`, abilities, `done`; then the active seat if its own beings were hit,
+e.g. by a Rook's blast: `defend`, `done`) → the reckoning, after which the other seat's
+turn begins.
 
 Representation: immutable tuples of small frozen records (`Being`, `PendingAttack`) and
 plain strings for cards, so `dump()` is nearly the fields themselves.  Derived sets (path
@@ -244,11 +246,27 @@ class WonderlandState(GameState):
         return frozenset((self.active,))
 
     @property
+    def may_act(self) -> frozenset[int]:
+        """`turn`, plus the opponent during the active player's action step while it has an
+        ability to use (ruling 12): it may act then, but nobody waits for it."""
+        found = self._cache.get("may_act")
+        if found is None:
+            found = self.turn
+            other = opponent(self.active)
+            if self._outcome is None and self.phase == ACTION and self._has_ability(other):
+                found = found | {other}
+            self._cache["may_act"] = found
+        return found
+
+    def _has_ability(self, seat: int) -> bool:
+        return next(self._ability_moves(seat, detonations=True), None) is not None
+
+    @property
     def outcome(self) -> Outcome | None:
         return self._outcome
 
     def legal_moves(self, seat: int) -> list[str]:
-        if seat not in self.turn or seat == CHANCE:
+        if seat not in self.may_act or seat == CHANCE:
             return []
         key = f"legal{seat}"
         found = self._cache.get(key)
@@ -267,6 +285,8 @@ class WonderlandState(GameState):
             yield from self._pick_moves(seat)
         elif self.phase == DICE:
             yield from self._dice_moves(seat)
+        elif self.phase == ACTION and seat != self.active:
+            yield from self._ability_moves(seat, detonations=True)
         elif self.phase == ACTION:
             yield "end"
             yield from self._attack_moves(seat)
@@ -411,6 +431,11 @@ class WonderlandState(GameState):
         handler = _HANDLERS.get((self.phase, type(parsed)))
         if handler is None:
             raise IllegalMove(self._phase_hint(parsed))
+        if self.phase == ACTION and seat != self.active and not isinstance(parsed, Ability | Detonate):
+            raise IllegalMove(
+                f"It is {SEAT_NAMES[self.active]}'s turn: meanwhile you may only use abilities "
+                "(`ability KS 2 c5`, `detonate 10S 2`)."
+            )
         state: Self = handler(self, seat, parsed)
         return state
 

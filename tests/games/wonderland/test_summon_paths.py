@@ -127,7 +127,7 @@ def reference_places(
 
 def summoning(seat: int, board: str, paths: list[tuple[int, list[Square]]]) -> WonderlandState:
     """`seat` to act with two level-1 S faces (AH+4H or AC+4S may be summoned)."""
-    files, ranks = SIZES[board]
+    files, _ranks = SIZES[board]
     return position(
         paths=[(owner, [f + files * r for f, r in squares]) for owner, squares in paths],
         active=seat,
