@@ -413,7 +413,7 @@ class MatchService:
                 raise NoMatchHere("This match is not running.")
             seat = self._seat(row, user_id)
             state = await self._state(row)
-            if seat not in state.may_act:  # `turn` must act; `may_act` adds who may act unasked
+            if seat not in state.turn and seat not in state.may_act:  # `may_act`: may act unasked
                 raise NotYourTurn("It is not your turn.")
             clock, now = clock_of(row), self.now()
             if clock is not None and not clock.paused and clock.expired(seat, now):
@@ -631,7 +631,7 @@ class MatchService:
         if row.status != "active" or seat is None:
             return []
         state = await self._state(row)
-        return state.suggest_moves(seat, typed, limit) if seat in state.may_act else []
+        return state.suggest_moves(seat, typed, limit) if seat in state.turn | state.may_act else []
 
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
         return (await self._get(match_id)).seat_of(user_id)

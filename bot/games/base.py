@@ -11,11 +11,10 @@ the behaviour identical everywhere and lets the log record those forced moves
 
 Who acts: `turn` is the frozenset of seats that MUST act now ({0}, {1}, {0, 1} for a
 simultaneous choice, {CHANCE}, or empty when over); the match waits for them, prompts them
-and runs their clocks.  `may_act` is every seat that MAY play a move now: the seats in
-`turn`, plus any seat that may act without being asked (a Wonderland opponent's abilities
-during the active player's action step).  `play` and `legal_moves` accept every seat in
-`may_act`; clocks, prompts and "to move" follow `turn` only, so the opponent's clock does
-not run while it merely may act.
+and runs their clocks.  `may_act` is the seats that MAY act without being asked (a
+Wonderland opponent's abilities during the active player's action step; empty in most
+games).  `play` and `legal_moves` serve the seats of both; clocks, prompts and "to move"
+follow `turn` only, so the opponent's clock does not run while it merely may act.
 
 This module and the whole `bot.games` package use the standard library only.
 """
@@ -198,9 +197,9 @@ class GameState(ABC):
 
     @property
     def may_act(self) -> frozenset[int]:
-        """Seats that may play a move now: `turn` (the seats that MUST act), plus any seat
-        that MAY act without being asked.  Clocks follow `turn` only."""
-        return self.turn
+        """Seats that MAY act without being asked, besides `turn` (the seats that MUST act),
+        e.g. a Wonderland opponent's abilities.  Clocks follow `turn` only."""
+        return frozenset()
 
     @property
     @abstractmethod
@@ -209,7 +208,7 @@ class GameState(ABC):
     @abstractmethod
     def legal_moves(self, seat: int) -> list[str]:
         """Every legal move of `seat` now, in canonical notation (may be empty); empty for a
-        seat not in `may_act`."""
+        seat in neither `turn` nor `may_act`."""
 
     def play(self, seat: int, move: str) -> Self:
         """The state after `seat` plays `move`; raises IllegalMove and changes nothing."""
@@ -217,7 +216,7 @@ class GameState(ABC):
             raise IllegalMove("Type a move, for example one from the autocomplete list.")
         if self.outcome is not None:
             raise IllegalMove("The game is over.")
-        if seat not in self.may_act:
+        if seat not in self.turn and seat not in self.may_act:
             raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
         state = self._apply(seat, move)
         return state._settle((state._entry(seat, move, forced=False),))

@@ -37,14 +37,14 @@ class CheerState(GameState):
 
     @property
     def may_act(self) -> frozenset[int]:
-        return frozenset() if self.count >= 5 else frozenset((0, 1))
+        return frozenset() if self.count >= 5 else frozenset((1 - self.to_move,))
 
     @property
     def outcome(self) -> Outcome | None:
         return Outcome(frozenset((1 - self.to_move,)), "Reached five.") if self.count >= 5 else None
 
     def legal_moves(self, seat: int) -> list[str]:
-        if seat not in self.may_act:
+        if seat not in self.turn and seat not in self.may_act:
             return []
         return ["add", "double"] if seat in self.turn else ["cheer"]
 

@@ -247,14 +247,13 @@ class WonderlandState(GameState):
 
     @property
     def may_act(self) -> frozenset[int]:
-        """`turn`, plus the opponent during the active player's action step while it has an
-        ability to use (ruling 12): it may act then, but nobody waits for it."""
+        """The opponent during the active player's action step, while it has an ability to
+        use (ruling 12): it may act then, but nobody waits for it."""
         found = self._cache.get("may_act")
         if found is None:
-            found = self.turn
             other = opponent(self.active)
-            if self._outcome is None and self.phase == ACTION and self._has_ability(other):
-                found = found | {other}
+            unasked = self._outcome is None and self.phase == ACTION and self._has_ability(other)
+            found = frozenset((other,)) if unasked else frozenset()
             self._cache["may_act"] = found
         return found
 
@@ -266,7 +265,7 @@ class WonderlandState(GameState):
         return self._outcome
 
     def legal_moves(self, seat: int) -> list[str]:
-        if seat not in self.may_act or seat == CHANCE:
+        if (seat not in self.turn and seat not in self.may_act) or seat == CHANCE:
             return []
         key = f"legal{seat}"
         found = self._cache.get(key)
