@@ -115,3 +115,7 @@ def test_in_random_games_every_move_the_opponent_may_make_is_accepted_and_nobody
                 assert after.turn == before.turn
                 checked += 1
     assert checked or seed  # at least the first game meets the situation
+
+
+def test_the_help_text_says_the_opponent_may_use_abilities_meanwhile() -> None:
+    assert "The opponent may use\n  theirs during your action step" in RULES.info.how_to_play
