@@ -113,7 +113,10 @@ class Presenter:
             if ratings:
                 lines.append(ratings)
             lines.append(f"Secret seed (check every roll and draw): `{row.seed}`")
-        elif update.to_move:
+        if update.completed_for is not None:
+            name = await self.name(seats[update.completed_for])
+            lines.append(f"⏰ {name}'s draft time ran out: the missing picks were completed at random.")
+        if update.outcome is None and update.to_move:
             if update.note == "timeout":
                 lines.append("⏰ Time ran out: that move was played automatically (`timeout=pass`).")
             who = ", ".join(mention(u) for u in update.to_move)
