@@ -125,6 +125,9 @@ class Update:
     turn just became theirs, they just moved and act again, or their private view changed).
     A seat that was already waiting and saw nothing change is left alone, so a drafter is
     not sent the same DM again each time the opponent does something."""
+    completed_for: int | None = None
+    """The seat whose draft time (`draft=`) ran out, its missing picks completed at random
+    (note `draft_timeout`): the channel is told so."""
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -410,7 +413,7 @@ class MatchService:
                 raise NoMatchHere("This match is not running.")
             seat = self._seat(row, user_id)
             state = await self._state(row)
-            if seat not in state.turn:
+            if seat not in state.turn and seat not in state.may_act:  # `may_act`: may act unasked
                 raise NotYourTurn("It is not your turn.")
             clock, now = clock_of(row), self.now()
             if clock is not None and not clock.paused and clock.expired(seat, now):
@@ -522,7 +525,10 @@ class MatchService:
             return await self._time_out(row, await self._state(row), clock, other, now)
 
     async def _time_out(self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float) -> Update:
-        """`seat` ran out of time (lock held): play its timeout move, or it loses."""
+        """`seat` ran out of time (lock held): complete its draft at random when the draft's
+        own limit ran out, else play its timeout move, or it loses."""
+        if clock.seats[seat].hard:
+            return await self._complete_draft(row, state, clock, seat, now)
         if clock.control.on_timeout == "pass":
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
@@ -530,6 +536,27 @@ class MatchService:
         name = self._rules(row.game).info.seat_names[seat]
         outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
         return await self._finish(row, state, outcome, "finished", note="timeout")
+
+    async def _complete_draft(
+        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float
+    ) -> Update:
+        """The draft limit ran out (lock held): play random legal picks for `seat` until it
+        need not act any more, drawn from the match seed (so the log replays and anyone can
+        recheck them with `chance_rng`), then commit like a move."""
+        ply = await self.store.move_count(row.id)
+        rng = chance_rng(row.seed, ply)
+        new, record = state, list[LogEntry]()
+        while new.outcome is None and seat in new.turn and CHANCE not in new.turn:
+            new = new.play(seat, rng.choice(sorted(new.legal_moves(seat))))
+            record.extend(new.applied)
+        new, record = self._advance(new, row.seed, ply + len(record), record)
+        if new.outcome is not None:
+            clock = clock.stop_all(now)
+        else:
+            turn = _players(new.turn)
+            clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
+        update = await self._commit(row, state, new, ply, record, clock=clock)
+        return replace(update, note="draft_timeout", completed_for=seat)
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
@@ -598,13 +625,13 @@ class MatchService:
 
     async def suggest_moves(self, match_id: int, user_id: int, typed: str, *, limit: int = 25) -> list[str]:
         """Up to `limit` legal moves of `user_id` matching `typed`, for autocomplete ([] when
-        it is not their turn or they are not seated): the game's `suggest_moves` hook."""
+        they may not act now or are not seated): the game's `suggest_moves` hook."""
         row = await self._get(match_id)
         seat = row.seat_of(user_id)
         if row.status != "active" or seat is None:
             return []
         state = await self._state(row)
-        return state.suggest_moves(seat, typed, limit) if seat in state.turn else []
+        return state.suggest_moves(seat, typed, limit) if seat in state.turn | state.may_act else []
 
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
         return (await self._get(match_id)).seat_of(user_id)

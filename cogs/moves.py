@@ -52,7 +52,8 @@ class MovesCog(BoneyardCog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        """Typed moves: a plain message from the player to move that reads as a move."""
+        """Typed moves: a plain message that reads as a move, from a player who may act now
+        (the service checks `state.may_act`: e.g. a Wonderland opponent's `ability ...`)."""
         if message.author.bot or message.guild is None or not self.bot.settings.typed_moves:
             return
         text = message.content.strip()

@@ -23,6 +23,7 @@ from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
 from cogs.buttons import move_buttons
+from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -123,7 +124,10 @@ class Presenter:
             if ratings:
                 lines.append(ratings)
             lines.append(f"Secret seed (check every roll and draw): `{row.seed}`")
-        elif update.to_move:
+        if update.completed_for is not None:
+            name = await self.name(seats[update.completed_for])
+            lines.append(f"⏰ {name}'s draft time ran out: the missing picks were completed at random.")
+        if update.outcome is None and update.to_move:
             if update.note == "timeout":
                 lines.append("⏰ Time ran out: that move was played automatically (`timeout=pass`).")
             who = ", ".join(mention(u) for u in update.to_move)
@@ -176,6 +180,8 @@ class Presenter:
             text = f"{intro}\n{text}"
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
         buttons = move_buttons(row.id, update.buttons)
+        if update.outcome is not None:
+            buttons = verify_view(row.id)  # the seed is out: anyone can check the dice
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         try:
             file = await self.board_file(row, update.public_view)

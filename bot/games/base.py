@@ -9,6 +9,13 @@ is applied by the engine itself.  Doing that once here, rather than in five engi
 the behaviour identical everywhere and lets the log record those forced moves
 (`GameState.forced`) so that a replay can check them.
 
+Who acts: `turn` is the frozenset of seats that MUST act now ({0}, {1}, {0, 1} for a
+simultaneous choice, {CHANCE}, or empty when over); the match waits for them, prompts them
+and runs their clocks.  `may_act` is the seats that MAY act without being asked (a
+Wonderland opponent's abilities during the active player's action step; empty in most
+games).  `play` and `legal_moves` serve the seats of both; clocks, prompts and "to move"
+follow `turn` only, so the opponent's clock does not run while it merely may act.
+
 This module and the whole `bot.games` package use the standard library only.
 """
 
@@ -189,12 +196,19 @@ class GameState(ABC):
         """Seats that must act now: {0}, {1}, {0, 1}, {CHANCE}, or empty when over."""
 
     @property
+    def may_act(self) -> frozenset[int]:
+        """Seats that MAY act without being asked, besides `turn` (the seats that MUST act),
+        e.g. a Wonderland opponent's abilities.  Clocks follow `turn` only."""
+        return frozenset()
+
+    @property
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
 
     @abstractmethod
     def legal_moves(self, seat: int) -> list[str]:
-        """Every legal move of `seat` now, in canonical notation (may be empty)."""
+        """Every legal move of `seat` now, in canonical notation (may be empty); empty for a
+        seat in neither `turn` nor `may_act`."""
 
     def play(self, seat: int, move: str) -> Self:
         """The state after `seat` plays `move`; raises IllegalMove and changes nothing."""
@@ -202,7 +216,7 @@ class GameState(ABC):
             raise IllegalMove("Type a move, for example one from the autocomplete list.")
         if self.outcome is not None:
             raise IllegalMove("The game is over.")
-        if seat not in self.turn:
+        if seat not in self.turn and seat not in self.may_act:
             raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
         state = self._apply(seat, move)
         return state._settle((state._entry(seat, move, forced=False),))

@@ -105,7 +105,7 @@ HOW_TO_PLAY = """\
   6 your next turn is skipped. Then draw one.
 • No tile in hand, or none that fits: your turn is skipped.
 • The game ends when neither player can place. Most squares showing your number wins.
-Items (match options, per seat): `repeat` (one tile may be drafted twice), `mulligan`
+Items (match options, per seat): `repeat` (one tile may be drafted twice; optional), `mulligan`
 (`mulligan` / `keep` your opening hand, up to twice), `tie` (choose the first player, win ties)."""
 
 
@@ -700,7 +700,12 @@ class DominoWarsRules(Rules):
         blurb="Draft eight dominoes in secret, then cover the 4×4 board with higher numbers and their effects.",
         how_to_play=HOW_TO_PLAY,
         options=(
-            Option("repeat", "none", "Domino Repeat: the holder may draft one tile twice", ("none", "0", "1", "both")),
+            Option(
+                "repeat",
+                "none",
+                "Domino Repeat: the holder may draft one tile twice (optional: 8 different tiles are fine too)",
+                ("none", "0", "1", "both"),
+            ),
             Option(
                 "mulligan",
                 "none",

@@ -11,7 +11,9 @@ Three decisions are secret or personal enough to be made where the pool deck is 
 
 Every other decision (summons, moves, attacks, abilities, `end`) is public and played with
 `/move` or typed in the match channel, so `controls` returns None then and nobody is DMed
-after each move.
+after each move.  That includes the opponent's abilities during the active player's action
+step: the opponent MAY act then (`state.may_act`) but is not in `turn`, so it gets no
+controls and no prompt.
 
 The choice made so far rides in the custom ids (a 52-bit card mask in hex), never in memory,
 so a restart between two selects changes nothing.  Each custom id also names the seat, and a
@@ -530,7 +532,10 @@ def defence_view(match_id: int, seat: int, view: dict[str, Any], moves: Sequence
 
 
 def controls(match_id: int, seat: int, view: dict[str, Any], moves: list[str]) -> discord.ui.View | None:
-    """The DM components for the seat's decision now; None in the action step (public moves)."""
+    """The DM components for the seat's decision now; None in the action step (public moves)
+    and for a seat that may act but is not asked to (`turn` names who must)."""
+    if seat not in view.get("turn", []):
+        return None
     pool = pool_step(view, moves)
     if pool is not None:
         return pool_view(match_id, seat, pool)

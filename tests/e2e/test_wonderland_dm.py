@@ -20,7 +20,7 @@ from bot.games.base import GameState
 from bot.games.wonderland.state import SUMMON_LIST_CAP
 from tests.e2e.harness import Harness, assert_board_for, ephemeral_text
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser, Mark
-from tests.games.wonderland.helpers import CROSS, LINE, POOL0, POOL1, being, factors, position
+from tests.games.wonderland.helpers import CROSS, LINE, POOL0, POOL1, being, factors, position, sq
 
 pytestmark = pytest.mark.e2e
 
@@ -241,3 +241,45 @@ async def test_a_summon_beyond_the_listing_cap_is_offered_by_autocomplete(harnes
     assert_board_for(board, bob)  # with no factors left, Orange's turn ends by itself
     beings = (await harness.bot.service.view(match_id, None))["beings"]
     assert [(b["card"], b["square"]) for b in beings] == [(target.split()[1], target.split("@")[1])]
+
+
+async def test_the_opponent_uses_an_ability_during_the_active_players_action_step(harness: Harness) -> None:
+    """Ruling 12 through Discord: Blue's black King lowers Orange's attacker while Orange acts;
+    Blue may act (autocomplete, typed moves) without being asked, and nothing else."""
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    match_id, _ = await harness.start_match("wonderland", alice, bob)
+    beings = [being(0, "5H", "c4"), being(1, "8C", "d4"), being(1, "KS", "c7")]
+    prepared = position(
+        paths=[(0, LINE), (1, [sq(f"d{rank}") for rank in range(4, 10)])],
+        beings=beings,
+        f0=factors(a=1, m=1),
+        f1=factors(f=2),
+        summoned=(["5H"], ["8C", "KS"]),
+    )
+    await load_position(harness, match_id, prepared)
+
+    async def choices(user: FakeUser, typed: str) -> list[str]:
+        interaction = await fake.autocomplete("move", {"notation": typed}, focused="notation", user=user)
+        await fake.wait_for_response(interaction)
+        return [str(c["value"]) for c in interaction.choices]
+
+    assert "ability KS 2 c4" in await choices(bob, "ability KS")
+    assert await choices(carol, "ability") == []
+    assert await harness.to_move(match_id) == [alice.id]  # only Orange must act
+
+    mark = fake.mark()
+    await fake.send_message(fake.channel, bob, "end")
+    refusal = await fake.wait_for_message(fake.channel, lambda m: "⚠️" in m.content, since=mark)
+    assert "meanwhile you may only use abilities" in refusal.content
+    board = await harness.typed_move(bob, "ability KS 2 c4")
+    assert f"{alice.mention} to move" in board.content  # Blue was not asked, and Orange still must act
+    public = await harness.bot.service.view(match_id, None)
+    assert public["last_move"] == "ability KS 2 c4"
+    assert [b["attack"] for b in public["beings"] if b["card"] == "5H"] == [1]
+    await harness.slash_move(alice, "attack 5H d4")
+    pending = (await harness.bot.service.view(match_id, None))["pending_attacks"]
+    assert [a["points"] for a in pending] == [1]  # Atk 3 lowered by 2 before the attack
+    after = await harness.slash_move(alice, "end")  # Blue has nothing left to do: its `done` is forced
+    assert await harness.to_move(match_id) == [bob.id]
+    assert after.attachments
