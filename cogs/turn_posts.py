@@ -21,6 +21,8 @@ import discord
 from bot.games import CHANCE
 from bot.matches import Update
 
+GAMES_WITH_TURN_POSTS = frozenset({"wonderland"})
+"""Games whose turn is many quick public actions (dice, summons, moves, attacks, abilities)."""
 WINDOW = 300.0
 """Seconds after its last change during which a turn post takes more actions."""
 MAX_LINES = 30
@@ -34,6 +36,8 @@ class TurnPost:
     message: discord.Message
     seat: int
     lines: list[str]
+    turn_number: object = None
+    """The game's public `turn_number` when the post started: a new turn is a new post."""
     actions: list[str] = field(default_factory=list)
     """Public moves of this post, for the board's `last_actions`."""
     changed: float = 0.0
@@ -61,9 +65,16 @@ class TurnPosts:
     def continuing(self, update: Update) -> TurnPost | None:
         """The turn post this update adds to, or None when it needs a new post."""
         post = self._posts.get(update.match.id)
-        if post is None or update.outcome is not None or update.note is not None:
+        if (
+            post is None
+            or update.match.game not in GAMES_WITH_TURN_POSTS
+            or update.outcome is not None
+            or update.note is not None
+        ):
             return None
         if movers(update) != {post.seat} or to_move_seats(update) != {post.seat}:
+            return None
+        if update.public_view.get("turn_number") != post.turn_number:
             return None
         if self._clock() - post.changed > WINDOW or len(post.lines) >= MAX_LINES:
             return None
@@ -76,7 +87,9 @@ class TurnPosts:
             self._posts.pop(update.match.id, None)
             return
         (seat,) = seats
-        self._posts[update.match.id] = TurnPost(message, seat, list(lines), public_actions(update), self._clock())
+        self._posts[update.match.id] = TurnPost(
+            message, seat, list(lines), update.public_view.get("turn_number"), public_actions(update), self._clock()
+        )
 
     def extended(self, post: TurnPost, update: Update, lines: list[str]) -> None:
         post.lines.extend(lines)
