@@ -16,7 +16,7 @@ import pytest
 
 import renderers
 from cogs.private.domino_wars import decode_tiles
-from tests.e2e.harness import Harness, board_png, ephemeral_text
+from tests.e2e.harness import Harness, ephemeral_text
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.e2e

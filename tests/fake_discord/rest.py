@@ -348,9 +348,9 @@ class RestApi:
         channel = self.channel(channel_id)
         message = self.message(channel, message_id)
         guild = self.world.guilds.get(channel.guild_id or 0)
-        if message.author_id != self.world.bot.id and guild is not None:
-            if not self.world.bot_permissions(guild) & MANAGE_MESSAGES:
-                raise ApiError(403, 50013, "Missing Permissions")
+        others = message.author_id != self.world.bot.id and guild is not None
+        if others and guild is not None and not self.world.bot_permissions(guild) & MANAGE_MESSAGES:
+            raise ApiError(403, 50013, "Missing Permissions")
         message.deleted = True
         data: JSON = {"id": str(message.id), "channel_id": str(channel.id)}
         if channel.guild_id is not None:
