@@ -22,6 +22,7 @@ import pytest
 
 import renderers
 from tests.e2e.harness import Harness
+from tests.e2e.test_domino_wars_dm import ScriptedPlayer, fixed_seed, newest_controls, steps
 from tests.e2e.test_info_commands import embed_of
 from tests.e2e.test_wonderland_dm import (
     IN_PLAY,
@@ -258,3 +259,89 @@ def _battle_with(options: dict[str, Any]) -> Any:
     data = state.dump()
     data["options"] = {**data["options"], **options}
     return type(state).rules.load(data)
+
+
+# --- Domino Wars ---------------------------------------------------------------------------------
+
+
+def tiles_in(texts: list[str]) -> set[str]:
+    return {t for text in texts for t in TILE.findall(text)}
+
+
+async def test_domino_wars_with_items_keeps_drafts_hands_and_piles_private(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fixed_seed(monkeypatch)
+    renders = record_public_renders(monkeypatch)
+    fake, service = harness.fake, harness.bot.service
+    alice, bob, carol = fake.players
+    match_id, _ = await harness.start_match("domino_wars", alice, bob, options="repeat=me tie=me mulligan=opponent")
+    row = await service.get(match_id)
+    assert row.seats is not None
+    players = {alice.id: ScriptedPlayer(harness, alice), bob.id: ScriptedPlayer(harness, bob, drafts_high=True)}
+
+    # Tie Advantage first (a public choice), then the draft: a pick typed in the channel is
+    # refused, legal or not, and the answer names no tile.
+    while (await service.view(match_id, None))["phase"] != "draft":
+        mover = players[(await harness.to_move(match_id))[0]]
+        await fake.wait_for_response(await mover.act(await newest_controls(harness, mover.user)))
+    await fake.wait_until_idle()
+    draft_start = fake.mark()
+    legal_pick = (await service.legal_moves(match_id, alice.id))[0]
+    before = (await harness.move_count(match_id), await service.view(match_id, alice.id))
+    typed, answer = await typed_secret(harness, alice, legal_pick)
+    assert "Please delete your message" in answer.content and not TILE.search(answer.content)
+    assert (await harness.move_count(match_id), await service.view(match_id, alice.id)) == before
+    grant_manage_messages(fake)
+    typed, answer = await typed_secret(harness, bob, "pick 0-1")  # legal or not, the same answer
+    assert "I deleted your message" in answer.content and fake.message(typed.id).deleted
+    assert (await harness.move_count(match_id), await service.view(match_id, alice.id)) == before
+
+    # Autocomplete: the spectator is offered nothing; a player only their own moves.
+    spectator = await fake.autocomplete("move", {"notation": "pick"}, focused="notation", user=carol)
+    await fake.wait_for_response(spectator)
+    assert spectator.choices == []
+
+    # The whole match from the DMs.
+    clicks = 0
+    while movers := await harness.to_move(match_id):
+        player = players[movers[0]]
+        message = await newest_controls(harness, player.user)
+        found = set(steps(message))
+        if "t" in found:  # a turn: the hand and, beside it, the board (one place to look)
+            files = message.files()
+            assert files["hand.png"].startswith(b"\x89PNG") and files["board.png"].startswith(b"\x89PNG")
+        click = await fake.wait_for_response(await player.act(message))
+        assert click.callback_type == 7, click.callback_data
+        clicks += 1
+        assert clicks < 400, "the match does not end"
+    await fake.wait_until_idle()
+    assert (await service.view(match_id, None))["outcome"] is not None
+
+    # The draft was quiet: a line per drafter, the board only once play started.
+    during_draft = [m for m in fake.bot_messages(fake.channel) if m.id > draft_start.snowflake]
+    drafted = [m for m in during_draft if "has drafted" in m.content]
+    assert len(drafted) == 2 and not drafted[0].attachments and drafted[1].attachments
+    first_board = next(m for m in during_draft if m.attachments)
+    assert first_board.id == drafted[1].id, "no board for a pick"
+
+    # Hidden facts: tiles a player was shown privately that never became public, and that
+    # the opponent does not hold too (both may draft the same tile).
+    log = await service.store.moves(match_id)
+    revealed = {t for m in log if m.public for t in TILE.findall(m.move)}
+    revealed |= {str(t) for v in renders for s in v.get("discards", []) for t in s}
+    revealed |= {str(c["number"]) for v in renders for c in v.get("board", {}).values() if "-" in str(c["number"])}
+    own = {}
+    for user in (alice, bob):
+        private = (await service.view(match_id, user.id))["private"]
+        own[user.id] = {t for key in ("draft", "hand", "pile") for t in private[key]}
+    hidden = {
+        user.id: (tiles_in(private_texts(fake, user)) & own[user.id]) - revealed - own[other.id]
+        for user, other in ((alice, bob), (bob, alice))
+    }
+    assert hidden[alice.id] or hidden[bob.id], "some private tiles stayed private: the check means something"
+    for player, other in ((alice, bob), (bob, alice)):
+        for viewer in (other, carol):
+            for text in received_by(fake, viewer):
+                leaked = tiles_in([text]) & hidden[player.id]
+                assert not leaked, f"{viewer.name} learned {leaked} of {player.name}: {text[:300]!r}"
