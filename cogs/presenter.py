@@ -169,6 +169,7 @@ class Presenter:
             try:
                 user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
                 await user.send(content=text)
+                self.dms_reopened(notice.user_id)
                 return
             except discord.HTTPException:
                 log.info("clock reminder DM to %d failed; posting in the channel", notice.user_id)
