@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -25,6 +26,9 @@ from typing import Any
 import aiosqlite
 
 log = logging.getLogger(__name__)
+# aiosqlite logs every call it runs, statement parameters included (a running match's seed), at
+# DEBUG: drop those records at their source, whatever level the root logger or LOG_LEVEL asks for.
+logging.getLogger("aiosqlite").addFilter(lambda record: record.levelno > logging.DEBUG)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: matches, seats, the move log
@@ -305,12 +309,16 @@ class Store:
     async def open(cls, path: Path | str) -> Store:
         """Open (creating if needed) and migrate the database at `path`."""
         db = await aiosqlite.connect(path, isolation_level=None)
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        store = cls(db, path)
-        await store._migrate()
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            store = cls(db, path)
+            await store._migrate()
+        except BaseException:
+            await db.close()  # aiosqlite's worker thread is not a daemon: left open, it blocks the exit
+            raise
         return store
 
     async def close(self) -> None:
@@ -323,6 +331,8 @@ class Store:
 
     async def _migrate(self) -> None:
         current = await self.schema_version()
+        if current > len(MIGRATIONS):
+            raise sqlite3.DatabaseError(f"schema version {current} is newer than this code knows ({len(MIGRATIONS)})")
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             log.info("applying database migration %d", number)
             await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")

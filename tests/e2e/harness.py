@@ -28,6 +28,9 @@ from tests.fake_discord import (
     restore_discord_defaults,
 )
 
+HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
+"""Name prefixes of the tasks discord.py runs the bot's handlers in (events, views and dynamic
+items, slash commands)."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHALLENGE_ID = re.compile(r"boneyard:accept:(\d+)")
 
@@ -82,10 +85,32 @@ class Harness:
         """Let running handlers finish, close the bot, and surface any crash of its task."""
         if self._bot is None or self._runner is None:
             return
-        await self.fake.wait_until_idle()
+        await self.wait_for_handlers()
         await self._bot.close()
         await asyncio.wait_for(self._runner, 5)
+        # A closed bot leaves no discord.py `on_ready` announcer behind to fail later (issue 14).
+        assert self._bot._connection._ready_task is None, "the bot closed with its ready task pending"
         self._bot, self._runner = None, None
+
+    async def wait_for_handlers(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until no handler of the bot runs and the fake saw no request for a moment.
+
+        The fake's quiet period alone is not enough: a handler rendering a picture in a worker
+        thread makes no request for a while, and on a loaded machine longer than the quiet period;
+        closing the bot then fails its announcement against a closed HTTP session.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            await self.fake.wait_until_idle()
+            busy = [
+                task for task in asyncio.all_tasks() if not task.done() and task.get_name().startswith(HANDLER_TASKS)
+            ]
+            if not busy:
+                return
+            if loop.time() > deadline:
+                raise AssertionError(f"handlers still running after {timeout} s: {[t.get_name() for t in busy]}")
+            await asyncio.wait(busy, timeout=max(0.0, deadline - loop.time()))
 
     async def restart(self) -> Boneyard:
         """Close the bot and start a fresh client on the same database file (as after a deploy)."""
