@@ -5,7 +5,8 @@ same kind of update, and each must be announced the same way.  Pictures are rend
 worker thread (`asyncio.to_thread`) so the event loop keeps answering while Pillow works.
 
 Private views go by DM only.  When a player's DMs are closed, the channel gets ONE notice
-per match asking them to open DMs or use `/hand`; the notice never contains the private view.
+per match asking them to open DMs or use `/hand`; the notice never contains the private view,
+and the bot stops DMing that player for that match until `/hand` or a DM that goes through.
 """
 
 from __future__ import annotations
