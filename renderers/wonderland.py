@@ -637,14 +637,14 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     rows = max(1, math.ceil(len(cards) / per_row))
     width = max(MIN_WIDTH, per_row * (card_w + gap) + gap)
     secret_lines = _hidden_factor_lines(view)
-    top = 60 + 30 * len(secret_lines)
+    top = 60 + 36 * len(secret_lines)
     height = top + rows * (card_h + gap) + 10
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
     draw.text((gap, 18), title, font=font(24), fill=PALETTE.text)
     for i, line in enumerate(secret_lines):
-        draw.text((gap, 56 + 30 * i), fit_text(line, 20, width - 2 * gap), font=font(20), fill=PALETTE.text)
+        draw.text((gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), font=font(26), fill=PALETTE.highlight)
     if not cards:
         draw.text((gap, 70), "(empty)", font=font(18), fill=PALETTE.muted)
     for i, card in enumerate(cards):
