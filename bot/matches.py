@@ -37,7 +37,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from bot.clock_store import SqliteClockStore
 from bot.clocks import (
@@ -52,7 +52,7 @@ from bot.clocks import (
 )
 from bot.clocks.model import Via
 from bot.clocks.scheduler import Now, Sleep
-from bot.games import CHANCE, GAMES, GameState, InvalidOptions, Outcome, Rules
+from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.store import MatchRow, StaleVersion, Store
 
@@ -87,6 +87,23 @@ class MatchConflict(ServiceError):
     pass
 
 
+class SecretMove(ServiceError):
+    """A move the game keeps secret, sent where everyone reads it (a typed channel message).
+
+    `legal` says whether it would have been played: a refusal never tells whether a secret
+    move was legal, but the cog uses it to tell a secret move from ordinary chatter."""
+
+    def __init__(self, message: str, *, legal: bool) -> None:
+        super().__init__(message)
+        self.legal = legal
+
+
+SECRET_IN_PUBLIC = (
+    "That move is secret, so it is not played from the channel: use the controls in your DMs or `/hand` "
+    "(or `/move`, whose replies only you see)."
+)
+
+
 def chance_rng(seed: str, ply: int) -> random.Random:
     """The RNG for the chance move at `ply`: anyone with the revealed seed can recompute it."""
     return random.Random(hashlib.sha256(f"{seed}:{ply}".encode()).digest())
@@ -103,6 +120,16 @@ def clock_of(row: MatchRow) -> ClockState | None:
 
 def _players(turn: Iterable[int]) -> frozenset[int]:
     return frozenset(seat for seat in turn if seat != CHANCE)
+
+
+class Told(NamedTuple):
+    """One applied move as the channel may learn it: `text` is the engine's sentence (None:
+    show the notation of a public move, or nothing for a secret one)."""
+
+    seat: int
+    move: str
+    public: bool
+    text: str | None
 
 
 @dataclass(frozen=True)
@@ -128,6 +155,14 @@ class Update:
     completed_for: int | None = None
     """The seat whose draft time (`draft=`) ran out, its missing picks completed at random
     (note `draft_timeout`): the channel is told so."""
+    told: tuple[Told, ...] = ()
+    """Every applied move with the engine's sentence for everyone (secret moves with text None
+    unless the engine says THAT something happened, e.g. "Blue has drafted.")."""
+    secret_move: bool = False
+    """The player's own move was secret: every reply to them is private."""
+    quiet: bool = False
+    """Nothing public happened and nobody new must act (a pick of a simultaneous secret
+    draft): the channel gets no board, at most the `told` sentences."""
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -337,6 +372,7 @@ class MatchService:
                 state = rules.start(options=options)
             except InvalidOptions as exc:
                 raise ServiceError(str(exc)) from None
+            opening = state
             state, log_moves = self._advance(state, row.seed, 0, list(state.applied))
             clock = clock_of(row)
             if clock is not None and state.outcome is None:
@@ -351,7 +387,8 @@ class MatchService:
             self._cache.put(match_id, row.version, state)
             if clock is not None and self.clocks is not None:
                 self.clocks.track(match_id, clock)
-            return self._update(row, state, None, log_moves, ply=len(log_moves), note="started")
+            told = self._tell(opening, log_moves[len(opening.applied) :])
+            return replace(self._update(row, state, None, log_moves, ply=len(log_moves), note="started"), told=told)
 
     async def decline(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
@@ -405,8 +442,11 @@ class MatchService:
 
     # --- play --------------------------------------------------------------------------
 
-    async def play(self, match_id: int, user_id: int, text: str) -> Update:
-        """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed."""
+    async def play(self, match_id: int, user_id: int, text: str, *, in_public: bool = False) -> Update:
+        """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed.
+
+        `in_public`: the text was sent where everyone reads it (a channel message), so a move
+        the game keeps secret is refused with `SecretMove` and not played."""
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != "active":
@@ -419,14 +459,22 @@ class MatchService:
             if clock is not None and not clock.paused and clock.expired(seat, now):
                 # the flag fell before the keeper got to it: the timeout wins over the move
                 return await self._time_out(row, state, clock, seat, now)
-            return await self._play_seat(row, state, seat, text, clock, now)
+            return await self._play_seat(row, state, seat, text, clock, now, in_public=in_public)
 
     async def _play_seat(
-        self, row: MatchRow, state: GameState, seat: int, text: str, clock: ClockState | None, now: float
+        self,
+        row: MatchRow,
+        state: GameState,
+        seat: int,
+        text: str,
+        clock: ClockState | None,
+        now: float,
+        *,
+        in_public: bool = False,
     ) -> Update:
         """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
         ply = await self.store.move_count(row.id)
-        new = state.play(seat, text)
+        new = self._play_checked(state, seat, text) if in_public else state.play(seat, text)
         record = list(new.applied)
         new, record = self._advance(new, row.seed, ply + len(record), record)
         if clock is not None:
@@ -436,6 +484,21 @@ class MatchService:
                 turn = _players(new.turn)
                 clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
         return await self._commit(row, state, new, ply, record, clock=clock)
+
+    @staticmethod
+    def _play_checked(state: GameState, seat: int, text: str) -> GameState:
+        """`state.play` for a move sent in public: a secret move is refused, legal or not, and
+        an illegal one that reads as secret gets no reason (the reason could tell a secret)."""
+        looks_secret = not state.is_public_move(seat, text)
+        try:
+            new = state.play(seat, text)
+        except IllegalMove:
+            if looks_secret:
+                raise SecretMove(SECRET_IN_PUBLIC, legal=False) from None
+            raise
+        if looks_secret or not new.applied[0].public:
+            raise SecretMove(SECRET_IN_PUBLIC, legal=True)
+        return new
 
     async def resign(self, match_id: int, user_id: int) -> Update:
         async with self._lock(match_id):
@@ -556,7 +619,8 @@ class MatchService:
             turn = _players(new.turn)
             clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
         update = await self._commit(row, state, new, ply, record, clock=clock)
-        return replace(update, note="draft_timeout", completed_for=seat)
+        # Never quiet: the channel must hear that the picks were completed at random.
+        return replace(update, note="draft_timeout", completed_for=seat, quiet=False)
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
@@ -782,6 +846,7 @@ class MatchService:
                 if before is None or before.view(seat).get("private") != mine.get("private"):
                     private[seat] = self._decorate(row, mine)
         played = tuple((s, m) for s, m, public, _forced in record if public and s != CHANCE)
+        told = self._tell(before, record) if before is not None else ()
         buttons = self._buttons(row.game, state)
         movers = {s for s, *_ in record}
         waiting = _players(before.turn) if before is not None else frozenset()
@@ -790,9 +855,20 @@ class MatchService:
             for seat in sorted(_players(state.turn))
             if state.outcome is None and (seat not in waiting or seat in movers or seat in private)
         )
+        public_view = self._decorate(row, state.view(None))
+        first = record[0] if record else None
+        secret_move = first is not None and first.seat != CHANCE and not first.public
+        quiet = (
+            before is not None
+            and secret_move
+            and state.outcome is None
+            and not any(entry.public for entry in record)
+            and _players(state.turn) <= waiting
+            and before.view(None).get("phase") == public_view.get("phase")
+        )
         return Update(
             match=row,
-            public_view=self._decorate(row, state.view(None)),
+            public_view=public_view,
             private_views=private,
             played=played,
             outcome=state.outcome,
@@ -800,7 +876,21 @@ class MatchService:
             note=note,
             buttons=buttons,
             prompt=prompt,
+            told=told,
+            secret_move=secret_move,
+            quiet=quiet,
         )
+
+    @staticmethod
+    def _tell(origin: GameState, record: list[LogEntry]) -> tuple[Told, ...]:
+        """`record` (applied from `origin`) with the engine's sentences.  A narration bug must
+        never undo or hide a committed move: it falls back to the bare notation."""
+        try:
+            told = origin.narrate(record)
+        except Exception:
+            log.exception("narrating %d moves failed; announcing the notation only", len(record))
+            told = [(entry, None) for entry in record]
+        return tuple(Told(e.seat, e.move, e.public, text) for e, text in told)
 
     def _buttons(self, game: str, state: GameState) -> tuple[str, ...]:
         pattern = self._rules(game).info.button_moves

@@ -48,6 +48,7 @@ from PIL import Image, ImageDraw
 from renderers.kit import (
     PALETTE,
     Color,
+    fit_text,
     line_height,
     phone_size,
     seat_token,
@@ -668,16 +669,20 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     small = phone_size(MIN_WIDTH)
     rows = max(1, math.ceil(len(cards) / per_row))
     width = max(MIN_WIDTH, per_row * (card_w + gap) + gap)
-    height = 60 + rows * (card_h + gap) + 10
+    secret_lines = _hidden_factor_lines(view)
+    top = 60 + 36 * len(secret_lines)
+    height = top + rows * (card_h + gap) + 10
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
     text(draw, (gap, 14), title, small, PALETTE.text, bold=True)
+    for i, line in enumerate(secret_lines):
+        text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.highlight)
     if not cards:
         text(draw, (gap, 70), "(empty)", small, PALETTE.muted)
     for i, card in enumerate(cards):
         x = gap + (i % per_row) * (card_w + gap)
-        y = 60 + (i // per_row) * (card_h + gap)
+        y = top + (i // per_row) * (card_h + gap)
         draw.rounded_rectangle(
             (x, y, x + card_w, y + card_h), radius=10, fill=(255, 255, 255), outline=PALETTE.pip, width=2
         )
@@ -689,6 +694,22 @@ def private(view: dict[str, Any]) -> Image.Image | None:
         text_center(draw, (x + card_w / 2, y + 118), f"{strength} / {attack} / {defence}", small, BLACK_INK, bold=True)
         text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, (90, 90, 90))
     return img
+
+
+def _hidden_factor_lines(view: dict[str, Any]) -> list[str]:
+    """With `hidden_factors=on`: the seat's own factors and roll, which nobody else sees."""
+    mine = view.get("private") or {}
+    factors = mine.get("factors")
+    if not isinstance(factors, dict):
+        return []
+    names = {"C": "Chance", "F": "Force", "D": "Defend", "A": "Attack", "M": "Move"}
+    lines = ["Your factors: " + "  ".join(f"{names.get(k, k)} {v}" for k, v in factors.items())]
+    rolled = mine.get("rolled")
+    if rolled:
+        cards = [str(d.get("card")) for d in view.get("dice", [])]
+        faces = (f"{c} {names.get(f, 'Summon')}" for c, f in zip(cards, rolled, strict=False))
+        lines.append("Your roll: " + ",  ".join(faces))
+    return lines
 
 
 def _level(card: str) -> int:

@@ -261,6 +261,33 @@ class GameState(ABC):
         everyone.  Games with secrets override this: a draft pick or a shuffle is not."""
         return not self.rules.info.has_private_info
 
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        """A sentence for everyone about `entry`, the move that led from `before` to this
+        state, or None to let the caller show the entry's notation (public moves) or nothing
+        (secret ones).
+
+        Why here: only the engine knows what a move did ("7♠ attacks the Image — Blue has 2
+        lives"), while the cogs only format.  An override must use public information only,
+        whatever `entry.public` says: for a secret entry it may say THAT something happened
+        ("Blue has drafted"), never what.  Chance entries are described too (a roll, a draw),
+        so notifications and screen readers carry them."""
+        return None
+
+    def narrate(self, entries: Iterable[LogEntry]) -> list[tuple[LogEntry, str | None]]:
+        """Each of `entries` (what `play` applied from this state: the next state's `applied`)
+        with its `describe` sentence, found by replaying them one by one from this state.
+
+        A separate replay rather than work inside `play`: computer players and benchmarks play
+        millions of moves that nobody reads, and keeping the states in between would chain
+        every position of a game in memory."""
+        told: list[tuple[LogEntry, str | None]] = []
+        state: GameState = self
+        for entry in entries:
+            after = state._apply(entry.seat, entry.move)
+            told.append((entry, after.describe(state, entry)))
+            state = after
+        return told
+
     def _entry(self, seat: int, move: str, *, forced: bool) -> LogEntry:
         """The log entry of the move that led to this state.
 

@@ -46,6 +46,7 @@ from bot.games.base import (
     GameInfo,
     GameState,
     IllegalMove,
+    LogEntry,
     Option,
     OptionValue,
     Outcome,
@@ -441,6 +442,17 @@ class DominanceState(GameState):
             return "layout " + " ".join(f"{a}{b}" if rng.random() < 0.5 else f"{b}{a}" for a, b in tiles)
         count = TURN_DICE if self.phase == "roll" else 2
         return "roll " + " ".join(str(d) for d in sorted(rng.randint(1, 6) for _ in range(count)))
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        """Rolls in words (setup, turn and return), so notifications and screen readers carry them."""
+        if entry.seat != CHANCE or not isinstance(before, DominanceState) or before.phase == "layout":
+            return None
+        dice = entry.move.split()[1:]
+        if before.phase == "setup":
+            return f"Setup roll for {SEAT_NAMES[before.to_move]}: {' and '.join(dice)}"
+        if before.phase == "roll":
+            return f"{SEAT_NAMES[before.to_move]} rolls {', '.join(dice)}"
+        return f"Return roll for {SEAT_NAMES[before.to_move]}: {' and '.join(dice)}"
 
     def _apply_chance(self, text: str) -> Self:
         if self.phase == "layout":

@@ -58,6 +58,7 @@ from bot.games.base import (
     GameInfo,
     GameState,
     IllegalMove,
+    LogEntry,
     Option,
     OptionValue,
     Outcome,
@@ -288,6 +289,17 @@ class DominoWarsState(GameState):
         if seat in _holders(self.options["repeat"]) and len(set(picked)) == len(picked):
             return [t for t in POOL if picked.count(t) < 2]
         return [t for t in POOL if t not in picked]
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        """A secret draft says only that a seat finished it ("Blue has drafted")."""
+        seat = entry.seat
+        if (
+            seat in (0, 1)
+            and isinstance(before, DominoWarsState)
+            and len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat])
+        ):
+            return f"{SEAT_NAMES[seat]} has drafted."
+        return None
 
     def is_public_move(self, seat: int, move: str) -> bool:
         """Draft picks, shuffles and effect 2's choice are secret; everything else a player

@@ -48,7 +48,7 @@ def test_a_short_game_has_one_frame_per_action_and_ends_on_the_final_position() 
 
 
 def test_a_400_ply_focus_game_is_thinned_to_the_frame_limit_keeping_both_ends() -> None:
-    job, views = _job("focus", 3)
+    job, views = _job("focus", 3, ply_limit="400")
     assert len(job.log) == 400
     frames = replay_frames(job)
     assert len(frames) == MAX_FRAMES

@@ -20,8 +20,8 @@ import random
 from collections.abc import Iterator
 from typing import Any, Final, Self
 
-from bot.games.base import CHANCE, GameState, IllegalMove, OptionValue, Outcome, normalise, opponent
-from bot.games.wonderland import combat, movement
+from bot.games.base import CHANCE, GameState, IllegalMove, LogEntry, OptionValue, Outcome, normalise, opponent
+from bot.games.wonderland import combat, movement, narration
 from bot.games.wonderland.beings import Being
 from bot.games.wonderland.board import (
     Board,
@@ -736,6 +736,20 @@ class WonderlandState(GameState):
         return Outcome(
             frozenset(), f"After {TURN_LIMIT} turns the Images' life and the beings summoned are equal.", lives
         )
+
+    # --- what everyone may know about a move --------------------------------------------
+
+    def is_public_move(self, seat: int, move: str) -> bool:
+        """Pool picks are secret; so is a roll with `hidden_factors=on` (its faces would
+        tell the factors).  Everything else a player does (dice, summons, moves, attacks,
+        abilities, detonations, defences) is seen on the board, so it is public."""
+        if seat == CHANCE:
+            return not self.hidden_factors
+        return not normalise(move).startswith(("pick", "pool"))
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        assert isinstance(before, WonderlandState)
+        return narration.describe(before, self, entry)
 
     # --- views and persistence -----------------------------------------------------------
 
