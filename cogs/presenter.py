@@ -24,8 +24,8 @@ from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
 from cogs.buttons import move_buttons
-from cogs.verify_button import verify_view
 from cogs.turn_posts import TurnPost, TurnPosts
+from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
