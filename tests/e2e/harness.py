@@ -184,11 +184,11 @@ class Harness:
         assert reply.id > mark.snowflake and not reply.edited, "a move is answered by a new message"
         return reply
 
-    async def slash_secret_move(
+    async def slash_move_answered_privately(
         self, user: FakeUser, notation: str, *, channel: FakeChannel | None = None
     ) -> FakeMessage:
-        """`/move` of a move the game keeps secret (a draft pick): it is played, and every reply
-        is private to the player, so the channel learns nothing from it."""
+        """`/move` that is played but answered only to the player: a move the game keeps secret
+        (a draft pick), or one that is added to the turn's post in the channel (Wonderland)."""
         interaction = await self.command("move", {"notation": notation}, user=user, channel=channel)
         assert interaction.ephemeral, interaction.callback_data
         return await self.fake.wait_for_followup(interaction)

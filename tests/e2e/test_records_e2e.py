@@ -45,7 +45,7 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     waiting = await harness.to_move(wars_id)
     drafter = next(u for u in (alice, bob) if u.id in waiting)
     pick = next(m for m in await service.legal_moves(wars_id, drafter.id) if m.startswith("pick"))
-    await harness.slash_secret_move(drafter, pick, channel=side)
+    await harness.slash_move_answered_privately(drafter, pick, channel=side)
     export = await harness.command("export", {"match": wars_id}, user=carol)
     assert export.ephemeral and "secret moves and the seed are withheld" in str(export.callback_data)
     name, data = _only_file(fake.original_response(export), ".txt")

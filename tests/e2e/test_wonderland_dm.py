@@ -288,7 +288,10 @@ async def test_the_opponent_uses_an_ability_during_the_active_players_action_ste
     public = await harness.bot.service.view(match_id, None)
     assert public["last_move"] == "ability KS 2 c4"
     assert [b["attack"] for b in public["beings"] if b["card"] == "5H"] == [1]
-    await harness.slash_move(alice, "attack 5H d4")
+    mark = fake.mark()
+    await harness.slash_move_answered_privately(alice, "attack 5H d4")  # added to this turn's post
+    await fake.wait_for_request("PATCH", rf"/channels/{fake.channel.id}/messages/\d+", since=mark)
+    assert "attacks" in fake.bot_messages(fake.channel)[-1].content
     pending = (await harness.bot.service.view(match_id, None))["pending_attacks"]
     assert [a["points"] for a in pending] == [1]  # Atk 3 lowered by 2 before the attack
     after = await harness.slash_move(alice, "end")  # Blue has nothing left to do: its `done` is forced
