@@ -55,8 +55,10 @@ def _frame(
 
 
 def render(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes:
-    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop)."""
-    return to_png(picture(game_key, view, header))
+    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop).
+    A module with a `palette()` (every colour it draws) gets the faster fixed-palette PNG."""
+    fixed = getattr(_module(game_key), "palette", None)
+    return to_png(picture(game_key, view, header), fixed() if fixed is not None else None)
 
 
 def picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image:
