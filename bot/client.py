@@ -34,7 +34,15 @@ from bot.tournament_service import TournamentService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.clock", "cogs.tournaments", "cogs.ratings", "cogs.admin")
+EXTENSIONS = (
+    "cogs.play",
+    "cogs.moves",
+    "cogs.clock",
+    "cogs.tournaments",
+    "cogs.ratings",
+    "cogs.admin",
+    "cogs.computer",
+)
 
 
 def point_discord_at(api_base: str) -> None:

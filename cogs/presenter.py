@@ -177,6 +177,7 @@ class Presenter:
         except discord.HTTPException:
             log.exception("could not post the board of match %d in channel %d", row.id, row.channel_id)
         await self.send_private(update)
+        self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
 
     async def send_private(self, update: Update) -> None:
         """DM each seat whose private view changed, and each seat prompted to act privately
@@ -187,6 +188,8 @@ class Presenter:
         prompted = set(update.prompt) if private.has_controls(row.game) else set()
         for seat in sorted(set(update.private_views) | prompted):
             user_id = row.seats[seat]
+            if self.bot.user is not None and user_id == self.bot.user.id:
+                continue  # the computer's seat: it reads its view itself, nobody to DM
             view = update.private_views.get(seat) or await self.bot.service.view(row.id, user_id)
             controls = await self.controls(row, user_id, seat, view) if seat in prompted else None
             if seat in update.private_views or controls is not None:

@@ -39,3 +39,21 @@ def think(
     state = GAMES[game].load(dump)
     budget = LEVELS[level] if iterations is None else Budget(iterations=iterations, seconds=None)
     return choose_move(state, seat, budget, random.Random(seed))
+
+
+def think_for(
+    game: str,
+    dump: dict[str, Any],
+    seat: int,
+    level: str,
+    seed: int,
+    seconds: float | None,
+    iterations: int | None = None,
+) -> str:
+    """`think` with the level's time cap replaced by `seconds` (the match clock's share);
+    a given `iterations` overrides both (tests)."""
+    if iterations is not None:
+        return think(game, dump, seat, level, seed, iterations=iterations)
+    budget = LEVELS[level]
+    state = GAMES[game].load(dump)
+    return choose_move(state, seat, Budget(iterations=budget.iterations, seconds=seconds), random.Random(seed))

@@ -31,9 +31,9 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from bot.ai.guide import Guide
+from bot.ai.guides import guide_for
 from bot.games.base import CHANCE, GameState
-
-from bot.ai.guides import Guide, guide_for
 
 EXPLORATION = 0.7
 """UCB exploration constant for values in [0, 1] (tuned lightly on the bench)."""

@@ -74,7 +74,9 @@ def test_determinization_depends_on_the_view_only(key: str) -> None:
                 # `other` differs from `state` only in what `seat` cannot see.
                 other = state.determinize(seat, random.Random(99))
                 assert other.view(seat) == state.view(seat)
-                assert _key(state.determinize(seat, random.Random(3))) == _key(other.determinize(seat, random.Random(3)))
+                assert _key(state.determinize(seat, random.Random(3))) == _key(
+                    other.determinize(seat, random.Random(3))
+                )
 
 
 @pytest.mark.parametrize("key", SECRET_GAMES)
