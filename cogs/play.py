@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
@@ -16,10 +16,10 @@ from bot.matches import clock_of
 from cogs import private
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
 from cogs.common import BoneyardCog, presenter_of, service_of
-from cogs.computer import ComputerCog
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
+    from cogs.computer import ComputerCog
 
 GAME_CHOICES = [app_commands.Choice(name=rules.info.name, value=key) for key, rules in GAMES.items()]
 SEAT_WORDS = {"random": "decided at random", "first": "the challenger", "second": "the opponent"}
@@ -79,8 +79,10 @@ class PlayCog(BoneyardCog):
         if computer is not None or (opponent is not None and me is not None and opponent.id == me.id):
             if opponent is not None and (me is None or opponent.id != me.id):
                 raise app_commands.CheckFailure("Choose either an opponent or the computer, not both.")
-            cog = self.bot.get_cog("ComputerCog")
-            assert isinstance(cog, ComputerCog)
+            # The extension loader gives each cog module its own copy: no isinstance here.
+            cog = cast("ComputerCog | None", self.bot.get_cog("ComputerCog"))
+            if cog is None:
+                raise app_commands.CheckFailure("The computer opponent is not available on this bot.")
             await cog.start_match(
                 interaction,
                 game=game.value,
