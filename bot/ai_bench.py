@@ -15,6 +15,7 @@ iteration budget multiplied by F; the table says which figures were used.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import random
 import statistics
@@ -24,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from bot.ai.levels import LEVELS
+from bot.ai.levels import LEVELS, think_for
 from bot.ai.search import Budget, choose_move
 from bot.games import CHANCE, GAMES
 
@@ -76,15 +77,17 @@ def play_one(game: str, levels: tuple[str, str], seats: tuple[int, int], scale: 
     return GameResult(winner, tuple(times))
 
 
-def ai_rows(games: int = 100, scale: float = 1.0, workers: int = 2) -> Iterator[tuple[str, str, str]]:
+def ai_rows(
+    games: int = 100, scale: float = 1.0, workers: int = 2, pairings: Sequence[tuple[str, str]] = PAIRINGS
+) -> Iterator[tuple[str, str, str]]:
     """(measure, value, target) rows for every game and pairing, as they are ready."""
     with ProcessPoolExecutor(max_workers=workers) as pool:
         jobs = {
             (game, pairing): [
                 pool.submit(play_one, game, pairing, (i % 2, 1 - i % 2), scale, 1000 * i + 7) for i in range(games)
             ]
+            for pairing in pairings
             for game in sorted(GAMES)
-            for pairing in PAIRINGS
         }
         for (game, (first, second)), futures in jobs.items():
             results = [f.result() for f in futures]
@@ -107,14 +110,69 @@ def ai_rows(games: int = 100, scale: float = 1.0, workers: int = 2) -> Iterator[
     yield ("games per pairing, budget scale", f"{games}, ×{scale:g}", "100–200, ×1")
 
 
+async def _loop_stall(searches: int, tick: float) -> tuple[float, float]:
+    """Largest event-loop delay while `searches` computer moves are thought about in the
+    bot's process pool, and the wall time they took."""
+    from bot.computer import make_pool  # the bot's own pool: what production runs
+
+    positions = []
+    rng = random.Random(3)
+    for game in ("focus", "wonderland", "dominance", "domino_wars")[:searches]:
+        state = GAMES[game].start()
+        while CHANCE in state.turn or len(state.legal_moves(min(state.turn))) < 2:
+            if CHANCE in state.turn:
+                state = state.play(CHANCE, state.sample_chance(rng))
+            else:
+                seat = min(state.turn)
+                state = state.play(seat, rng.choice(state.legal_moves(seat)))
+        positions.append((game, state.dump(), min(state.turn)))
+    loop = asyncio.get_running_loop()
+    pool = make_pool()
+    worst = 0.0
+    try:
+        # Warm the workers up first: spawning them is a one-off cost of the first search.
+        await asyncio.gather(
+            *(loop.run_in_executor(pool, think_for, g, d, s, "easy", 1, 0.01) for g, d, s in positions)
+        )
+        started = time.perf_counter()
+        jobs = asyncio.gather(
+            *(loop.run_in_executor(pool, think_for, g, d, s, "normal", 1, None) for g, d, s in positions)
+        )
+        while not jobs.done():
+            before = time.perf_counter()
+            await asyncio.sleep(tick)
+            worst = max(worst, time.perf_counter() - before - tick)
+        await jobs
+        took = time.perf_counter() - started
+    finally:
+        pool.shutdown()
+    return worst, took
+
+
+def stall_rows(searches: int = 4) -> Iterator[tuple[str, str, str]]:
+    worst, took = asyncio.run(_loop_stall(searches, 0.005))
+    yield (
+        f"event-loop stall, {searches} searches at normal",
+        f"{worst * 1000:.1f} ms (searches took {took:.1f} s)",
+        "≤ 50 ms",
+    )
+
+
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", choices=("random", "easy", "stall"), help="one part: vs random, hard vs easy, stall")
     args = parser.parse_args(argv)
+    chosen = [p for p in PAIRINGS if args.only in (None, p[1])]
     print(f"computer players: {args.games} games per pairing, iteration budgets ×{args.scale:g}", flush=True)
-    for what, value, target in ai_rows(args.games, args.scale, args.workers):
+    if args.only in (None, "stall"):
+        for what, value, target in stall_rows():
+            print(f"{what:<44}  {value:<44}  {target}", flush=True)
+    if args.only == "stall":
+        return 0
+    for what, value, target in ai_rows(args.games, args.scale, args.workers, chosen):
         print(f"{what:<44}  {value:<44}  {target}", flush=True)
     return 0
 

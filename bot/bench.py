@@ -8,6 +8,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench service    # only service latency, event-loop lag and memory
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
+    python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
 """
 
 from __future__ import annotations
@@ -319,6 +320,15 @@ TARGETS = {
 }
 
 
+def ai_bench_rows() -> list[Row]:
+    """Computer players (bot.ai_bench; `python -m bot.ai_bench --games N --scale F` for a
+    shorter run): the event-loop stall, then win rates and thinking times."""
+    from bot import ai_bench
+
+    rows = [Row(*r) for r in ai_bench.stall_rows()]
+    return rows + [Row(*r) for r in ai_bench.ai_rows()]
+
+
 def print_table(rows: list[Row]) -> None:
     width = max(len(r.what) for r in rows)
     value_width = max(len(r.value) for r in rows)
@@ -334,6 +344,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "service": lambda: asyncio.run(service_rows()),
     "clocks": clock_rows,
     "tournaments": tournament_rows,
+    "ai": ai_bench_rows,
 }
 
 

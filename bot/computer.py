@@ -39,6 +39,7 @@ LEVEL_KEY: Final = "computer_level:{}"
 CLOCK_SHARE: Final = 30
 """With a clock, think at most 1/30 of the time left (move time plus reserve)."""
 MIN_SECONDS: Final = 0.05
+WORKER_NICENESS: Final = 10
 
 Announce = Callable[[Update], Awaitable[None]]
 
@@ -48,10 +49,19 @@ def pool_size() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def _lower_priority() -> None:
+    """Worker start-up: searches are background work; the event loop's process comes first
+    when the machine is busy, so players' commands are answered without delay."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+
+
 def make_pool() -> ProcessPoolExecutor:
     """Worker processes started fresh (`spawn`): the bot's threads and sockets are never
     forked, and a worker imports only the pure search."""
-    return ProcessPoolExecutor(max_workers=pool_size(), mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=pool_size(), mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+    )
 
 
 class ComputerPlayer:
