@@ -30,30 +30,34 @@ LEVEL_WORDS = {"easy": "thinks briefly", "normal": "thinks a second or two", "ha
 
 
 class ComputerCog(BoneyardCog):
-    player: ComputerPlayer | None = None
+    _player: ComputerPlayer | None = None
+    _resumed = False
 
-    async def cog_load(self) -> None:
-        assert self.bot.user is not None, "the bot logs in before loading its cogs"
-        self.player = ComputerPlayer(
-            self.bot.service,
-            self.bot.user.id,
-            self._announce,
-            iterations=self.bot.settings.computer_iterations,
-        )
-        self._resumed = False
+    @property
+    def player(self) -> ComputerPlayer | None:
+        """The computer, made once the bot knows its own user (after login)."""
+        if self._player is None and self.bot.user is not None:
+            self._player = ComputerPlayer(
+                self.bot.service,
+                self.bot.user.id,
+                self._announce,
+                iterations=self.bot.settings.computer_iterations,
+            )
+        return self._player
 
     async def cog_unload(self) -> None:
-        if self.player is not None:
-            self.player.close()
+        if self._player is not None:
+            self._player.close()
 
     async def _announce(self, update: Update) -> None:
         await presenter(self.bot).announce(update)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        if self.player is not None and not self._resumed:
+        player = self.player
+        if player is not None and not self._resumed:
             self._resumed = True
-            await self.player.resume()
+            await player.resume()
 
     @commands.Cog.listener()
     async def on_match_update(self, update: Update) -> None:
@@ -74,21 +78,22 @@ class ComputerCog(BoneyardCog):
         rated: bool,
     ) -> None:
         """Open and accept a match against the computer, then show its first board."""
-        assert self.player is not None and interaction.channel_id is not None
+        player = self.player
+        assert player is not None and interaction.channel_id is not None
         service = self.bot.service
         row = await service.challenge(
             game=game,
             channel_id=interaction.channel_id,
             guild_id=interaction.guild_id,
             challenger_id=interaction.user.id,
-            opponent_id=self.player.user_id,
+            opponent_id=player.user_id,
             options=options,
             seat_pref=seat_pref,
             clock=clock,
             rated=rated and self.bot.settings.computer_rated,
         )
-        await self.player.set_level(row.id, level)
-        update = await service.accept(row.id, self.player.user_id)
+        await player.set_level(row.id, level)
+        update = await service.accept(row.id, player.user_id)
         await interaction.response.send_message(
             f"🤖 {interaction.user.mention} plays the computer (**{level}**: it {LEVEL_WORDS[level]})."
             + ("" if update.match.rated else " Unrated."),

@@ -70,10 +70,12 @@ async def test_a_whole_match_against_the_computer_with_a_spectator(harness: Harn
     final = await service.get(row.id)
     assert final.status == "finished" and final.outcome is not None
     assert alice_moves >= 1
+    # The result is announced after it committed: wait for that message, then read them all.
+    ending = await fake.wait_for_message(fake.channel, lambda m: "wins" in m.content or "Draw" in m.content)
+    board_png(ending)
     bot_name = fake.bot.name
     posted = [m.content for m in fake.bot_messages(fake.channel)]
     assert any(f"{bot_name} (" in text and "played `" in text for text in posted), posted
-    assert any("wins" in text or "Draw" in text for text in posted[-2:]), posted[-2:]
     # Every move in the log is legal by construction; the spectator was sent nothing private.
     assert fake.dms_to(carol) == [] and fake.dms_to(alice) == []
     assert await harness.bot.service.store.get_meta(f"computer_level:{row.id}") == "easy"
