@@ -132,6 +132,8 @@ class Presenter:
         ones; the channel is the fallback when DMs are closed)."""
         row = notice.match
         info = GAMES[row.game].info
+        if self.bot.user is not None and notice.user_id == self.bot.user.id:
+            return  # the computer is reminded of nothing: it is already thinking
         if notice.via == "dm":
             text = (
                 f"⏰ {notice.text} for your move in **{info.name}** — match #{row.id} in {channel_link(row)} "
