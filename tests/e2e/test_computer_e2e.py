@@ -92,10 +92,9 @@ async def test_challenging_the_bot_itself_starts_at_once_and_resigning_ends_it(h
     assert row.seats == (fake.bot.id, alice.id)
     assert computer.player is not None and await computer.player.level_of(row.id) == "normal"
 
-    async def computer_moved() -> bool:
-        return await harness.move_count(row.id) >= 1 and alice.id in await harness.to_move(row.id)
-
-    await until(computer_moved, "the computer's first move")
+    moved = await fake.wait_for_message(fake.channel, lambda m: f"{fake.bot.name} (Orange) played" in m.content)
+    assert f"{alice.mention} to move" in moved.content
+    assert await harness.move_count(row.id) == 1
     ask = await harness.command("resign", user=alice)
     confirm = fake.original_response(ask)
     assert confirm is not None
