@@ -78,7 +78,11 @@ def play_one(game: str, levels: tuple[str, str], seats: tuple[int, int], scale: 
 
 
 def ai_rows(
-    games: int = 100, scale: float = 1.0, workers: int = 2, pairings: Sequence[tuple[str, str]] = PAIRINGS
+    games: int = 100,
+    scale: float = 1.0,
+    workers: int = 2,
+    pairings: Sequence[tuple[str, str]] = PAIRINGS,
+    keys: Sequence[str] = tuple(sorted(GAMES)),
 ) -> Iterator[tuple[str, str, str]]:
     """(measure, value, target) rows for every game and pairing, as they are ready."""
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -87,7 +91,7 @@ def ai_rows(
                 pool.submit(play_one, game, pairing, (i % 2, 1 - i % 2), scale, 1000 * i + 7) for i in range(games)
             ]
             for pairing in pairings
-            for game in sorted(GAMES)
+            for game in keys
         }
         for (game, (first, second)), futures in jobs.items():
             results = [f.result() for f in futures]
@@ -164,6 +168,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", choices=("random", "easy", "stall"), help="one part: vs random, hard vs easy, stall")
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only these games (repeatable)")
     args = parser.parse_args(argv)
     chosen = [p for p in PAIRINGS if args.only in (None, p[1])]
     print(f"computer players: {args.games} games per pairing, iteration budgets ×{args.scale:g}", flush=True)
@@ -172,7 +177,7 @@ def main(argv: Sequence[str]) -> int:
             print(f"{what:<44}  {value:<44}  {target}", flush=True)
     if args.only == "stall":
         return 0
-    for what, value, target in ai_rows(args.games, args.scale, args.workers, chosen):
+    for what, value, target in ai_rows(args.games, args.scale, args.workers, chosen, args.game or sorted(GAMES)):
         print(f"{what:<44}  {value:<44}  {target}", flush=True)
     return 0
 

@@ -16,6 +16,8 @@ from bot.ai.guide import Guide, squash
 from bot.games.base import GameState
 from bot.games.domineering import MAX_STEP, STEPS, DomineeringState
 
+ROOT_CANDIDATES = 12
+
 
 def _distances(number: int) -> range:
     return range(1, MAX_STEP + 1) if number == 0 else range(number, number + 1)
@@ -60,6 +62,19 @@ def playable_share(state: DomineeringState, seat: int) -> float:
 
 class DomineeringGuide(Guide):
     rollout_depth = 2
+
+    def root_moves(self, state: GameState, seat: int) -> list[str]:
+        """The few moves that leave the best shares: a turn offers hundreds of moves, too
+        many for the budget to sample each more than once or twice."""
+        moves = state.legal_moves(seat)
+        if len(moves) <= ROOT_CANDIDATES:
+            return moves
+        sign = 1.0 if seat == 0 else -1.0
+
+        def score(move: str) -> float:
+            return sign * self.evaluate(state.play(seat, move))
+
+        return sorted(moves, key=score, reverse=True)[:ROOT_CANDIDATES]
 
     def evaluate(self, state: GameState) -> float:
         domineering = cast(DomineeringState, state)

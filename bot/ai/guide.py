@@ -25,6 +25,10 @@ class Guide:
     rollout_depth: int = 10_000
     """Plies a rollout plays before the evaluation takes over."""
 
+    def root_moves(self, state: GameState, seat: int) -> list[str]:
+        """The moves the search considers at the root (default: every legal move)."""
+        return state.legal_moves(seat)
+
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
         """The moves the tree branches on (default: every legal move)."""
         return state.legal_moves(seat)

@@ -91,23 +91,25 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
     if len(moves) == 1:
         return moves[0]
     guide = guide_for(state.rules.info.key)
+    candidates = guide.root_moves(state, seat)
     root = Node(mover=CHANCE)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     done = 0
     while budget.iterations is None or done < budget.iterations:
         if deadline is not None and done and time.perf_counter() >= deadline:
             break
-        _iterate(root, state.determinize(seat, rng), seat, guide, rng)
+        _iterate(root, state.determinize(seat, rng), seat, guide, rng, candidates)
         done += 1
-    legal = set(moves)
+    legal = set(moves) & set(candidates)
     ranked = [(child.visits, child.value, move) for move, child in root.children.items() if move in legal]
     if not ranked:
         return rng.choice(moves)
     return max(ranked)[2]
 
 
-def _iterate(root: Node, state: GameState, seat: int, guide: Guide, rng: random.Random) -> None:
-    """One iteration: select and expand through the tree, roll out, back up."""
+def _iterate(root: Node, state: GameState, seat: int, guide: Guide, rng: random.Random, candidates: list[str]) -> None:
+    """One iteration: select and expand through the tree, roll out, back up.  At the root
+    the computer chooses among `candidates` (its legal moves there, maybe pruned)."""
     path = [root]
     node = root
     expanded = False
@@ -120,7 +122,7 @@ def _iterate(root: Node, state: GameState, seat: int, guide: Guide, rng: random.
                 child = node.children[move] = Node(mover=CHANCE)
                 expanded = True
         else:
-            moves = guide.tree_moves(state, actor)
+            moves = candidates if node is root and actor == seat else guide.tree_moves(state, actor)
             untried = [m for m in moves if m not in node.children]
             for m in moves:
                 known = node.children.get(m)
