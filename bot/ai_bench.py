@@ -114,6 +114,17 @@ def ai_rows(
     yield ("games per pairing, budget scale", f"{games}, ×{scale:g}", "100–200, ×1")
 
 
+async def _idle_stall(seconds: float, tick: float) -> float:
+    """Largest event-loop delay with nothing to do: what the machine's load alone costs."""
+    worst = 0.0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        before = time.perf_counter()
+        await asyncio.sleep(tick)
+        worst = max(worst, time.perf_counter() - before - tick)
+    return worst
+
+
 async def _loop_stall(searches: int, tick: float) -> tuple[float, float]:
     """Largest event-loop delay while `searches` computer moves are thought about in the
     bot's process pool, and the wall time they took."""
@@ -154,6 +165,8 @@ async def _loop_stall(searches: int, tick: float) -> tuple[float, float]:
 
 
 def stall_rows(searches: int = 4) -> Iterator[tuple[str, str, str]]:
+    idle = asyncio.run(_idle_stall(10.0, 0.005))
+    yield ("event-loop stall, idle bot (machine load)", f"{idle * 1000:.1f} ms", "baseline")
     worst, took = asyncio.run(_loop_stall(searches, 0.005))
     yield (
         f"event-loop stall, {searches} searches at normal",
