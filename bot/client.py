@@ -42,6 +42,7 @@ EXTENSIONS = (
     "cogs.ratings",
     "cogs.admin",
     "cogs.records",
+    "cogs.computer",
 )
 
 
