@@ -21,7 +21,7 @@ import renderers
 from bot.games import GAMES
 from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
-from cogs import private
+from cogs import lobby_buttons, private
 from cogs.buttons import move_buttons
 
 if TYPE_CHECKING:
@@ -165,6 +165,8 @@ class Presenter:
             text = f"{intro}\n{text}"
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
         buttons = move_buttons(row.id, update.buttons)
+        if update.outcome is not None:
+            buttons = await lobby_buttons.final_view(self.bot, row)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         try:
             file = await self.board_file(row, update.public_view)
@@ -177,6 +179,8 @@ class Presenter:
         except discord.HTTPException:
             log.exception("could not post the board of match %d in channel %d", row.id, row.channel_id)
         await self.send_private(update)
+        if update.outcome is not None:
+            await lobby_buttons.after_final(self, update, text)
 
     async def send_private(self, update: Update) -> None:
         """DM each seat whose private view changed, and each seat prompted to act privately
