@@ -150,7 +150,6 @@ class Lobby:
             raise ServiceError("This challenge is no longer open.")
         placement = await self.placement(match_id)
         if placement.expires_at is not None and placement.expires_at <= self.matches.now():
-            await self.expire_due()
             raise ChallengeExpired("This challenge has expired; ask for a new one with `/play`.")
         if user_id == row.challenger_id:
             raise ServiceError("You cannot accept your own challenge; wait for an opponent.")
