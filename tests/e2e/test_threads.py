@@ -21,7 +21,7 @@ from tests.e2e.harness import (
     running_bot,
     unexpected_errors,
 )
-from tests.fake_discord import FakeChannel, FakeMessage, FakeUser
+from tests.fake_discord import FakeChannel, FakeMessage, FakeUser, payloads
 
 pytestmark = pytest.mark.e2e
 
@@ -321,3 +321,23 @@ async def test_takeback_refused_then_accepted_and_the_log_still_replays(harness:
     late = await fake.click_button(stale, f"boneyard:lbtbyes:{match_id}", user=bob)
     assert "no takeback request" in ephemeral_text(await fake.wait_for_response(late))
     assert await harness.move_count(match_id) == 4
+
+
+async def test_without_thread_permission_the_match_falls_back_to_the_channel(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    _, early = await challenge(harness, alice, bob)  # made while threads were allowed
+    fake.deny_bot(payloads.CREATE_PUBLIC_THREADS)
+    _, late = await challenge(harness, carol, alice)
+    assert "played in a thread" in early.content and "played in a thread" not in late.content
+    assert "already has a match" in await harness.error_reply("play", {"game": "focus"}, user=bob)
+
+    mark = fake.mark()
+    click = await fake.click_button(early, f"boneyard:accept:{challenge_match_id(early)}", user=bob)
+    assert "this channel already has a match" in ephemeral_text(await fake.wait_for_response(click))
+    assert fake.find_requests("POST", rf"/channels/{fake.channel.id}/threads", since=mark)[0].status == 403
+    match_id, board = await harness.accept(late, alice)  # the late challenge held the channel: it plays here
+    assert board.channel_id == fake.channel.id
+    assert_board_for(board, carol)
+    assert (await harness.bot.service.get(match_id)).channel_id == fake.channel.id
+    assert not any(c.is_thread for c in fake.world.channels.values())

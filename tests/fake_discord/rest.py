@@ -390,6 +390,10 @@ class RestApi:
     ) -> tuple[int, Any]:
         if parent.is_dm or parent.is_thread:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        guild = self.world.guilds.get(parent.guild_id or 0)
+        needed = payloads.CREATE_PRIVATE_THREADS if private else payloads.CREATE_PUBLIC_THREADS
+        if guild is not None and not self.world.bot_permissions(guild) & needed:
+            raise ApiError(403, 50013, "Missing Permissions")
         name = str(body.get("name", "")).strip()
         if not 1 <= len(name) <= 100:
             raise invalid_body("name must be between 1 and 100 characters")
