@@ -8,6 +8,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench service    # only service latency, event-loop lag and memory
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
+    python -m bot.bench threads    # /play -> thread -> first board, through the fake Discord
 """
 
 from __future__ import annotations
@@ -329,11 +330,20 @@ def print_table(rows: list[Row]) -> None:
         print(f"{row.what:<{width}}  {row.value:>{value_width}}  {target}")
 
 
+def thread_rows() -> list[Row]:
+    from bot.thread_bench import play_to_first_board
+
+    timings = asyncio.run(play_to_first_board())
+    median, p95 = statistics.median(timings), percentile(timings, 0.95)
+    return [Row("/play -> thread -> first board median / p95 (40)", f"{median:.0f} / {p95:.0f} ms", "p95 reported")]
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "games": game_rows,
     "service": lambda: asyncio.run(service_rows()),
     "clocks": clock_rows,
     "tournaments": tournament_rows,
+    "threads": thread_rows,
 }
 
 
