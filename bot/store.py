@@ -431,8 +431,11 @@ class Store:
         return _match(row) if row else None
 
     async def open_match_in_channel(self, channel_id: int) -> MatchRow | None:
+        """The open match or challenge holding the channel (challenges whose match will get a
+        thread do not hold it: a channel may have many of those, see bot.lobby_store)."""
         async with self._db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.status IN ('challenge', 'active')",
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.status IN ('challenge', 'active') "
+            "AND m.occupies_channel = 1",
             (channel_id,),
         ) as cur:
             row = await cur.fetchone()

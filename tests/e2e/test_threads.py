@@ -341,3 +341,6 @@ async def test_without_thread_permission_the_match_falls_back_to_the_channel(har
     assert_board_for(board, carol)
     assert (await harness.bot.service.get(match_id)).channel_id == fake.channel.id
     assert not any(c.is_thread for c in fake.world.channels.values())
+    # The early challenge, still open, does not hide the match that holds the channel.
+    assert_board_for(await harness.typed_move(carol, "d2-d1"), alice)
+    assert_board_for(await harness.slash_move(alice, "c2-c1"), carol)
