@@ -67,8 +67,9 @@ class Agreements:
 
     # --- draws -------------------------------------------------------------------------
 
-    async def draw(self, match_id: int, user_id: int) -> Offered | Update:
-        """Offer a draw, or accept the opponent's standing offer (then the match ends drawn)."""
+    async def draw(self, match_id: int, user_id: int, *, accept_only: bool = False) -> Offered | Update:
+        """Offer a draw, or accept the opponent's standing offer (then the match ends drawn).
+        `accept_only` (the offer's button): never turn a stale offer into a new one."""
         async with self.matches.lock_for(match_id):
             row, seat = await self._running(match_id, user_id)
             info = self.matches.games[row.game].info
@@ -82,6 +83,8 @@ class Agreements:
                 await self.store.drop_offer(match_id, DRAW)
                 state = await self.matches._state(row)
                 return await self.matches._finish(row, state, Outcome(frozenset(), DRAW_REASON), "finished", note=DRAW)
+            if accept_only:
+                raise ServiceError("That draw offer is no longer open (a move declines it); `/draw` makes a new one.")
             await self.store.put_offer(match_id, DRAW, user_id, row.version)
             return Offered(row, DRAW, user_id, row.seats[1 - seat])
 

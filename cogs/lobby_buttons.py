@@ -188,10 +188,9 @@ class AcceptDrawButton(_LobbyButton, template=r"boneyard:lbdraw:(?P<id>[0-9]+)")
     action, label, style = "lbdraw", "Accept draw", discord.ButtonStyle.success
 
     async def act(self, interaction: discord.Interaction) -> None:
-        result = await bot_of(interaction).agreements.draw(self.match_id, interaction.user.id)
-        if isinstance(result, Offered):  # the offerer clicked their own offer's button
-            await interaction.response.send_message("Your draw offer stands.", ephemeral=True)
-            return
+        result = await bot_of(interaction).agreements.draw(self.match_id, interaction.user.id, accept_only=True)
+        if isinstance(result, Offered):  # accept_only: the service never makes a new offer here
+            raise AssertionError("a draw button made an offer")
         await interaction.response.edit_message(view=None)
         await presenter_of(interaction).announce(result)
 
@@ -201,7 +200,11 @@ class TakebackYesButton(_LobbyButton, template=r"boneyard:lbtbyes:(?P<id>[0-9]+)
 
     async def act(self, interaction: discord.Interaction) -> None:
         result = await bot_of(interaction).agreements.answer_takeback(self.match_id, interaction.user.id, accept=True)
-        await interaction.response.edit_message(content="↩️ Takeback allowed.", view=None)
+        await interaction.response.edit_message(
+            content=f"↩️ {interaction.user.mention} allowed the takeback.",
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         if isinstance(result, Update):
             await presenter_of(interaction).announce(result, intro="↩️ The last move was taken back.")
 

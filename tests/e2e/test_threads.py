@@ -244,6 +244,8 @@ async def test_draw_offer_accepted_and_a_stale_offer_is_not(harness: Harness) ->
     assert "Your draw offer stands" in await harness.error_reply("draw", user=alice, channel=thread)
     assert "not playing" in await harness.error_reply("draw", user=carol, channel=thread)
     await harness.typed_move(alice, "d2-d1", channel=thread)  # a move declines the offer
+    late = await fake.click_button(first, f"boneyard:lbdraw:{match_id}", user=bob)
+    assert "no longer open" in ephemeral_text(await fake.wait_for_response(late))
     again = await harness.command("draw", user=bob, channel=thread)  # so this is a new offer, not an accept
     second = fake.original_response(again)
     assert second is not None and f"{bob.mention} offers a draw" in second.content
@@ -301,6 +303,7 @@ async def test_takeback_refused_then_accepted_and_the_log_still_replays(harness:
     mark = fake.mark()
     allow = await fake.click_button(request, f"boneyard:lbtbyes:{match_id}", user=bob)
     await fake.wait_for_response(allow)
+    assert request.content == f"↩️ {bob.mention} allowed the takeback." and request.components == []
     board = await fake.wait_for_message(thread, lambda m: bool(m.attachments), since=mark)
     assert board.content.startswith("↩️ The last move was taken back.") and f"{alice.mention} to move" in board.content
     assert "played" not in board.content
