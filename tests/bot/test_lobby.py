@@ -181,3 +181,29 @@ async def test_no_takeback_past_a_chance_move_nor_in_tournaments(service: MatchS
 
 async def test_draw_by_agreement_is_a_game_rule() -> None:
     assert [key for key, rules in GAMES.items() if rules.info.draw_by_agreement] == ["focus"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_domino_wars_moves_reveal_hidden_tiles_so_no_takeback(service: MatchService, seed: int) -> None:
+    """In Domino Wars every own move is a secret draft pick, followed by a draw, or lays a tile
+    from the hand (revealing it): a takeback must be refused after each of them."""
+    rng = random.Random(seed)
+    agreements = Agreements(service)
+    match_id = await _focus(service, "domino_wars")
+    users = (ALICE, BOB)
+    tried = 0
+    for _ in range(30):
+        if (await service.get(match_id)).status != "active":
+            break
+        seat = rng.choice((await service.view(match_id, None))["turn"])
+        moves = await service.legal_moves(match_id, users[seat])
+        await service.play(match_id, users[seat], rng.choice(moves))
+        if (await service.get(match_id)).status != "active":
+            break
+        before = await service.store.move_count(match_id)
+        with pytest.raises(ServiceError, match=r"chance move or hidden information|showed hidden information"):
+            await agreements.request_takeback(match_id, users[seat])
+        assert await service.store.move_count(match_id) == before
+        assert await agreements.store.offer(match_id, "takeback") is None
+        tried += 1
+    assert tried >= 10
