@@ -26,6 +26,7 @@ from cogs.lobby_buttons import (
     AcceptDrawButton,
     TakebackNoButton,
     TakebackYesButton,
+    WithdrawButton,
     single_button,
 )
 
@@ -94,7 +95,13 @@ class LobbyCog(BoneyardCog):
                 f"• #{row.id} **{info.name}**: <@{row.challenger_id}> → {who} in <#{row.channel_id}>{deadline}"
             )
             mine = row.challenger_id == interaction.user.id
-            if len(view.children) < 25 and not mine and row.opponent_id in (None, interaction.user.id):
+            if len(view.children) >= 25:
+                continue
+            if mine:
+                withdraw = WithdrawButton(row.id)
+                withdraw.item.label = f"Withdraw #{row.id}"
+                view.add_item(withdraw)
+            elif row.opponent_id in (None, interaction.user.id):
                 button = AcceptButton(row.id)
                 button.item.label = f"Accept #{row.id}"
                 view.add_item(button)

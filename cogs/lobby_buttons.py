@@ -73,9 +73,27 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
     await interaction.response.edit_message(
         content=f"✅ {interaction.user.mention} accepted. Match #{match_id} begins{where}!", view=None
     )
+    await _close_challenge_message(interaction, match_id, f"✅ Accepted by {interaction.user.mention}{where}.")
     row = update.match
     intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
     await shown.announce(update, intro=intro)
+
+
+async def _close_challenge_message(interaction: discord.Interaction, match_id: int, text: str) -> None:
+    """Accepted from another message (`/challenges`): the challenge's own message loses its buttons too."""
+    bot = bot_of(interaction)
+    message_id = await bot.lobby.store.message_of(match_id)
+    if message_id is None or interaction.message is None or interaction.message.id == message_id:
+        return
+    row = await bot.service.get(match_id)
+    placement = await bot.lobby.placement(match_id)
+    channel = await presenter(bot).channel(placement.lobby_channel_id or row.channel_id)
+    if isinstance(channel, discord.abc.Messageable):
+        await _quietly(
+            channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        )
 
 
 async def _quietly(call: Any) -> None:
@@ -219,7 +237,19 @@ class TakebackNoButton(_LobbyButton, template=r"boneyard:lbtbno:(?P<id>[0-9]+)")
         )
 
 
-LOBBY_ITEMS = (RematchButton, AcceptDrawButton, TakebackYesButton, TakebackNoButton)
+class WithdrawButton(_LobbyButton, template=r"boneyard:lbwithdraw:(?P<id>[0-9]+)"):
+    """`/challenges`: the challenger withdraws a challenge; its own message says so too."""
+
+    action, label, style = "lbwithdraw", "Withdraw", discord.ButtonStyle.danger
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        await bot_of(interaction).lobby.withdraw(self.match_id, interaction.user.id)
+        text = f"❌ {interaction.user.mention} withdrew the challenge."
+        await interaction.response.edit_message(content=text, view=None)
+        await _close_challenge_message(interaction, self.match_id, text)
+
+
+LOBBY_ITEMS = (RematchButton, AcceptDrawButton, TakebackYesButton, TakebackNoButton, WithdrawButton)
 
 
 def single_button(item: discord.ui.Item[Any], *more: discord.ui.Item[Any]) -> discord.ui.View:

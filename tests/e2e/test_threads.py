@@ -347,3 +347,34 @@ async def test_without_thread_permission_the_match_falls_back_to_the_channel(har
     # The early challenge, still open, does not hide the match that holds the channel.
     assert_board_for(await harness.typed_move(carol, "d2-d1"), alice)
     assert_board_for(await harness.slash_move(alice, "c2-c1"), carol)
+
+
+async def test_accept_from_the_challenges_list_and_withdraw_there(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    match_id, message = await challenge(harness, alice, bob)
+    own_id, own = await challenge(harness, carol, alice)
+    listed = await harness.command("challenges", user=carol)
+    listing = fake.original_response(listed)
+    assert listing is not None and listing.custom_ids == [f"boneyard:lbwithdraw:{own_id}"]
+    button = listing.component(f"boneyard:lbwithdraw:{own_id}")
+    assert button is not None and button["label"] == f"Withdraw #{own_id}"
+    refused = await fake.click_button(listing, f"boneyard:lbwithdraw:{own_id}", user=bob)
+    assert "Only the challenger" in ephemeral_text(await fake.wait_for_response(refused))
+    withdraw = await fake.click_button(listing, f"boneyard:lbwithdraw:{own_id}", user=carol)
+    await fake.wait_for_response(withdraw)
+    await harness.wait_for_handlers()
+    assert (await harness.bot.service.get(own_id)).status == "cancelled"
+    assert own.content == f"❌ {carol.mention} withdrew the challenge." and own.components == []
+
+    listed = await harness.command("challenges", user=bob)
+    listing = fake.original_response(listed)
+    assert listing is not None and listing.custom_ids == [f"boneyard:accept:{match_id}"]
+    mark = fake.mark()
+    click = await fake.click_button(listing, f"boneyard:accept:{match_id}", user=bob)
+    await fake.wait_for_response(click)
+    row = await harness.bot.service.get(match_id)
+    thread = fake.world.channels[row.channel_id]
+    assert_board_for(await fake.wait_for_message(thread, lambda m: bool(m.attachments), since=mark), alice)
+    await harness.wait_for_handlers()
+    assert message.content == f"✅ Accepted by {bob.mention} in {thread.mention}." and message.components == []
