@@ -19,14 +19,23 @@ under the same match lock and committed through the same optimistic version chec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.games import CHANCE, GameState, Outcome
 from bot.games.base import LogEntry
 from bot.lobby_store import LobbyStore
-from bot.matches import MatchService, NoMatchHere, NotInMatch, ServiceError, Update, _players, clock_of
+from bot.matches import (
+    MatchConflict,
+    MatchService,
+    NoMatchHere,
+    NotInMatch,
+    ServiceError,
+    Update,
+    _players,
+    clock_of,
+)
 from bot.move_log import TAKEBACK_SEAT, effective, takeback_record
-from bot.store import MatchRow
+from bot.store import MatchRow, StaleVersion
 
 DRAW, TAKEBACK = "draw", "takeback"
 DRAW_REASON = "Drawn by agreement."
@@ -118,8 +127,24 @@ class Agreements:
                 clock = clock.stop_all(now).start_turn(turn, now, draft=len(turn) > 1)
             ply = await self.matches.store.move_count(match_id)
             record = [LogEntry(TAKEBACK_SEAT, takeback_record(plan.first_ply), True, False)]
-            update = await self.matches._commit(row, before, plan.state, ply, record, clock=clock)
-            return replace(update, played=(), note=TAKEBACK)
+            try:
+                version = await self.matches.store.commit_moves(
+                    match_id,
+                    expected_version=row.version,
+                    first_ply=ply,
+                    moves=record,
+                    snapshot=plan.state.dump(),
+                    clock=clock.to_json() if clock is not None else None,
+                )
+            except StaleVersion:
+                self.matches._cache.drop(match_id)
+                raise MatchConflict("The match changed at the same moment; please try again.") from None
+            self.matches._cache.put(match_id, version, plan.state)
+            if clock is not None and self.matches.clocks is not None:
+                self.matches.clocks.track(match_id, clock)
+            new_row = await self.matches.get(match_id)
+            # No record to tell: the takeback record is not a move (the engine cannot narrate it).
+            return self.matches._update(new_row, plan.state, before, [], ply=ply + 1, note=TAKEBACK)
 
     async def _plan(self, row: MatchRow, seat: int) -> _Plan:
         """The position before `seat`'s last own move, rebuilt from the log; ServiceError when

@@ -44,6 +44,7 @@ EXTENSIONS = (
     "cogs.ratings",
     "cogs.admin",
     "cogs.lobby",
+    "cogs.records",
 )
 
 

@@ -168,7 +168,16 @@ MIGRATIONS: tuple[str, ...] = (
         changes  TEXT    NOT NULL DEFAULT '[]'
     );
     """,
-    # 4: a thread per match, expiring challenges, server settings, draw and takeback offers
+    # 4: match history (issue "Every match a record"): a player's finished matches newest
+    # first, from either seat, read from an index (`match_history`), all games or one
+    """
+    CREATE INDEX matches_history_challenger ON matches (challenger_id, updated_at) WHERE status = 'finished';
+    CREATE INDEX matches_history_opponent ON matches (opponent_id, updated_at) WHERE status = 'finished';
+    CREATE INDEX matches_history_challenger_game ON matches (challenger_id, game, updated_at)
+        WHERE status = 'finished';
+    CREATE INDEX matches_history_opponent_game ON matches (opponent_id, game, updated_at) WHERE status = 'finished';
+    """,
+    # 5: a thread per match, expiring challenges, server settings, draw and takeback offers
     # (issue 17; every query on these lives in bot/lobby_store.py)
     """
     ALTER TABLE matches ADD COLUMN occupies_channel INTEGER NOT NULL DEFAULT 1;
@@ -451,6 +460,33 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [_match(r) for r in rows]
+
+    async def match_history(
+        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+    ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
+        """`user_id`'s finished matches (of `game`, or all), newest first, from `offset`: each
+        with its rating changes (user id, before, after; empty when it was not rated).
+
+        The two seats of a match are its challenger and the accepter (`opponent_id`), so each
+        side is one ordered range of a partial index; the page is the merge of the two.  The
+        cost depends on `offset + limit`, not on how many matches are stored."""
+        depth = offset + limit
+        where = "status = 'finished'" + (" AND game = ?" if game is not None else "")
+        side = (
+            f"SELECT id, updated_at FROM matches WHERE {{seat}} = ? AND {where} "
+            "ORDER BY updated_at DESC, id DESC LIMIT ?"
+        )
+        params = (user_id, *([game] if game is not None else []), depth)
+        sql = (
+            f"SELECT {_MATCH_COLUMNS}, r.changes FROM ("
+            f"SELECT * FROM ({side.format(seat='challenger_id')}) UNION ALL "
+            f"SELECT * FROM ({side.format(seat='opponent_id')})"
+            ") h JOIN matches m ON m.id = h.id LEFT JOIN rated_matches r ON r.match_id = m.id "
+            "ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?"
+        )
+        async with self._db.execute(sql, (*params, *params, limit, offset)) as cur:
+            rows = await cur.fetchall()
+        return [(_match(r), [(int(u), float(b), float(a)) for u, b, a in json.loads(r[20] or "[]")]) for r in rows]
 
     async def active_matches(self) -> list[MatchRow]:
         async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'") as cur:

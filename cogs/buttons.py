@@ -102,7 +102,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bone
         except Exception as error:
             await report_error(interaction, error)
             return
-        await interaction.response.defer()
+        await interaction.response.defer(ephemeral=presenter_of(interaction).private_reply(update))
         await presenter_of(interaction).announce(update, interaction=interaction)
 
 

@@ -19,6 +19,7 @@ from bot.games import GAMES
 from bot.matches import Update
 from bot.store import MatchRow
 from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -106,16 +107,13 @@ async def _quietly(call: Any) -> None:
 # --- the end of a match ------------------------------------------------------------------
 
 
-async def final_view(bot: Boneyard, row: MatchRow) -> discord.ui.View | None:
-    """The Rematch button under a final board (none for tournament games)."""
-    if row.seats is None or await bot.lobby.store.is_tournament_game(row.id):
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(row.id))
-    return view
+async def add_rematch(bot: Boneyard, row: MatchRow, view: discord.ui.View) -> None:
+    """Add the Rematch button under a final board (none for tournament games)."""
+    if row.seats is not None and not await bot.lobby.store.is_tournament_game(row.id):
+        view.add_item(RematchButton(row.id))
 
 
-async def after_final(shown: Presenter, update: Update, text: str) -> None:
+async def after_final(shown: Presenter, update: Update, told: list[str]) -> None:
     """For a match played in a thread: the result and last board in the channel that holds
     the thread (with Rematch), then the thread is archived (never deleted)."""
     row = update.match
@@ -126,14 +124,15 @@ async def after_final(shown: Presenter, update: Update, text: str) -> None:
     lobby = await shown.channel(placement.lobby_channel_id)
     if lobby is not None:
         try:
+            text = await shown.describe(update, told=told)
             file = await shown.board_file(row, update.public_view)
-            view = await final_view(bot, row)
-            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            view = verify_view(row.id)
+            await add_rematch(bot, row, view)
             await lobby.send(
                 content=f"🏁 Match #{row.id} in <#{row.channel_id}>:\n{text}"[:2000],
                 file=file,
                 allowed_mentions=discord.AllowedMentions.none(),
-                **extra,
+                view=view,
             )
         except discord.HTTPException:
             log.warning("could not post the result of match %d in channel %d", row.id, placement.lobby_channel_id)

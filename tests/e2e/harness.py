@@ -190,6 +190,15 @@ class Harness:
         assert reply.id > mark.snowflake and not reply.edited, "a move is answered by a new message"
         return reply
 
+    async def slash_move_answered_privately(
+        self, user: FakeUser, notation: str, *, channel: FakeChannel | None = None
+    ) -> FakeMessage:
+        """`/move` that is played but answered only to the player: a move the game keeps secret
+        (a draft pick), or one that is added to the turn's post in the channel (Wonderland)."""
+        interaction = await self.command("move", {"notation": notation}, user=user, channel=channel)
+        assert interaction.ephemeral, interaction.callback_data
+        return await self.fake.wait_for_followup(interaction)
+
     async def typed_move(self, user: FakeUser, text: str, *, channel: FakeChannel | None = None) -> FakeMessage:
         """A plain message that must be played: the board message the bot posts after it."""
         channel = channel or self.fake.channel

@@ -16,7 +16,7 @@ import pytest
 
 import renderers
 from cogs.private.domino_wars import decode_tiles
-from tests.e2e.harness import Harness, board_png, ephemeral_text
+from tests.e2e.harness import Harness, ephemeral_text
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.e2e
@@ -207,7 +207,9 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     )
     refusal, success = answers
     assert success.callback_type == 7 and "Draft sent" in str(success.callback_data)
-    assert any(words in ephemeral_text(refusal) for words in ("out of date", "not your turn")), refusal.callback_data
+    assert refusal.callback_type == 4 and refusal.callback_data is not None  # a fresh message, not a dead end
+    said = str(refusal.callback_data.get("content"))
+    assert any(words in said for words in ("out of date", "not your turn")), refusal.callback_data
     assert (await service.view(match_id, alice.id))["private"]["draft"] == eight
     assert await harness.move_count(match_id) == before + 1
 
@@ -217,10 +219,16 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     await fake.wait_for_response(await fake.select(bob_dm, bob_select, option_values(bob_dm, bob_select)[:8], user=bob))
     (bob_confirm,) = steps(fake.message(bob_dm.id))["dk"]
     typed = option_values(bob_dm, bob_select)[-8:]
-    await harness.slash_move(bob, "draft " + " ".join(typed))
+    typed_draft = await harness.command("move", {"notation": "draft " + " ".join(typed)}, user=bob)
+    assert typed_draft.ephemeral, "every reply to a secret move is private"
+    await fake.wait_for_followup(typed_draft)
     count = await harness.move_count(match_id)
+    mark = fake.mark()
     click = await fake.wait_for_response(await fake.click_button(bob_dm, bob_confirm, user=bob))
-    assert "out of date" in ephemeral_text(click)
+    assert click.callback_type == 4 and "out of date" in str((click.callback_data or {}).get("content"))
+    fresh = await fake.wait_for_message(fake.dm_channel(bob), lambda m: "out of date" in m.content, since=mark)
+    await fake.wait_for_request("PATCH", rf"/channels/\d+/messages/{bob_dm.id}", since=mark)
+    assert fresh.id > bob_dm.id and not has_controls(fake.message(bob_dm.id)), "the stale controls are gone"
     assert (await service.view(match_id, bob.id))["private"]["draft"] == typed
     assert await harness.move_count(match_id) == count
 
@@ -246,7 +254,9 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     await harness.typed_move(mover, other_move)
     count = await harness.move_count(match_id)
     click = await fake.wait_for_response(await fake.select(turn_dm, placement_select, [chosen], user=mover))
-    assert any(words in ephemeral_text(click) for words in ("out of date", "cannot be placed")), click.callback_data
+    said = str((click.callback_data or {}).get("content"))
+    assert click.callback_type == 4 and any(words in said for words in ("out of date", "cannot be placed")), said
+    assert "Here are your current controls" in said and (click.callback_data or {}).get("components")
     assert await harness.move_count(match_id) == count
 
 
@@ -273,7 +283,8 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     assert click.callback_type == 7 and not has_controls(fake.message(private.id))
     assert (await service.view(match_id, bob.id))["private"]["draft"] == tiles
     board = await fake.wait_for_message(fake.channel, lambda m: "has drafted" in m.content, since=mark)
-    board_png(board)
+    both_drafted = all((await service.view(match_id, None))["drafted"])
+    assert bool(board.attachments) == both_drafted, "a draft posts its board only when play starts"
     assert "bob" in board.content and not TILE.search(board.content)
 
     # Alice plays from her DMs until it is bob's turn; bob then plays his turn from `/hand`.
