@@ -30,7 +30,7 @@ class LoggedMove(Protocol):
     @property
     def seat(self) -> int: ...
     @property
-    def move(self) -> str: ...
+    def move(self) -> str | None: ...
 
 
 M = TypeVar("M", bound=LoggedMove)
@@ -45,7 +45,7 @@ def undone_from(entry: LoggedMove) -> int | None:
     """The first ply a takeback record withdraws (None: not a takeback record)."""
     if entry.seat != TAKEBACK_SEAT:
         return None
-    found = _RECORD.fullmatch(entry.move)
+    found = _RECORD.fullmatch(entry.move or "")
     if found is None:
         raise ValueError(f"malformed takeback record at ply {entry.ply}: {entry.move!r}")
     return int(found[1])

@@ -12,9 +12,13 @@ import pytest
 from bot.agreements import Agreements, Offered
 from bot.games import CHANCE, GAMES
 from bot.lobby import Lobby, parse_expiry
+from bot.match_records import build_record
 from bot.matches import MatchService, ServiceError
 from bot.move_log import TAKEBACK_SEAT, effective, takeback_record
+from bot.records import RecordError, RecordMove, format_record, parse_record
+from bot.replays import job_for, replay_frames
 from bot.store import Store
+from bot.verify import verify_text
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 
@@ -142,7 +146,22 @@ async def test_random_playouts_with_takebacks_replay_to_the_current_state(servic
         current = await service.view(match_id, None)
         assert replayed.view(None) == {k: v for k, v in current.items() if k != "match_id"}
     assert taken > 0
-    assert sum(m.seat == TAKEBACK_SEAT for m in await service.store.moves(match_id)) == taken
+    log = await service.store.moves(match_id)
+    assert sum(m.seat == TAKEBACK_SEAT for m in log) == taken
+
+    # Exports, replays and the dice check read the same log the same way.
+    final = await service.view(match_id, None)
+    if (await service.get(match_id)).status == "active":
+        await service.resign(match_id, ALICE)
+    row = await service.get(match_id)
+    text = format_record(build_record(row, log, ("alice", "bob")))
+    assert " takeback " in text and format_record(parse_record(text)) == text
+    verdict = verify_text(text)
+    assert verdict.ok, verdict.sentence
+    frames = replay_frames(job_for(row, log, ("alice", "bob")))
+    shown = [f.view for f in frames if f.seat is None]
+    assert shown[-1] == {k: v for k, v in final.items() if k != "match_id"}
+    assert sum("Takeback" in f.caption for f in frames) <= taken
 
 
 async def test_no_takeback_past_a_chance_move_nor_in_tournaments(service: MatchService, store: Store) -> None:
@@ -207,3 +226,15 @@ async def test_domino_wars_moves_reveal_hidden_tiles_so_no_takeback(service: Mat
         assert await agreements.store.offer(match_id, "takeback") is None
         tried += 1
     assert tried >= 10
+
+
+def test_a_record_takeback_line_must_name_an_earlier_ply() -> None:
+    header = (
+        '[Boneyard "1"]\n[Game "focus"]\n[Options ""]\n[Player0 "a"]\n[Player1 "b"]\n[Start "x"]\n'
+        '[End "-"]\n[Status "active"]\n[Result "*"]\n[SeedHash "00"]\n\n0 0 d2-d1\n'
+    )
+    record = parse_record(header + "1 takeback 0\n")
+    assert record.moves[1] == RecordMove(1, TAKEBACK_SEAT, "takeback 0")
+    for bad in ("1 takeback 1\n", "1 takeback x\n"):
+        with pytest.raises(RecordError, match="earlier ply"):
+            parse_record(header + bad)
