@@ -188,9 +188,6 @@ class Lobby:
         ids = await self.store.expire_challenges(self.matches.now())
         return [await self.matches.get(match_id) for match_id in ids]
 
-    async def next_expiry(self) -> float | None:
-        return await self.store.next_expiry()
-
     # --- rematch -----------------------------------------------------------------------
 
     async def rematch(self, match_id: int, user_id: int, *, threads_possible: bool) -> MatchRow:

@@ -96,12 +96,6 @@ class LobbyStore:
                 )
         return ids
 
-    async def next_expiry(self) -> float | None:
-        row = await self.store.fetch_one(
-            "SELECT MIN(expires_at) FROM matches WHERE status = 'challenge' AND expires_at IS NOT NULL"
-        )
-        return float(row[0]) if row is not None and row[0] is not None else None
-
     async def open_challenges(self, guild_id: int, now: float, *, limit: int = 25) -> list[MatchRow]:
         """This server's challenges still open at `now`, oldest first."""
         rows = await self.store.fetch_all(
