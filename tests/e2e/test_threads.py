@@ -208,6 +208,11 @@ async def test_abandoned_casual_match_ends_on_the_default_clock(harness: Harness
         await harness.command("settings", {"clock": "rapid"}, user=alice)  # Discord hides it from her
     changed = ephemeral_text(await harness.command("settings", {"clock": "rapid"}, user=fake.world.owner))
     assert "default clock of casual matches: **rapid**" in changed
+    changed = ephemeral_text(await harness.command("settings", {"venue": "channel"}, user=fake.world.owner))
+    assert "Matches are played in: **channel**" in changed
+    _, here = await challenge(harness, bob, alice)
+    assert "played in a thread" not in here.content and "Clock: rapid: " in here.content
+    assert "already has a match" in await harness.error_reply("play", {"game": "focus"}, user=alice)
 
 
 async def test_rematch_swaps_the_seats_and_keeps_game_options_and_clock(harness: Harness) -> None:
@@ -222,6 +227,7 @@ async def test_rematch_swaps_the_seats_and_keeps_game_options_and_clock(harness:
     await harness.wait_for_handlers()
     [result] = [m for m in fake.bot_messages(fake.channel) if m.id > mark.snowflake and m.attachments]
 
+    await harness.restart()  # the Rematch button is persistent
     click = await fake.click_button(result, f"boneyard:lbrematch:{match_id}", user=bob)
     await fake.wait_for_response(click)
     rematch = fake.original_response(click)
