@@ -107,11 +107,12 @@ class LobbyStore:
         return [_match(r) for r in rows]
 
     async def move_to_thread(self, match_id: int, thread_id: int, lobby_channel_id: int) -> bool:
-        """Point a challenge at the thread its match will be played in (False: no longer open)."""
+        """Point a challenge at the thread its match will be played in.  False when it is no
+        longer open or another accept already pointed it at its own thread (first one wins)."""
         async with self.store.transaction() as db:
             cur = await db.execute(
                 "UPDATE matches SET channel_id = ?, lobby_channel_id = ?, occupies_channel = 1 "
-                "WHERE id = ? AND status = 'challenge'",
+                "WHERE id = ? AND status = 'challenge' AND lobby_channel_id IS NULL",
                 (thread_id, lobby_channel_id, match_id),
             )
             return cur.rowcount == 1

@@ -387,3 +387,24 @@ async def test_accept_from_the_challenges_list_and_withdraw_there(harness: Harne
     assert_board_for(await fake.wait_for_message(thread, lambda m: bool(m.attachments), since=mark), alice)
     await harness.wait_for_handlers()
     assert message.content == f"✅ Accepted by {bob.mention} in {thread.mention}." and message.components == []
+
+
+async def test_two_accepts_of_an_open_challenge_at_once_leave_one_thread(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    ask = await harness.command("play", {"game": "focus", "seat": "first"}, user=alice)
+    message = fake.original_response(ask)
+    assert message is not None
+    match_id = challenge_match_id(message)
+    clicks = await asyncio.gather(
+        *(fake.click_button(message, f"boneyard:accept:{match_id}", user=u) for u in (bob, carol))
+    )
+    answered = await asyncio.gather(*(fake.wait_for_response(c) for c in clicks))
+    await harness.wait_for_handlers()
+    won = [c for c in answered if c.callback_type == 7]
+    lost = [c for c in answered if c.callback_type == 4]
+    assert len(won) == 1 and len(lost) == 1 and "no longer open" in ephemeral_text(lost[0])
+    row = await harness.bot.service.get(match_id)
+    threads = [c for c in fake.world.channels.values() if c.is_thread]
+    assert [t.id for t in threads if not t.deleted] == [row.channel_id]
+    assert all(t.deleted for t in threads if t.id != row.channel_id)

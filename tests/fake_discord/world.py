@@ -393,7 +393,10 @@ class World:
 
     def bot_permissions(self, guild: FakeGuild) -> int:
         granted = (
-            self.member_permissions(guild, self.bot.id) | payloads.DEFAULT_MEMBER_PERMISSIONS | (1 << 34) | (1 << 36)
+            self.member_permissions(guild, self.bot.id)
+            | payloads.DEFAULT_MEMBER_PERMISSIONS
+            | payloads.MANAGE_THREADS
+            | payloads.CREATE_PRIVATE_THREADS
         )
         return granted & ~self.bot_denied
 
