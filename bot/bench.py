@@ -9,8 +9,10 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
     python -m bot.bench threads    # /play -> thread -> first board, through the fake Discord
+    python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
+    python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import renderers
+from bot import render_bench
 from bot.clock_store import HEARTBEAT_KEY, SqliteClockStore
 from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState, bench_idle_clocks
 from bot.games import CHANCE, GAMES, GameState
@@ -390,6 +393,15 @@ TARGETS = {
 }
 
 
+def ai_bench_rows() -> list[Row]:
+    """Computer players (bot.ai_bench; `python -m bot.ai_bench --games N --scale F` for a
+    shorter run): the event-loop stall, then win rates and thinking times."""
+    from bot import ai_bench
+
+    rows = [Row(*r) for r in ai_bench.stall_rows()]
+    return rows + [Row(*r) for r in ai_bench.ai_rows()]
+
+
 def print_table(rows: list[Row]) -> None:
     width = max(len(r.what) for r in rows)
     value_width = max(len(r.value) for r in rows)
@@ -406,6 +418,19 @@ def thread_rows() -> list[Row]:
     timings = asyncio.run(play_to_first_board())
     median, p95 = statistics.median(timings), percentile(timings, 0.95)
     return [Row("/play -> thread -> first board median / p95 (40)", f"{median:.0f} / {p95:.0f} ms", "p95 reported")]
+
+
+def render_rows() -> list[Row]:
+    """Our pictures' median time as a ratio of the peer pipeline's (see bot/render_bench.py)."""
+    ratios = render_bench.measure()
+    if ratios is None:
+        return [Row("render vs peer", "not measured", f"install the peer first: {render_bench.INSTALL_HINT}")]
+    rows = []
+    for r in ratios:
+        verdict = "ok" if r.ratio <= r.target else "MISSED"
+        value = f"{r.ours_ms:.1f} / {r.peer_ms:.1f} ms = {r.ratio:.2f}x"
+        rows.append(Row(f"render vs peer: {r.what}", value, f"<= {r.target:.2f}x  {verdict}"))
+    return rows
 
 
 def replay_rows() -> list[Row]:
@@ -439,8 +464,10 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "clocks": clock_rows,
     "tournaments": tournament_rows,
     "threads": thread_rows,
+    "render": render_rows,
     "replay": replay_rows,
     "history": history_rows,
+    "ai": ai_bench_rows,
 }
 
 

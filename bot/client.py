@@ -45,6 +45,7 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.lobby",
     "cogs.records",
+    "cogs.computer",
 )
 
 

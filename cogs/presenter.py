@@ -93,12 +93,23 @@ class Presenter:
     async def board_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File:
         header = await self.header(row, view)
         png = await asyncio.to_thread(renderers.render, row.game, view, header)
-        return discord.File(io.BytesIO(png), filename=BOARD_FILE)
+        return discord.File(
+            io.BytesIO(png), filename=BOARD_FILE, description=renderers.describe(row.game, view, header)
+        )
 
     async def private_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File | None:
         header = await self.header(row, view)
         png = await asyncio.to_thread(renderers.render_private, row.game, view, header)
-        return discord.File(io.BytesIO(png), filename="hand.png") if png else None
+        if png is None:
+            return None
+        return discord.File(
+            io.BytesIO(png), filename="hand.png", description=renderers.describe_private(row.game, view)
+        )
+
+    async def text_board(self, row: MatchRow, view: dict[str, Any]) -> str:
+        """`/board`'s text form: the position in characters inside a code block."""
+        header = await self.header(row, view)
+        return f"```\n{renderers.text_board(row.game, view, header)}\n```"
 
     # --- announcements -----------------------------------------------------------------
 
@@ -166,6 +177,8 @@ class Presenter:
         ones; the channel is the fallback when DMs are closed)."""
         row = notice.match
         info = GAMES[row.game].info
+        if self.bot.user is not None and notice.user_id == self.bot.user.id:
+            return  # the computer is reminded of nothing: it is already thinking
         if notice.via == "dm":
             text = (
                 f"⏰ {notice.text} for your move in **{info.name}** — match #{row.id} in {channel_link(row)} "
@@ -216,6 +229,7 @@ class Presenter:
         await self.send_private(update)
         if update.outcome is not None:
             await lobby_buttons.after_final(self, update, told)
+        self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
 
     def private_reply(self, update: Update) -> bool:
         """Whether the reply to the player who made `update` is only for them: their move was
@@ -305,6 +319,8 @@ class Presenter:
         prompted = set(update.prompt) if private.has_controls(row.game) else set()
         for seat in sorted(set(update.private_views) | prompted):
             user_id = row.seats[seat]
+            if self.bot.user is not None and user_id == self.bot.user.id:
+                continue  # the computer's seat: it reads its view itself, nobody to DM
             view = update.private_views.get(seat) or await self.bot.service.view(row.id, user_id)
             controls = await self.controls(row, user_id, seat, view) if seat in prompted else None
             if seat in update.private_views or controls is not None:

@@ -44,16 +44,21 @@ def round_label(row: TournamentRow, pairing_id: int) -> str:
     return pictures.round_names(tournament).get(pairing_id, "Game") if tournament is not None else "Game"
 
 
-def picture_file(row: TournamentRow, *, standings: bool) -> discord.File | None:
-    """The bracket (or table) picture of a started event; None before it starts."""
+def picture_file(row: TournamentRow, *, standings: bool, whole: bool | None = None) -> discord.File | None:
+    """The bracket (or table) picture of a started event; None before it starts.  A big
+    bracket is drawn as the round being played and the next unless `whole` is true."""
     tournament = loaded(row)
     if tournament is None:
         return None
     info = GAMES[row.game].info
     subtitle = f"{info.name} · {row.format.replace('_', ' ')} · best of {row.best_of}"
     data = pictures.picture_data(tournament, row.name, subtitle)
-    png = pictures.standings_png(data) if standings else pictures.bracket_png(data)
-    return discord.File(io.BytesIO(png), filename="standings.png" if standings else "bracket.png")
+    png = pictures.standings_png(data) if standings else pictures.bracket_png(data, whole=whole)
+    return discord.File(
+        io.BytesIO(png),
+        filename="standings.png" if standings else "bracket.png",
+        description=pictures.describe(data, standings=standings),
+    )
 
 
 class TournamentRunner:

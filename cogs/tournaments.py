@@ -293,10 +293,11 @@ class TournamentsCog(BoneyardCog):
         await self._picture(interaction, standings=True)
 
     @tournament.command(name="bracket", description="The bracket (or Swiss table) as a picture.")
-    async def bracket(self, interaction: discord.Interaction) -> None:
-        await self._picture(interaction, standings=False)
+    @app_commands.describe(whole="Every round, not just the round being played and the next")
+    async def bracket(self, interaction: discord.Interaction, whole: bool = False) -> None:
+        await self._picture(interaction, standings=False, whole=whole or None)
 
-    async def _picture(self, interaction: discord.Interaction, *, standings: bool) -> None:
+    async def _picture(self, interaction: discord.Interaction, *, standings: bool, whole: bool | None = None) -> None:
         row = await self._here(interaction)
         if row.state is None:
             names = ", ".join(e.name for e in await self.bot.tournaments.entries(row.id)) or "nobody yet"
@@ -305,7 +306,7 @@ class TournamentsCog(BoneyardCog):
             )
             return
         await interaction.response.defer()
-        file = await asyncio.to_thread(picture_file, row, standings=standings)
+        file = await asyncio.to_thread(picture_file, row, standings=standings, whole=whole)
         assert file is not None
         await interaction.followup.send(f"**{row.name}**", file=file)
 
