@@ -8,6 +8,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench service    # only service latency, event-loop lag and memory
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
+    python -m bot.bench threads    # /play -> thread -> first board, through the fake Discord
     python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
@@ -411,6 +412,14 @@ def print_table(rows: list[Row]) -> None:
         print(f"{row.what:<{width}}  {row.value:>{value_width}}  {target}")
 
 
+def thread_rows() -> list[Row]:
+    from bot.thread_bench import play_to_first_board
+
+    timings = asyncio.run(play_to_first_board())
+    median, p95 = statistics.median(timings), percentile(timings, 0.95)
+    return [Row("/play -> thread -> first board median / p95 (40)", f"{median:.0f} / {p95:.0f} ms", "p95 reported")]
+
+
 def render_rows() -> list[Row]:
     """Our pictures' median time as a ratio of the peer pipeline's (see bot/render_bench.py)."""
     ratios = render_bench.measure()
@@ -454,6 +463,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "service": lambda: asyncio.run(service_rows()),
     "clocks": clock_rows,
     "tournaments": tournament_rows,
+    "threads": thread_rows,
     "render": render_rows,
     "replay": replay_rows,
     "history": history_rows,

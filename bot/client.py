@@ -24,9 +24,11 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.agreements import Agreements
 from bot.clocks import ClockKeeper
 from bot.clocks.scheduler import Now, Sleep
 from bot.config import Settings
+from bot.lobby import Lobby
 from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
 from bot.store import MatchRow, Store
@@ -41,6 +43,7 @@ EXTENSIONS = (
     "cogs.tournaments",
     "cogs.ratings",
     "cogs.admin",
+    "cogs.lobby",
     "cogs.records",
     "cogs.computer",
 )
@@ -70,6 +73,8 @@ class Boneyard(commands.Bot):
     service: MatchService
     ratings: RatingBook
     tournaments: TournamentService
+    lobby: Lobby
+    agreements: Agreements
     clocks: ClockKeeper | None = None
 
     def __init__(self, settings: Settings) -> None:
@@ -89,6 +94,8 @@ class Boneyard(commands.Bot):
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)
+        self.lobby = Lobby(self.service)
+        self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
         caught_up = await self.ratings.catch_up()
         if caught_up:

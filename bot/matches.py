@@ -54,6 +54,7 @@ from bot.clocks.model import Via
 from bot.clocks.scheduler import Now, Sleep
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
+from bot.move_log import effective
 from bot.store import MatchRow, StaleVersion, Store
 
 log = logging.getLogger(__name__)
@@ -283,8 +284,12 @@ class MatchService:
         clock: str | None = None,
         rated: bool = True,
         tournament_game: tuple[int, int, int] | None = None,
+        in_thread: bool = False,
     ) -> MatchRow:
         """Open a challenge in a channel.  Raises ServiceError / InvalidOptions.
+
+        `in_thread`: the match will be played in a thread of the channel (bot.lobby), so
+        the challenge leaves the channel free for others.
 
         `clock` is a time control as typed (`blitz`, `2m+5m timeout=pass`, ...; see
         `parse_time_control`), validated now and stored as the stopped clock of the match.
@@ -312,6 +317,7 @@ class MatchService:
             clock=stopped.to_json() if stopped is not None else None,
             rated=rated,
             tournament_game=tournament_game,
+            occupies_channel=not in_thread,
         )
         if row is None:
             if tournament_game is not None:
@@ -706,7 +712,7 @@ class MatchService:
         rules = self._rules(row.game)
         challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
         state = rules.start(options=self._resolve_options(rules, row.options, challenger_seat=challenger_seat))
-        for move in await self.store.moves(match_id):
+        for move in effective(await self.store.moves(match_id)):  # takeback records applied
             if not move.forced:
                 state = state.play(move.seat, move.move)
         return state

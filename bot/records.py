@@ -31,6 +31,7 @@ The format is PGN-like: a header of tags, a blank line, then the move log, one m
     3 0 pick 2-5 {secret}
     4 1 {withheld}
     5 1 done {forced}
+    6 takeback 4
 
 Tags, in this order (a reader must accept and keep tags it does not know, after these):
 
@@ -54,6 +55,9 @@ number `bot.matches.chance_rng(seed, ply)` takes for a chance move; `who` is `0`
 `chance`; `{secret}` marks a move the engine logs as not public (a draft pick, a shuffle),
 `{forced}` one the engine applied itself because it was the only legal choice.  While a
 match runs, a secret move is written `<ply> <who> {withheld}`, without its text or flags.
+`<ply> takeback <n>` is an agreed takeback: the moves from ply `n` up to it are withdrawn
+(they stay in the record); replaying reads the lines in order and, at each takeback line,
+drops the moves it withdrew (`bot.move_log.effective`).
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.games import CHANCE
+from bot.move_log import TAKEBACK_SEAT, takeback_record, undone_from
 
 FORMAT_VERSION = 1
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*", "-")
@@ -90,7 +95,7 @@ _KNOWN_TAGS = (
 )
 _REQUIRED_TAGS = ("Boneyard", "Game", "Options", "Player0", "Player1", "Start", "End", "Status", "Result", "SeedHash")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
-_MOVE_LINE = re.compile(r"(\d+) (0|1|chance) (.*)")
+_MOVE_LINE = re.compile(r"(\d+) (0|1|chance|takeback) (.*)")
 _FLAGS = ("{secret}", "{forced}")
 WITHHELD = "{withheld}"
 
@@ -197,6 +202,8 @@ def _who(seat: int) -> str:
 
 
 def format_move(move: RecordMove) -> str:
+    if move.seat == TAKEBACK_SEAT and move.move is not None:
+        return f"{move.ply} takeback {undone_from(move)}"
     if move.move is None:
         return f"{move.ply} {_who(move.seat)} {WITHHELD}"
     text = f"{move.ply} {_who(move.seat)} {' '.join(move.move.split())}"
@@ -242,6 +249,10 @@ def _parse_move(text: str, line: int, ply: int) -> RecordMove:
     number, who, rest = int(found[1]), found[2], found[3]
     if number != ply:
         raise RecordError(f"Line {line}: expected ply {ply}, found ply {number}.")
+    if who == "takeback":
+        if not rest.isdigit() or int(rest) >= number:
+            raise RecordError(f"Line {line}: a takeback names an earlier ply, not `{rest[:20]}`.")
+        return RecordMove(number, TAKEBACK_SEAT, takeback_record(int(rest)))
     seat = CHANCE if who == "chance" else int(who)
     if rest == WITHHELD:
         return RecordMove(number, seat, None, public=False)

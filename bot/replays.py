@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.games import CHANCE, GAMES
+from bot.games import CHANCE, GAMES, GameState
 from bot.games.base import LogEntry
 from bot.match_records import engine_options
+from bot.move_log import TAKEBACK_SEAT
 from bot.store import MatchRow, MoveRow
 from renderers.replay import HOLD_MS, Frame, animate
 
@@ -63,8 +64,17 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
     positions: list[Frame] = [Frame(state.view(None), "Start")]
     index = 0
     log = job.log
+    before: list[tuple[int, GameState]] = []  # (first ply of each applied group, the state before it)
     while index < len(log):
         entry = log[index]
+        if entry.seat == TAKEBACK_SEAT:  # back to the position before the withdrawn ply (bot.move_log)
+            first = int(entry.move.split()[-1])
+            while before and before[-1][0] >= first:
+                state = before.pop()[1]
+            positions.append(Frame(state.view(None), f"{index + 1}. Takeback: the moves from ply {first} withdrawn"))
+            index += 1
+            continue
+        before.append((index, state))
         state = state.play(entry.seat, entry.move)
         count = len(state.applied)
         positions.append(Frame(state.view(None), _caption(job.game, log[index : index + count], index + 1)))

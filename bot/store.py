@@ -177,6 +177,33 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE status = 'finished';
     CREATE INDEX matches_history_opponent_game ON matches (opponent_id, game, updated_at) WHERE status = 'finished';
     """,
+    # 5: a thread per match, expiring challenges, server settings, draw and takeback offers
+    # (issue 17; every query on these lives in bot/lobby_store.py)
+    """
+    ALTER TABLE matches ADD COLUMN occupies_channel INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE matches ADD COLUMN lobby_channel_id INTEGER;
+    ALTER TABLE matches ADD COLUMN expires_at REAL;
+
+    DROP INDEX matches_one_open_per_channel;
+    CREATE UNIQUE INDEX matches_one_open_per_channel
+        ON matches (channel_id) WHERE status = 'active' OR (status = 'challenge' AND occupies_channel = 1);
+    CREATE INDEX matches_challenges_by_guild ON matches (guild_id, status);
+
+    CREATE TABLE guild_settings (
+        guild_id      INTEGER PRIMARY KEY,
+        match_venue   TEXT    NOT NULL DEFAULT 'threads' CHECK (match_venue IN ('threads', 'channel')),
+        default_clock TEXT    NOT NULL DEFAULT 'daily'
+    );
+
+    CREATE TABLE match_offers (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        kind       TEXT    NOT NULL CHECK (kind IN ('draw', 'takeback')),
+        user_id    INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        created_at REAL    NOT NULL,
+        PRIMARY KEY (match_id, kind)
+    );
+    """,
 )
 
 OPEN_STATUSES = ("challenge", "active")
@@ -363,16 +390,19 @@ class Store:
         clock: dict[str, Any] | None = None,
         rated: bool = True,
         tournament_game: tuple[int, int, int] | None = None,
+        occupies_channel: bool = True,
     ) -> MatchRow | None:
         """Insert a challenge; None when the channel already has an open match, or when
-        `tournament_game` (tournament id, pairing id, game number) already has its match."""
+        `tournament_game` (tournament id, pairing id, game number) already has its match.
+        A challenge that does not occupy its channel (its match will get a thread) never
+        makes the channel busy."""
         now = time.time()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
-                    "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated) "
-                    "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated, occupies_channel) "
+                    "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         json.dumps(options),
@@ -387,6 +417,7 @@ class Store:
                         now,
                         json.dumps(clock) if clock is not None else None,
                         int(rated),
+                        int(occupies_channel),
                     ),
                 )
                 if tournament_game is not None:
@@ -409,8 +440,11 @@ class Store:
         return _match(row) if row else None
 
     async def open_match_in_channel(self, channel_id: int) -> MatchRow | None:
+        """The open match or challenge holding the channel (challenges whose match will get a
+        thread do not hold it: a channel may have many of those, see bot.lobby_store)."""
         async with self._db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.status IN ('challenge', 'active')",
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.status IN ('challenge', 'active') "
+            "AND m.occupies_channel = 1",
             (channel_id,),
         ) as cur:
             row = await cur.fetchone()

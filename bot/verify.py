@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions
 from bot.games.base import normalise
 from bot.matches import chance_rng, seed_hash
+from bot.move_log import effective
 from bot.records import Record, RecordError, parse_record, result_of
 
 
@@ -50,7 +51,10 @@ def verify(record: Record) -> Verdict:
         state = rules.start(options=record.options)
     except InvalidOptions as exc:
         return Verdict(False, f"The options cannot start a game: {exc}")
-    moves, index, chance = record.moves, 0, 0
+    try:  # an agreed takeback withdrew the moves it names: check what remains in force
+        moves, index, chance = tuple(effective(record.moves)), 0, 0
+    except ValueError as exc:
+        return Verdict(False, str(exc))
     while index < len(moves):
         entry = moves[index]
         assert entry.move is not None

@@ -49,13 +49,9 @@ class AcceptButton(_MatchButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
     action, label, style = "accept", "Accept", discord.ButtonStyle.success
 
     async def act(self, interaction: discord.Interaction) -> None:
-        update = await service_of(interaction).accept(self.match_id, interaction.user.id)
-        await interaction.response.edit_message(
-            content=f"✅ {interaction.user.mention} accepted. Match #{self.match_id} begins!", view=None
-        )
-        row = update.match
-        intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
-        await presenter_of(interaction).announce(update, intro=intro)
+        from cogs.lobby_buttons import start_accepted  # makes the match's thread first
+
+        await start_accepted(interaction, self.match_id)
 
 
 class DeclineButton(_MatchButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import shlex
 from typing import TYPE_CHECKING, cast
 
@@ -12,15 +13,16 @@ from bot.ai import LEVELS
 from bot.ai.levels import DEFAULT_LEVEL
 from bot.clocks import PRESETS
 from bot.games import GAMES
-from bot.matches import clock_of
 from cogs import private
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
-from cogs.common import BoneyardCog, presenter_of, service_of
+from cogs.common import BoneyardCog, bot_of, presenter_of, service_of
+from cogs.lobby_buttons import challenge_text, threads_possible
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
     from cogs.computer import ComputerCog
 
+log = logging.getLogger(__name__)
 GAME_CHOICES = [app_commands.Choice(name=rules.info.name, value=key) for key, rules in GAMES.items()]
 SEAT_WORDS = {"random": "decided at random", "first": "the challenger", "second": "the opponent"}
 COMPUTER_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
@@ -57,8 +59,9 @@ class PlayCog(BoneyardCog):
         opponent="Who to challenge (leave empty: anyone may accept)",
         options="Game options as name=value pairs, e.g. setup=drop (see /games)",
         seat="Who moves first",
-        clock="Time control: blitz, rapid, daily, none, or e.g. 2m+5m (add timeout=pass, draft=2m, ...)",
+        clock="Time control: blitz, rapid, daily, none, or e.g. 2m+5m (default: the server's, see /settings)",
         rated="Whether the result changes both players' ratings (default: yes)",
+        expires="How long the challenge stays open: 30m, 2h, 3d (default 24h)",
         computer="Play the computer at this level (or pick me as the opponent)",
     )
     @app_commands.choices(game=GAME_CHOICES, seat=SEAT_CHOICES, computer=COMPUTER_CHOICES)
@@ -72,6 +75,7 @@ class PlayCog(BoneyardCog):
         seat: app_commands.Choice[str] | None = None,
         clock: str | None = None,
         rated: bool = True,
+        expires: str | None = None,
         computer: app_commands.Choice[str] | None = None,
     ) -> None:
         presenter_of(interaction).remember(interaction.user)
@@ -98,7 +102,7 @@ class PlayCog(BoneyardCog):
                 "Other bots do not play: challenge a person, me, or leave the opponent empty."
             )
         assert interaction.channel_id is not None
-        row = await service_of(interaction).challenge(
+        row = await bot_of(interaction).lobby.challenge(
             game=game.value,
             channel_id=interaction.channel_id,
             guild_id=interaction.guild_id,
@@ -108,21 +112,20 @@ class PlayCog(BoneyardCog):
             seat_pref=seat.value if seat else "random",
             clock=clock,
             rated=rated,
+            expires=expires,
+            threads_possible=threads_possible(interaction.channel, interaction.app_permissions),
         )
-        info = GAMES[row.game].info
         who = opponent.mention if opponent else "Anyone"
-        lines = [f"🎲 {interaction.user.mention} challenges {who} to **{info.name}**!", f"_{info.blurb}_"]
-        if row.options:
-            lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in row.options.items()))
-        lines.append(f"Who moves first: {SEAT_WORDS[row.seat_pref]}." + ("" if row.rated else " Unrated."))
-        stopped = clock_of(row)
-        if stopped is not None:
-            lines.append(f"Clock: {stopped.control.describe()}.")
         await interaction.response.send_message(
-            "\n".join(lines),
+            await challenge_text(bot_of(interaction), row, interaction.user.mention, who),
             view=challenge_view(row.id),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+        try:  # so an expired challenge's message can say so
+            message = await interaction.original_response()
+            await service_of(interaction).store.set_message(row.id, message.id)
+        except discord.HTTPException:
+            log.warning("could not note the message of challenge %d", row.id)
 
     @play.autocomplete("options")
     async def play_options_autocomplete(

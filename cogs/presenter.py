@@ -22,7 +22,7 @@ import renderers
 from bot.games import GAMES
 from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
-from cogs import private
+from cogs import lobby_buttons, private
 from cogs.buttons import move_buttons
 from cogs.turn_posts import TurnPost, TurnPosts
 from cogs.verify_button import verify_view
@@ -227,6 +227,8 @@ class Presenter:
         if interaction is not None and private_reply:
             await self._acknowledge(interaction, update)
         await self.send_private(update)
+        if update.outcome is not None:
+            await lobby_buttons.after_final(self, update, told)
         self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
 
     def private_reply(self, update: Update) -> bool:
@@ -266,6 +268,7 @@ class Presenter:
         buttons = move_buttons(row.id, update.buttons)
         if update.outcome is not None:
             buttons = verify_view(row.id)  # the seed is out: anyone can check the dice
+            await lobby_buttons.add_rematch(self.bot, row, buttons)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
         try:

@@ -142,6 +142,9 @@ class GameInfo:
     button_moves: re.Pattern[str] | None = None
     """Moves short and public enough to offer as buttons under the board (e.g. `done`),
     when they are among the few legal moves.  Never a move that reveals a secret."""
+    draw_by_agreement: bool = False
+    """The rulings let the players agree a draw (`/draw`); games without it end drawn only
+    by their own rules."""
 
 
 class Rules(ABC):

@@ -445,6 +445,7 @@ class FocusRules(Rules):
             ),
         ),
         move_pattern=re.compile(r"^\s*(\*\s*[a-h]\d|drop\s+[a-h]\d|[a-h]\d\s*[-x ]?\s*[a-h]\d)\s*$", re.I),
+        draw_by_agreement=True,  # rulings 9: "or by agreement"
     )
 
     def _start(self, options: dict[str, OptionValue]) -> FocusState:

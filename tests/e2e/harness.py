@@ -42,9 +42,14 @@ def is_png(data: bytes) -> bool:
 class Harness:
     """One fake Discord, one database file, and the bot currently running on them."""
 
-    def __init__(self, fake: FakeDiscord, database: Path) -> None:
+    def __init__(self, fake: FakeDiscord, database: Path, *, venue: str = "channel", clock: str | None = None) -> None:
         self.fake = fake
         self.database = database
+        self.venue = venue
+        """The fake server's match venue (`/settings venue`): the tests written before threads
+        existed play in the channel; `threads` (the product's default) is tested on its own."""
+        self.clock = clock
+        """The server's default clock for casual matches, when a test sets one."""
         self._bot: Boneyard | None = None
         self._runner: asyncio.Task[None] | None = None
         self.expected_errors: list[str] = []
@@ -76,6 +81,7 @@ class Harness:
         self._bot = bot
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
         await self.fake.wait_until_ready()
+        await bot.lobby.configure(self.fake.guild.id, venue=self.venue, clock=self.clock)
         return bot
 
     async def stop(self) -> None:
@@ -252,10 +258,10 @@ def unexpected_errors(harness: Harness, records: list[logging.LogRecord]) -> lis
 
 
 @asynccontextmanager
-async def running_bot(database: Path) -> AsyncIterator[Harness]:
+async def running_bot(database: Path, *, venue: str = "channel", clock: str | None = None) -> AsyncIterator[Harness]:
     """The fake Discord and the real bot on it; shut down cleanly, then check the fake saw no errors."""
     async with FakeDiscord() as fake:
-        harness = Harness(fake, database)
+        harness = Harness(fake, database, venue=venue, clock=clock)
         try:
             await harness.start()
             yield harness

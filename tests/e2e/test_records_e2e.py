@@ -67,7 +67,9 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
         final = await harness.slash_move(user, rng.choice(await service.legal_moves(match_id, user.id)))
     assert final is not None and ("wins" in final.content or "Draw" in final.content)
     row = await service.get(match_id)
-    assert final.custom_ids == [f"boneyard:verify:{match_id}"], "the final board offers the dice check"
+    assert final.custom_ids == [f"boneyard:verify:{match_id}", f"boneyard:lbrematch:{match_id}"], (
+        "the final board offers the dice check (and a rematch)"
+    )
 
     # The spectator checks the dice with the button: the answer is private.
     click = await fake.click_button(final, f"boneyard:verify:{match_id}", user=carol)

@@ -42,6 +42,10 @@ FLAG_LOADING = 1 << 7
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 ALL_PERMISSIONS = (1 << 51) - 1
 DEFAULT_MEMBER_PERMISSIONS = (
     (1 << 0)  # create instant invite

@@ -103,6 +103,7 @@ class RestApi:
             ("GET", "/guilds/{id}/members/{id}", self.get_member),
             ("GET", "/channels/{id}", self.get_channel),
             ("PATCH", "/channels/{id}", self.edit_channel),
+            ("DELETE", "/channels/{id}", self.delete_channel),
             ("POST", "/channels/{id}/typing", self.typing),
             ("GET", "/channels/{id}/messages", self.get_history),
             ("POST", "/channels/{id}/messages", self.create_message),
@@ -290,6 +291,21 @@ class RestApi:
         await self.gateway.dispatch("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", payload)
         return 200, payload
 
+    async def delete_channel(self, req: RecordedRequest, channel_id: str) -> tuple[int, Any]:
+        """Delete a channel or thread: 200 with the channel object, then CHANNEL_DELETE / THREAD_DELETE.
+        A thread needs Manage Threads, a channel Manage Channels (403 / 50013 without)."""
+        channel = self.channel(channel_id)
+        if channel.is_dm:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        guild = self.world.guilds.get(channel.guild_id or 0)
+        needed = payloads.MANAGE_THREADS if channel.is_thread else payloads.MANAGE_CHANNELS
+        if guild is not None and not self.world.bot_permissions(guild) & needed:
+            raise ApiError(403, 50013, "Missing Permissions")
+        channel.deleted = True
+        payload = self.world.channel_payload(channel)
+        await self.gateway.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", payload)
+        return 200, payload
+
     async def typing(self, req: RecordedRequest, channel_id: str) -> tuple[int, Any]:
         self.channel(channel_id)
         return 204, None
@@ -398,6 +414,10 @@ class RestApi:
     ) -> tuple[int, Any]:
         if parent.is_dm or parent.is_thread:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        guild = self.world.guilds.get(parent.guild_id or 0)
+        needed = payloads.CREATE_PRIVATE_THREADS if private else payloads.CREATE_PUBLIC_THREADS
+        if guild is not None and not self.world.bot_permissions(guild) & needed:
+            raise ApiError(403, 50013, "Missing Permissions")
         name = str(body.get("name", "")).strip()
         if not 1 <= len(name) <= 100:
             raise invalid_body("name must be between 1 and 100 characters")

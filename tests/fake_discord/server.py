@@ -221,6 +221,14 @@ class FakeDiscord:
         self._announce("CHANNEL_CREATE", self.world.channel_payload(channel))
         return channel
 
+    def deny_bot(self, permissions: int, denied: bool = True) -> None:
+        """Take permission bits from the bot (or give them back): interactions then carry the
+        reduced ``app_permissions`` and the REST routes that need them answer 403 / 50013."""
+        if denied:
+            self.world.bot_denied |= permissions
+        else:
+            self.world.bot_denied &= ~permissions
+
     def close_dms(self, user: FakeUser, closed: bool = True) -> None:
         """From now on, messages to ``user``'s DM channel fail with 403 / code 50007."""
         user.dms_closed = closed

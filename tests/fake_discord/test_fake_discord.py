@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.fake_discord import FakeDiscord, point_discord_at, restore_discord_defaults
-from tests.fake_discord.payloads import ADMINISTRATOR
+from tests.fake_discord.payloads import ADMINISTRATOR, CREATE_PUBLIC_THREADS
 
 pytestmark = pytest.mark.e2e
 
@@ -413,3 +413,16 @@ async def test_slash_command_in_a_dm(fake: FakeDiscord, bot: TinyBot) -> None:
     )
     assert interaction.guild_id is None and interaction.callback_type == 4
     assert [m.content for m in fake.dms_to(alice)] == ["Hello!"]
+
+
+async def test_thread_refused_without_the_create_threads_permission(fake: FakeDiscord, bot: TinyBot) -> None:
+    fake.deny_bot(CREATE_PUBLIC_THREADS)
+    channel = bot.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.create_thread(name="match-2", type=discord.ChannelType.public_thread)
+    assert refused.value.code == 50013
+    assert not any(c.is_thread and c.name == "match-2" for c in fake.world.channels.values())
+    fake.deny_bot(CREATE_PUBLIC_THREADS, denied=False)
+    made = await channel.create_thread(name="match-2", type=discord.ChannelType.public_thread)
+    assert fake.world.channels[made.id].parent_id == fake.channel.id

@@ -277,6 +277,8 @@ class World:
         self.guild_commands: dict[int, list[JSON]] = {}
         self.requests: list[RecordedRequest] = []
         self.bot = self.add_user(bot_name, bot=True)
+        self.bot_denied = 0
+        """Permission bits taken from the bot everywhere (as a server admin might), see `deny_bot`."""
         self.application_id = self.bot.id
         self.owner = self.add_user("app-owner")
 
@@ -390,7 +392,13 @@ class World:
         return payloads.ALL_PERMISSIONS if bits & payloads.ADMINISTRATOR else bits
 
     def bot_permissions(self, guild: FakeGuild) -> int:
-        return self.member_permissions(guild, self.bot.id) | payloads.DEFAULT_MEMBER_PERMISSIONS | (1 << 34) | (1 << 36)
+        granted = (
+            self.member_permissions(guild, self.bot.id)
+            | payloads.DEFAULT_MEMBER_PERMISSIONS
+            | payloads.MANAGE_THREADS
+            | payloads.CREATE_PRIVATE_THREADS
+        )
+        return granted & ~self.bot_denied
 
     # -- payloads -----------------------------------------------------------------------------------
 

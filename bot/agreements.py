@@ -1,0 +1,172 @@
+"""Things both players must agree to: a draw offer and a takeback request.
+
+An offer is stored with the match version it was made at (`match_offers`), so any move in
+between makes it stale: a draw offered before a blunder cannot be accepted after it.
+
+Draws only where the game's rulings allow a draw by agreement (`GameInfo.draw_by_agreement`).
+
+Takebacks undo the requester's last move of their own choosing, with whatever followed it
+(forced replies, and the opponent's reply if they already answered).  They are refused in
+tournament games, and when the moves to undo include a chance move (a roll, a draw), a hidden
+move, or changed a private view (a tile left a hand): information came out that a takeback
+cannot take back.  The undo is pure: the state is rebuilt from the start and the log without
+those moves, and the log gets a takeback record (bot.move_log) so replaying it still gives
+the current state.
+
+Both use `MatchService`'s internals on purpose: they are match transitions like a move, taken
+under the same match lock and committed through the same optimistic version check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.games import CHANCE, GameState, Outcome
+from bot.games.base import LogEntry
+from bot.lobby_store import LobbyStore
+from bot.matches import (
+    MatchConflict,
+    MatchService,
+    NoMatchHere,
+    NotInMatch,
+    ServiceError,
+    Update,
+    _players,
+    clock_of,
+)
+from bot.move_log import TAKEBACK_SEAT, effective, takeback_record
+from bot.store import MatchRow, StaleVersion
+
+DRAW, TAKEBACK = "draw", "takeback"
+DRAW_REASON = "Drawn by agreement."
+
+
+@dataclass(frozen=True)
+class Offered:
+    """An offer now stands: `to_user` may accept it."""
+
+    match: MatchRow
+    kind: str
+    from_user: int
+    to_user: int
+    undo: int = 0
+    """For a takeback: how many player moves it would undo."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    state: GameState
+    first_ply: int
+    undone: int
+
+
+class Agreements:
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+        self.store = LobbyStore(matches.store)
+
+    async def _running(self, match_id: int, user_id: int) -> tuple[MatchRow, int]:
+        row = await self.matches.get(match_id)
+        if row.status != "active":
+            raise NoMatchHere("This match is not running.")
+        seat = row.seat_of(user_id)
+        if seat is None or row.seats is None:
+            raise NotInMatch("You are not playing in this match.")
+        return row, seat
+
+    # --- draws -------------------------------------------------------------------------
+
+    async def draw(self, match_id: int, user_id: int, *, accept_only: bool = False) -> Offered | Update:
+        """Offer a draw, or accept the opponent's standing offer (then the match ends drawn).
+        `accept_only` (the offer's button): never turn a stale offer into a new one."""
+        async with self.matches.lock_for(match_id):
+            row, seat = await self._running(match_id, user_id)
+            info = self.matches.games[row.game].info
+            if not info.draw_by_agreement:
+                raise ServiceError(f"{info.name} has no draw by agreement: it ends by its own rules.")
+            assert row.seats is not None
+            offer = await self.store.offer(match_id, DRAW)
+            if offer is not None and offer.version == row.version:
+                if offer.user_id == user_id:
+                    raise ServiceError("Your draw offer stands; your opponent can accept it with `/draw`.")
+                await self.store.drop_offer(match_id, DRAW)
+                state = await self.matches._state(row)
+                return await self.matches._finish(row, state, Outcome(frozenset(), DRAW_REASON), "finished", note=DRAW)
+            if accept_only:
+                raise ServiceError("That draw offer is no longer open (a move declines it); `/draw` makes a new one.")
+            await self.store.put_offer(match_id, DRAW, user_id, row.version)
+            return Offered(row, DRAW, user_id, row.seats[1 - seat])
+
+    # --- takebacks ---------------------------------------------------------------------
+
+    async def request_takeback(self, match_id: int, user_id: int) -> Offered:
+        async with self.matches.lock_for(match_id):
+            row, seat = await self._running(match_id, user_id)
+            plan = await self._plan(row, seat)
+            assert row.seats is not None
+            await self.store.put_offer(match_id, TAKEBACK, user_id, row.version)
+            return Offered(row, TAKEBACK, user_id, row.seats[1 - seat], undo=plan.undone)
+
+    async def answer_takeback(self, match_id: int, user_id: int, *, accept: bool) -> Update | MatchRow:
+        """The opponent's answer: the Update of the undone position, or (refused) the row."""
+        async with self.matches.lock_for(match_id):
+            row, seat = await self._running(match_id, user_id)
+            offer = await self.store.offer(match_id, TAKEBACK)
+            if offer is None or offer.version != row.version:
+                raise ServiceError("There is no takeback request to answer (a move since then cancels it).")
+            if offer.user_id == user_id:
+                raise ServiceError("Your opponent answers your takeback request, not you.")
+            await self.store.drop_offer(match_id, TAKEBACK)
+            if not accept:
+                return row
+            plan = await self._plan(row, 1 - seat)
+            before = await self.matches._state(row)
+            clock, now = clock_of(row), self.matches.now()
+            if clock is not None:
+                turn = _players(plan.state.turn)
+                clock = clock.stop_all(now).start_turn(turn, now, draft=len(turn) > 1)
+            ply = await self.matches.store.move_count(match_id)
+            record = [LogEntry(TAKEBACK_SEAT, takeback_record(plan.first_ply), True, False)]
+            try:
+                version = await self.matches.store.commit_moves(
+                    match_id,
+                    expected_version=row.version,
+                    first_ply=ply,
+                    moves=record,
+                    snapshot=plan.state.dump(),
+                    clock=clock.to_json() if clock is not None else None,
+                )
+            except StaleVersion:
+                self.matches._cache.drop(match_id)
+                raise MatchConflict("The match changed at the same moment; please try again.") from None
+            self.matches._cache.put(match_id, version, plan.state)
+            if clock is not None and self.matches.clocks is not None:
+                self.matches.clocks.track(match_id, clock)
+            new_row = await self.matches.get(match_id)
+            # No record to tell: the takeback record is not a move (the engine cannot narrate it).
+            return self.matches._update(new_row, plan.state, before, [], ply=ply + 1, note=TAKEBACK)
+
+    async def _plan(self, row: MatchRow, seat: int) -> _Plan:
+        """The position before `seat`'s last own move, rebuilt from the log; ServiceError when
+        a takeback is not allowed."""
+        if await self.store.is_tournament_game(row.id):
+            raise ServiceError("Tournament games have no takebacks.")
+        log = effective(await self.matches.store.moves(row.id))
+        last = next((i for i in range(len(log) - 1, -1, -1) if log[i].seat == seat and not log[i].forced), None)
+        if last is None:
+            raise ServiceError("You have no move to take back.")
+        undone = log[last:]
+        if any(m.seat == CHANCE or not m.public for m in undone):
+            raise ServiceError("A chance move or hidden information came out since your move: it cannot be taken back.")
+        rules = self.matches.games[row.game]
+        challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
+        state = rules.start(options=self.matches._resolve_options(rules, row.options, challenger_seat=challenger_seat))
+        for move in log[:last]:
+            if not move.forced:
+                state = state.play(move.seat, move.move)
+        if rules.info.has_private_info:
+            current = await self.matches._state(row)
+            if any(state.view(s).get("private") != current.view(s).get("private") for s in (0, 1)):
+                raise ServiceError("Your move showed hidden information (a tile or card): it cannot be taken back.")
+        players_moves = sum(1 for m in undone if m.seat in (0, 1) and not m.forced)
+        return _Plan(state, undone[0].ply, players_moves)

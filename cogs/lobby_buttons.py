@@ -1,0 +1,282 @@
+"""The lobby's persistent buttons and the steps they share with its commands.
+
+Accepting a challenge makes the match's thread first (`start_accepted`), so the Accept button
+of a challenge message and of `/challenges` behave the same.  Rematch, draw and takeback
+answers are `DynamicItem`s whose custom id carries the match id: they work after a restart.
+Kept apart from cogs/buttons.py so the two features can change independently.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Final, Self
+
+import discord
+
+from bot.agreements import Offered
+from bot.games import GAMES
+from bot.matches import Update
+from bot.store import MatchRow
+from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.verify_button import verify_view
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+    from cogs.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: play-by-post matches pause for days
+
+
+def thread_name(game: str, first: str, second: str) -> str:
+    return f"{GAMES[game].info.name} · {first} vs {second}"[:100]
+
+
+def threads_possible(channel: object, permissions: discord.Permissions) -> bool:
+    """A public thread can be made here: a plain text channel (not a thread, a forum or a
+    voice channel's chat) and the bot may create public threads and post in them."""
+    return (
+        isinstance(channel, discord.TextChannel)
+        and permissions.create_public_threads
+        and permissions.send_messages_in_threads
+    )
+
+
+async def start_accepted(interaction: discord.Interaction, match_id: int) -> None:
+    """Accept a challenge for the clicker: its match in a new thread of the challenge's
+    channel when the challenge asked for one, else in the channel itself."""
+    bot = bot_of(interaction)
+    shown = presenter_of(interaction)
+    row, placement = await bot.lobby.check_accept(match_id, interaction.user.id)
+    thread: discord.Thread | None = None
+    if not placement.occupies_channel:
+        parent = await shown.channel(row.channel_id)
+        if isinstance(parent, discord.TextChannel):
+            name = thread_name(row.game, await shown.name(row.challenger_id), interaction.user.display_name)
+            try:
+                thread = await parent.create_thread(
+                    name=name,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    reason=f"Boneyard match #{row.id}",
+                )
+            except discord.HTTPException as exc:
+                log.info("match %d: no thread in channel %d (%s); playing in the channel", row.id, parent.id, exc)
+    try:
+        update = await bot.lobby.accept(match_id, interaction.user.id, thread_id=thread.id if thread else None)
+    except BaseException:
+        if thread is not None:
+            await _quietly(thread.delete())
+        raise
+    where = f" in {thread.mention}" if thread is not None else ""
+    await interaction.response.edit_message(
+        content=f"✅ {interaction.user.mention} accepted. Match #{match_id} begins{where}!", view=None
+    )
+    await _close_challenge_message(interaction, match_id, f"✅ Accepted by {interaction.user.mention}{where}.")
+    row = update.match
+    intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
+    await shown.announce(update, intro=intro)
+
+
+async def _close_challenge_message(interaction: discord.Interaction, match_id: int, text: str) -> None:
+    """Accepted from another message (`/challenges`): the challenge's own message loses its buttons too."""
+    bot = bot_of(interaction)
+    message_id = await bot.lobby.store.message_of(match_id)
+    if message_id is None or interaction.message is None or interaction.message.id == message_id:
+        return
+    row = await bot.service.get(match_id)
+    placement = await bot.lobby.placement(match_id)
+    channel = await presenter(bot).channel(placement.lobby_channel_id or row.channel_id)
+    if isinstance(channel, discord.abc.Messageable):
+        await _quietly(
+            channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        )
+
+
+async def _quietly(call: Any) -> None:
+    try:
+        await call
+    except discord.HTTPException:
+        log.warning("cleanup after a failed accept did not work", exc_info=True)
+
+
+# --- the end of a match ------------------------------------------------------------------
+
+
+async def add_rematch(bot: Boneyard, row: MatchRow, view: discord.ui.View) -> None:
+    """Add the Rematch button under a final board (none for tournament games)."""
+    if row.seats is not None and not await bot.lobby.store.is_tournament_game(row.id):
+        view.add_item(RematchButton(row.id))
+
+
+async def after_final(shown: Presenter, update: Update, told: list[str]) -> None:
+    """For a match played in a thread: the result and last board in the channel that holds
+    the thread (with Rematch), then the thread is archived (never deleted)."""
+    row = update.match
+    bot = shown.bot
+    placement = await bot.lobby.store.placement(row.id)
+    if placement is None or placement.lobby_channel_id is None:
+        return
+    lobby = await shown.channel(placement.lobby_channel_id)
+    if lobby is not None:
+        try:
+            text = await shown.describe(update, told=told)
+            file = await shown.board_file(row, update.public_view)
+            view = verify_view(row.id)
+            await add_rematch(bot, row, view)
+            await lobby.send(
+                content=f"🏁 Match #{row.id} in <#{row.channel_id}>:\n{text}"[:2000],
+                file=file,
+                allowed_mentions=discord.AllowedMentions.none(),
+                view=view,
+            )
+        except discord.HTTPException:
+            log.warning("could not post the result of match %d in channel %d", row.id, placement.lobby_channel_id)
+    thread = await shown.channel(row.channel_id)
+    if isinstance(thread, discord.Thread):
+        try:
+            await thread.edit(archived=True)
+        except discord.HTTPException:
+            log.warning("could not archive the thread of match %d", row.id)
+
+
+# --- buttons -------------------------------------------------------------------------------
+
+
+class _LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:(?P<action>lb\w+):(?P<id>[0-9]+)"
+):
+    action = ""
+    label = ""
+    style = discord.ButtonStyle.secondary
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label=self.label, style=self.style, custom_id=f"boneyard:{self.action}:{match_id}")
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)"):
+    action, label, style = "lbrematch", "Rematch", discord.ButtonStyle.primary
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        old = await bot.service.get(self.match_id)
+        placement = await bot.lobby.placement(self.match_id)
+        lobby_id = placement.lobby_channel_id or old.channel_id
+        lobby = await presenter(bot).channel(lobby_id)
+        possible = threads_possible(lobby, interaction.app_permissions)
+        row = await bot.lobby.rematch(self.match_id, interaction.user.id, threads_possible=possible)
+        text = await challenge_text(bot, row, interaction.user.mention, f"<@{row.opponent_id}>", rematch=True)
+        from cogs.buttons import challenge_view  # the challenge's own buttons
+
+        if interaction.channel_id == lobby_id:
+            await interaction.response.send_message(
+                text, view=challenge_view(row.id), allowed_mentions=discord.AllowedMentions(users=True)
+            )
+            return
+        await interaction.response.send_message(f"Rematch offered in <#{lobby_id}>.", ephemeral=True)
+        if lobby is not None:
+            await lobby.send(text, view=challenge_view(row.id), allowed_mentions=discord.AllowedMentions(users=True))
+
+
+class AcceptDrawButton(_LobbyButton, template=r"boneyard:lbdraw:(?P<id>[0-9]+)"):
+    action, label, style = "lbdraw", "Accept draw", discord.ButtonStyle.success
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        result = await bot_of(interaction).agreements.draw(self.match_id, interaction.user.id, accept_only=True)
+        if isinstance(result, Offered):  # accept_only: the service never makes a new offer here
+            raise AssertionError("a draw button made an offer")
+        await interaction.response.edit_message(view=None)
+        await presenter_of(interaction).announce(result)
+
+
+class TakebackYesButton(_LobbyButton, template=r"boneyard:lbtbyes:(?P<id>[0-9]+)"):
+    action, label, style = "lbtbyes", "Allow takeback", discord.ButtonStyle.success
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        result = await bot_of(interaction).agreements.answer_takeback(self.match_id, interaction.user.id, accept=True)
+        await interaction.response.edit_message(
+            content=f"↩️ {interaction.user.mention} allowed the takeback.",
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if isinstance(result, Update):
+            await presenter_of(interaction).announce(result, intro="↩️ The last move was taken back.")
+
+
+class TakebackNoButton(_LobbyButton, template=r"boneyard:lbtbno:(?P<id>[0-9]+)"):
+    action, label, style = "lbtbno", "Refuse", discord.ButtonStyle.danger
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        await bot_of(interaction).agreements.answer_takeback(self.match_id, interaction.user.id, accept=False)
+        await interaction.response.edit_message(
+            content=f"🚫 {interaction.user.mention} refused the takeback; the position stands.", view=None
+        )
+
+
+class WithdrawButton(_LobbyButton, template=r"boneyard:lbwithdraw:(?P<id>[0-9]+)"):
+    """`/challenges`: the challenger withdraws a challenge; its own message says so too."""
+
+    action, label, style = "lbwithdraw", "Withdraw", discord.ButtonStyle.danger
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        await bot_of(interaction).lobby.withdraw(self.match_id, interaction.user.id)
+        text = f"❌ {interaction.user.mention} withdrew the challenge."
+        await interaction.response.edit_message(content=text, view=None)
+        await _close_challenge_message(interaction, self.match_id, text)
+
+
+LOBBY_ITEMS = (RematchButton, AcceptDrawButton, TakebackYesButton, TakebackNoButton, WithdrawButton)
+
+
+def single_button(item: discord.ui.Item[Any], *more: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for one in (item, *more):
+        view.add_item(one)
+    return view
+
+
+async def challenge_text(bot: Boneyard, row: MatchRow, challenger: str, opponent: str, *, rematch: bool = False) -> str:
+    """The challenge message: game, options, seats, clock, deadline and where it is played."""
+    from bot.matches import clock_of
+
+    info = GAMES[row.game].info
+    if rematch:
+        first = f"🎲 {challenger} asks {opponent} for a rematch of **{info.name}**, seats swapped!"
+    else:
+        first = f"🎲 {challenger} challenges {opponent} to **{info.name}**!"
+    lines = [first, f"_{info.blurb}_"]
+    if row.options:
+        lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in row.options.items()))
+    seat_words = {"random": "decided at random", "first": "the challenger", "second": "the opponent"}
+    lines.append(f"Who moves first: {seat_words[row.seat_pref]}." + ("" if row.rated else " Unrated."))
+    stopped = clock_of(row)
+    lines.append(f"Clock: {stopped.control.describe()}." if stopped is not None else "Clock: none.")
+    placement = await bot.lobby.placement(row.id)
+    if placement.expires_at is not None:
+        lines.append(f"Expires <t:{int(placement.expires_at)}:R>.")
+    if not placement.occupies_channel:
+        lines.append("The match will be played in a thread of this channel.")
+    return "\n".join(lines)
