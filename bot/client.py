@@ -31,8 +31,20 @@ from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
 from bot.store import MatchRow, Store
 from bot.tournament_service import TournamentService
+from bot.workers import WorkerPool
 
 log = logging.getLogger(__name__)
+
+PICTURE_MODULES = (
+    "renderers",
+    "renderers.dominance",
+    "renderers.domineering",
+    "renderers.domino_wars",
+    "renderers.focus",
+    "renderers.tournament",
+    "renderers.wonderland",
+)
+"""Imported once by the picture workers' fork server (names only: bot never imports renderers)."""
 
 EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.clock", "cogs.tournaments", "cogs.ratings", "cogs.admin")
 
@@ -62,6 +74,8 @@ class Boneyard(commands.Bot):
     ratings: RatingBook
     tournaments: TournamentService
     clocks: ClockKeeper | None = None
+    pictures: WorkerPool
+    """The worker processes every picture is rendered in (rendering holds the GIL)."""
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -72,10 +86,12 @@ class Boneyard(commands.Bot):
             help_command=None,
         )
         self.settings = settings
+        self.pictures = WorkerPool(preload=PICTURE_MODULES)
         if settings.api_base:
             point_discord_at(settings.api_base)
 
     async def setup_hook(self) -> None:
+        await self.pictures.warm()
         self.store = await Store.open(self.settings.database)
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
@@ -134,3 +150,4 @@ class Boneyard(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+        await self.pictures.close()

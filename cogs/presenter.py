@@ -1,8 +1,8 @@
 """Turns service `Update`s into Discord messages: board pictures, DMs, outcomes.
 
 Why a separate module: slash commands, buttons, typed moves and the clock all produce the
-same kind of update, and each must be announced the same way.  Pictures are rendered in a
-worker thread (`asyncio.to_thread`) so the event loop keeps answering while Pillow works.
+same kind of update, and each must be announced the same way.  Pictures are rendered in the
+bot's worker processes (`bot.workers`) so the event loop keeps answering while Pillow works.
 
 Private views go by DM only.  When a player's DMs are closed, the channel gets ONE notice
 per match asking them to open DMs or use `/hand`; the notice never contains the private view.
@@ -10,7 +10,6 @@ per match asking them to open DMs or use `/hand`; the notice never contains the 
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,6 @@ from bot.games import GAMES
 from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
-from cogs.buttons import move_buttons
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -82,12 +80,12 @@ class Presenter:
 
     async def board_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File:
         header = await self.header(row, view)
-        png = await asyncio.to_thread(renderers.render, row.game, view, header)
+        png = await self.bot.pictures.run(renderers.render, row.game, view, header)
         return discord.File(io.BytesIO(png), filename=BOARD_FILE)
 
     async def private_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File | None:
         header = await self.header(row, view)
-        png = await asyncio.to_thread(renderers.render_private, row.game, view, header)
+        png = await self.bot.pictures.run(renderers.render_private, row.game, view, header)
         return discord.File(io.BytesIO(png), filename="hand.png") if png else None
 
     # --- announcements -----------------------------------------------------------------
@@ -164,6 +162,8 @@ class Presenter:
         if intro:
             text = f"{intro}\n{text}"
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        from cogs.buttons import move_buttons  # at call time: buttons -> common -> presenter
+
         buttons = move_buttons(row.id, update.buttons)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         try:

@@ -44,15 +44,23 @@ def round_label(row: TournamentRow, pairing_id: int) -> str:
     return pictures.round_names(tournament).get(pairing_id, "Game") if tournament is not None else "Game"
 
 
-def picture_file(row: TournamentRow, *, standings: bool) -> discord.File | None:
-    """The bracket (or table) picture of a started event; None before it starts."""
+def picture_png(row: TournamentRow, standings: bool) -> bytes | None:
+    """The bracket (or table) picture of a started event as PNG bytes; None before it
+    starts.  CPU work: run it in the bot's worker processes (`picture_file` does)."""
     tournament = loaded(row)
     if tournament is None:
         return None
     info = GAMES[row.game].info
     subtitle = f"{info.name} · {row.format.replace('_', ' ')} · best of {row.best_of}"
     data = pictures.picture_data(tournament, row.name, subtitle)
-    png = pictures.standings_png(data) if standings else pictures.bracket_png(data)
+    return pictures.standings_png(data) if standings else pictures.bracket_png(data)
+
+
+async def picture_file(bot: Boneyard, row: TournamentRow, *, standings: bool) -> discord.File | None:
+    """`picture_png` rendered in the bot's worker processes, as an attachment."""
+    png = await bot.pictures.run(picture_png, row, standings)
+    if png is None:
+        return None
     return discord.File(io.BytesIO(png), filename="standings.png" if standings else "bracket.png")
 
 
@@ -135,7 +143,7 @@ class TournamentRunner:
                 if champion is not None
                 else f"🏁 **{row.name}** is over."
             )
-            file = await asyncio.to_thread(picture_file, row, standings=True)
+            file = await picture_file(self.bot, row, standings=True)
             await self._post(row.channel_id, text, file=file)
 
     @staticmethod

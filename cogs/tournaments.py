@@ -8,7 +8,6 @@ the service is only told whether the caller is one.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Literal
 
@@ -217,7 +216,7 @@ class TournamentsCog(BoneyardCog):
         text = f"🏁 **{row.name}** begins with {len(tournament.players)} players! Each game gets its own thread below."
         if byes:
             text += f"\nFirst-round bye: {', '.join(byes)}."
-        file = await asyncio.to_thread(picture_file, row, standings=False)
+        file = await picture_file(self.bot, row, standings=False)
         assert file is not None  # a started event has its picture
         if interaction is not None:
             await interaction.followup.send(text, file=file)
@@ -305,7 +304,7 @@ class TournamentsCog(BoneyardCog):
             )
             return
         await interaction.response.defer()
-        file = await asyncio.to_thread(picture_file, row, standings=standings)
+        file = await picture_file(self.bot, row, standings=standings)
         assert file is not None
         await interaction.followup.send(f"**{row.name}**", file=file)
 

@@ -80,6 +80,9 @@ class Harness:
         if self._bot is None or self._runner is None:
             return
         await self.fake.wait_until_idle()
+        while self._bot.pictures.in_flight:  # a picture being drawn is followed by a request
+            await asyncio.sleep(0.01)
+            await self.fake.wait_until_idle()
         await self._bot.close()
         await asyncio.wait_for(self._runner, 5)
         self._bot, self._runner = None, None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -97,16 +98,18 @@ class ScriptedPlayer:
         return await fake.select(message, tile_select, option_values(message, tile_select)[:1], user=self.user)
 
 
-def public_view_renders(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Record the view of every board picture (the presenter's `renderers.render`)."""
+def public_view_renders(monkeypatch: pytest.MonkeyPatch, harness: Harness) -> list[dict[str, Any]]:
+    """Record the view of every board picture (`renderers.render`, run in the bot's worker pool)."""
     seen: list[dict[str, Any]] = []
-    real = renderers.render
+    pool = harness.bot.pictures
+    real = pool.run
 
-    def recording(game: str, view: dict[str, Any], header: renderers.Header | None = None) -> bytes:
-        seen.append(view)
-        return real(game, view, header)
+    async def recording(fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is renderers.render:
+            seen.append(args[1])
+        return await real(fn, *args)
 
-    monkeypatch.setattr(renderers, "render", recording)
+    monkeypatch.setattr(pool, "run", recording)
     return seen
 
 
@@ -114,7 +117,7 @@ async def test_a_whole_match_with_items_is_played_from_dms_and_the_channel_learn
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fixed_seed(monkeypatch)
-    renders = public_view_renders(monkeypatch)
+    renders = public_view_renders(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, _ = fake.players
     match_id, _ = await harness.start_match("domino_wars", alice, bob, options="repeat=me tie=me mulligan=opponent")
