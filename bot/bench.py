@@ -8,6 +8,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench service    # only service latency, event-loop lag and memory
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
+    python -m bot.bench throughput   # moves/s with pictures, worker processes vs threads
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bot.games import CHANCE, GAMES, GameState
 from bot.matches import MatchService
 from bot.store import Store
 from bot.tournaments import Tournament, bench_swiss_pairing
+from bot.workers import WorkerPool
 from renderers import tournament as tournament_pictures
 
 
@@ -155,8 +157,11 @@ async def service_latency(directory: Path, matches: int = 500, moves: int = 1500
 
 
 async def loop_lag_during_burst(directory: Path, moves: int = 200) -> float:
-    """The longest the event loop was blocked (ms) while 200 moves were played and drawn."""
+    """The longest the event loop was blocked (ms) while 200 moves were played and drawn
+    (in worker processes, as the bot draws them)."""
     store, service, ids = await _service_with_matches(directory / "burst.sqlite3", 20)
+    pool = WorkerPool(preload=("renderers", "renderers.focus"))
+    await pool.warm()
     worst = 0.0
     done = asyncio.Event()
 
@@ -173,14 +178,99 @@ async def loop_lag_during_burst(directory: Path, moves: int = 200) -> float:
     async def one(match_id: int) -> None:
         await _random_move(service, match_id, rng)
         view = await service.view(match_id, None)
-        await asyncio.to_thread(renderers.render, "focus", view, renderers.Header())
+        await pool.run(renderers.render, "focus", view, renderers.Header())
 
     for start in range(0, moves, 20):
         await asyncio.gather(*(one(ids[i % len(ids)]) for i in range(start, start + 20)))
     done.set()
     await watcher
+    await pool.close()
     await store.close()
     return worst
+
+
+@dataclass(frozen=True)
+class Throughput:
+    moves_per_second: float
+    lag_median_ms: float
+    lag_p99_ms: float
+
+
+async def moves_with_pictures(
+    directory: Path, *, processes: bool, matches: int = 40, seconds: float = 8.0
+) -> Throughput:
+    """Moves per second through `MatchService.play` in one process, each followed by its
+    board picture (drawn as the presenter draws it) and a stubbed send, with `matches`
+    channels busy at once; and the event-loop lag meanwhile (how late a 5 ms sleep wakes).
+
+    `processes` draws in a `WorkerPool` (the bot today), else in threads (the bot before)."""
+    store, service, ids = await _service_with_matches(directory / f"throughput-{processes}.sqlite3", matches)
+    pool = WorkerPool(preload=("renderers", "renderers.focus")) if processes else None
+    if pool is not None:
+        await pool.warm()
+    lags: list[float] = []
+    done = asyncio.Event()
+
+    async def watch() -> None:
+        while not done.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.005)
+            lags.append(max(0.0, (time.perf_counter() - t) * 1000 - 5))
+
+    async def stubbed_send(png: bytes) -> None:
+        await asyncio.sleep(0)
+
+    played = 0
+    rng = random.Random(5)
+
+    async def channel(match_id: int, until: float) -> None:
+        nonlocal played
+        while time.perf_counter() < until:
+            view = await service.view(match_id, None)
+            if not view["turn"]:
+                return
+            user = 1 if view["turn"][0] == 0 else 2
+            update = await service.play(match_id, user, rng.choice(await service.legal_moves(match_id, user)))
+            header = renderers.Header(players=("alice", "bob"), ply=update.ply)
+            if pool is not None:
+                png = await pool.run(renderers.render, "focus", update.public_view, header)
+            else:
+                png = await asyncio.to_thread(renderers.render, "focus", update.public_view, header)
+            await stubbed_send(png)
+            played += 1
+
+    watcher = asyncio.create_task(watch())
+    start = time.perf_counter()
+    await asyncio.gather(*(channel(match_id, start + seconds) for match_id in ids))
+    elapsed = time.perf_counter() - start
+    done.set()
+    await watcher
+    if pool is not None:
+        await pool.close()
+    await store.close()
+    return Throughput(played / elapsed, statistics.median(lags), percentile(lags, 0.99))
+
+
+async def throughput_rows() -> list[Row]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for processes, label in ((False, "threads (before)"), (True, "worker processes")):
+            figures = await moves_with_pictures(Path(tmp), processes=processes)
+            rows.append(
+                Row(
+                    f"moves/s with pictures, stubbed sends, one process: {label}",
+                    f"{figures.moves_per_second:.0f}",
+                    "≥ 150" if processes else "",
+                )
+            )
+            rows.append(
+                Row(
+                    f"  event-loop lag meanwhile, median / p99: {label}",
+                    f"{figures.lag_median_ms:.1f} / {figures.lag_p99_ms:.1f} ms",
+                    "p99 ≤ 5 ms" if processes else "",
+                )
+            )
+    return rows
 
 
 def resident_mb() -> float:
@@ -334,6 +424,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "service": lambda: asyncio.run(service_rows()),
     "clocks": clock_rows,
     "tournaments": tournament_rows,
+    "throughput": lambda: asyncio.run(throughput_rows()),
 }
 
 
