@@ -87,6 +87,14 @@ class MatchConflict(ServiceError):
     pass
 
 
+class StalePosition(ServiceError):
+    """A move made for a position that is no longer current (an old button)."""
+
+
+class WrongChannel(ServiceError):
+    """A move made from outside the match's channel or thread."""
+
+
 def chance_rng(seed: str, ply: int) -> random.Random:
     """The RNG for the chance move at `ply`: anyone with the revealed seed can recompute it."""
     return random.Random(hashlib.sha256(f"{seed}:{ply}".encode()).digest())
@@ -402,12 +410,28 @@ class MatchService:
 
     # --- play --------------------------------------------------------------------------
 
-    async def play(self, match_id: int, user_id: int, text: str) -> Update:
-        """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed."""
+    async def play(
+        self,
+        match_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_version: int | None = None,
+        channel_id: int | None = None,
+    ) -> Update:
+        """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed.
+
+        `expected_version` (a button's position) must still be the match's version, else
+        StalePosition; `channel_id` (where the move was made) must be the match's channel
+        or thread, else WrongChannel.  Both are checked under the match lock."""
         async with self._lock(match_id):
             row = await self._get(match_id)
+            if channel_id is not None and channel_id != row.channel_id:
+                raise WrongChannel(f"This belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
             if row.status != "active":
                 raise NoMatchHere("This match is not running.")
+            if expected_version is not None and expected_version != row.version:
+                raise StalePosition("This button belongs to an older position: the board has changed since.")
             seat = self._seat(row, user_id)
             state = await self._state(row)
             if seat not in state.turn:

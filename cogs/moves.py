@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
 from bot.matches import ServiceError
+from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.buttons import ResignButton
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
+from cogs.playing import announce_move, play_and_announce
 from cogs.presenter import channel_link
 
 if TYPE_CHECKING:
@@ -33,10 +35,9 @@ class MovesCog(BoneyardCog):
     @app_commands.describe(notation="Your move; start typing to see the legal ones")
     async def move(self, interaction: discord.Interaction, notation: str) -> None:
         presenter_of(interaction).remember(interaction.user)
-        match_id = await self._match_id(interaction)
-        update = await service_of(interaction).play(match_id, interaction.user.id, notation)
-        await interaction.response.defer()
-        await presenter_of(interaction).announce(update, interaction=interaction)
+        await defer(interaction)
+        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
+        await play_and_announce(self.bot, interaction, row, notation)
 
     @move.autocomplete("notation")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -72,16 +73,16 @@ class MovesCog(BoneyardCog):
         except Exception:
             log.exception("typed move %r in match %d failed", text, row.id)
             return
-        await presenter(self.bot).announce(update)
+        await announce_move(self.bot, update, mover_id=message.author.id)
 
     @app_commands.command(name="board", description="Show this channel's match board again.")
     async def board(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         if row.status != "active":
             raise ServiceError("The challenge has not been accepted yet.")
         view = await service.view(row.id, None)
-        await interaction.response.defer()
         file = await presenter_of(interaction).board_file(row, view)
         turn = [row.seats[s] for s in view.get("turn", []) if row.seats and s in (0, 1)]
         text = f"{GAMES[row.game].info.name} · match #{row.id}" + (
@@ -91,6 +92,7 @@ class MovesCog(BoneyardCog):
 
     @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")
     async def hand(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         seat = row.seat_of(interaction.user.id)
@@ -100,7 +102,6 @@ class MovesCog(BoneyardCog):
         if not info.has_private_info:
             raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
         view = await service.view(row.id, interaction.user.id)
-        await interaction.response.defer(ephemeral=True)
         shown = presenter_of(interaction)
         file = await shown.private_file(row, view)
         controls = await shown.controls(row, interaction.user.id, seat, view)
@@ -113,50 +114,53 @@ class MovesCog(BoneyardCog):
 
     @app_commands.command(name="resign", description="Resign this channel's match.")
     async def resign(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         if row.seat_of(interaction.user.id) is None:
             raise ServiceError("You are not playing in this match.")
         view = discord.ui.View(timeout=None)
         view.add_item(ResignButton(row.id))
-        await interaction.response.send_message("Really resign? This ends the match.", view=view, ephemeral=True)
+        await answer(interaction, "Really resign? This ends the match.", view=view, ephemeral=True)
 
     @app_commands.command(name="abort", description="End this channel's match without a result (both players agree).")
     async def abort(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         moderator = await moderates(interaction, row)
         update = await service.abort(row.id, interaction.user.id, moderator=moderator)
         if update is None:
             other = [u for u in (row.seats or ()) if u != interaction.user.id]
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 f"{interaction.user.mention} asks to abort match #{row.id}. "
                 + (f"<@{other[0]}>, use `/abort` too to agree." if other else ""),
                 allowed_mentions=discord.AllowedMentions(users=True),
+                ephemeral=False,
             )
             return
-        await interaction.response.defer()
-        await presenter_of(interaction).announce(update, interaction=interaction)
+        await announce_move(self.bot, update, mover_id=interaction.user.id, interaction=interaction)
 
     @app_commands.command(name="matches", description="Your running matches and open challenges.")
     async def matches(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         rows = await service_of(interaction).store.matches_of(interaction.user.id)
         if not rows:
-            await interaction.response.send_message(
-                "You have no running matches. Start one with `/play`.", ephemeral=True
-            )
+            await answer(interaction, "You have no running matches. Start one with `/play`.", ephemeral=True)
             return
         lines = []
         for row in rows[:20]:
             info = GAMES[row.game].info
             state = "challenge" if row.status == "challenge" else "running"
             lines.append(f"• **{info.name}** #{row.id} ({state}) — {channel_link(row)}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await answer(interaction, "\n".join(lines), ephemeral=True)
 
     match = app_commands.Group(name="match", description="About this channel's match.")
 
     @match.command(name="info", description="Game, players, options and fairness seed of this channel's match.")
     async def match_info(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         info = GAMES[row.game].info
@@ -169,7 +173,7 @@ class MovesCog(BoneyardCog):
         if row.options:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)
         embed.add_field(name="Seed hash (sha256)", value=f"`{row.seed_hash}`", inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer(interaction, embed=embed, ephemeral=True)
 
 
 async def setup(bot: Boneyard) -> None:

@@ -12,6 +12,7 @@ from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.matches import clock_of
 from cogs import private
+from cogs.acknowledge import answer, defer
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
 from cogs.common import BoneyardCog, presenter_of, service_of
 
@@ -72,6 +73,7 @@ class PlayCog(BoneyardCog):
         if opponent is not None and opponent.bot:
             raise app_commands.CheckFailure("Bots do not play (yet): challenge a person or leave the opponent empty.")
         assert interaction.channel_id is not None
+        await defer(interaction)
         row = await service_of(interaction).challenge(
             game=game.value,
             channel_id=interaction.channel_id,
@@ -92,10 +94,12 @@ class PlayCog(BoneyardCog):
         stopped = clock_of(row)
         if stopped is not None:
             lines.append(f"Clock: {stopped.control.describe()}.")
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             "\n".join(lines),
             view=challenge_view(row.id),
             allowed_mentions=discord.AllowedMentions(users=True),
+            ephemeral=False,
         )
 
     @play.autocomplete("options")

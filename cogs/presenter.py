@@ -154,17 +154,21 @@ class Presenter:
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
-    ) -> None:
+    ) -> str | None:
         """Post a NEW message with the board (old ones stay as they were: a play-by-post
-        channel reads like a game record).  With `interaction`, the board is its reply."""
+        channel reads like a game record).  With `interaction`, the board is its reply.
+
+        Returns None once the board is posted, else why it could not be (Discord's
+        error text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
         row = update.match
+        not_posted: str | None = None
         text = await self.describe(update)
         if intro:
             text = f"{intro}\n{text}"
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
         from cogs.buttons import move_buttons  # at call time: buttons -> common -> presenter
 
-        buttons = move_buttons(row.id, update.buttons)
+        buttons = move_buttons(row.id, row.version, update.buttons)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         try:
             file = await self.board_file(row, update.public_view)
@@ -174,9 +178,13 @@ class Presenter:
                 channel = await self.channel(row.channel_id)
                 if channel is not None:
                     await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
-        except discord.HTTPException:
-            log.exception("could not post the board of match %d in channel %d", row.id, row.channel_id)
+                else:
+                    not_posted = "the channel is gone or hidden from me"
+        except discord.HTTPException as error:
+            log.warning("could not post the board of match %d in channel %d: %s", row.id, row.channel_id, error)
+            not_posted = error.text or str(error)
         await self.send_private(update)
+        return not_posted
 
     async def send_private(self, update: Update) -> None:
         """DM each seat whose private view changed, and each seat prompted to act privately

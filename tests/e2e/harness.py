@@ -12,11 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import renderers
 from bot.client import Boneyard
 from bot.config import Settings
 from tests.fake_discord import (
@@ -83,6 +86,11 @@ class Harness:
         while self._bot.pictures.in_flight:  # a picture being drawn is followed by a request
             await asyncio.sleep(0.01)
             await self.fake.wait_until_idle()
+        # discord.py dispatches `ready` only after no GUILD_CREATE came for 2 s; a bot closed
+        # before that would dispatch it on a closed client ("Task exception was never retrieved").
+        ready_delay = self._bot._connection._ready_task
+        if ready_delay is not None and not ready_delay.done():
+            ready_delay.cancel()
         await self._bot.close()
         await asyncio.wait_for(self._runner, 5)
         self._bot, self._runner = None, None
@@ -106,7 +114,26 @@ class Harness:
     ) -> str:
         """Run a slash command that must fail: the text of its ephemeral error reply."""
         interaction = await self.command(name, options, user=user, channel=channel)
-        return ephemeral_text(interaction)
+        return await self.ephemeral_reply(interaction)
+
+    async def public_reply(self, interaction: FakeInteraction) -> FakeMessage:
+        """The public answer to an interaction, whether it came at once or after a defer."""
+        return await self.fake.wait_for_answer(interaction, ephemeral=False)
+
+    async def ephemeral_reply(self, interaction: FakeInteraction) -> str:
+        """The text of the private answer to an interaction (an error, a confirmation), whether it
+        came at once or after a defer; nobody else saw anything: no public answer is left."""
+        message = await self.fake.wait_for_answer(interaction, ephemeral=True)
+        await self.fake.wait_until_idle()
+        public = [m.id for m in self._answers(interaction) if not m.ephemeral]
+        assert public == [], f"a public answer was left next to the private one: {public}"
+        return message.content
+
+    def _answers(self, interaction: FakeInteraction) -> list[FakeMessage]:
+        ids = list(interaction.followup_ids)
+        if interaction.callback_type in (4, 5) and interaction.original_message_id is not None:
+            ids.insert(0, interaction.original_message_id)
+        return [m for m in (self.fake.world.messages[i] for i in ids) if not m.deleted]
 
     async def challenge(
         self,
@@ -125,8 +152,7 @@ class Harness:
         if options is not None:
             values["options"] = options
         interaction = await self.command("play", values, user=challenger, channel=channel)
-        message = self.fake.original_response(interaction)
-        assert message is not None, interaction.callback_data
+        message = await self.fake.wait_for_answer(interaction, ephemeral=False)
         challenge_match_id(message)  # it carries the Accept button
         return message
 
@@ -137,8 +163,9 @@ class Harness:
         mark = self.fake.mark()
         click = await self.fake.click_button(challenge, f"boneyard:accept:{match_id}", user=user)
         await self.fake.wait_for_response(click)
-        assert click.callback_type == 7, click.callback_data
+        assert click.callback_type == 6, click.callback_data  # acknowledged before any database work
         board = await self.fake.wait_for_message(channel, lambda m: bool(m.attachments), since=mark)
+        assert challenge.content.startswith(f"✅ {user.mention} accepted"), challenge.content
         return match_id, board
 
     async def start_match(
@@ -208,6 +235,21 @@ def assert_board_for(message: FakeMessage, user: FakeUser) -> None:
     """A board message: a PNG attachment and a mention of the player to move."""
     board_png(message)
     assert f"{user.mention} to move" in message.content, message.content
+
+
+def record_board_views(monkeypatch: pytest.MonkeyPatch, harness: Harness) -> list[dict[str, Any]]:
+    """Record the view of every board picture (`renderers.render`, run in the bot's worker pool)."""
+    seen: list[dict[str, Any]] = []
+    pool = harness.bot.pictures
+    real = pool.run
+
+    async def recording(fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is renderers.render:
+            seen.append(args[1])
+        return await real(fn, *args)
+
+    monkeypatch.setattr(pool, "run", recording)
+    return seen
 
 
 def unexpected_errors(harness: Harness, records: list[logging.LogRecord]) -> list[str]:

@@ -10,14 +10,11 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
-import renderers
 from cogs.private.domino_wars import decode_tiles
-from tests.e2e.harness import Harness, board_png, ephemeral_text
+from tests.e2e.harness import Harness, board_png, ephemeral_text, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.e2e
@@ -98,26 +95,11 @@ class ScriptedPlayer:
         return await fake.select(message, tile_select, option_values(message, tile_select)[:1], user=self.user)
 
 
-def public_view_renders(monkeypatch: pytest.MonkeyPatch, harness: Harness) -> list[dict[str, Any]]:
-    """Record the view of every board picture (`renderers.render`, run in the bot's worker pool)."""
-    seen: list[dict[str, Any]] = []
-    pool = harness.bot.pictures
-    real = pool.run
-
-    async def recording(fn: Callable[..., Any], *args: Any) -> Any:
-        if fn is renderers.render:
-            seen.append(args[1])
-        return await real(fn, *args)
-
-    monkeypatch.setattr(pool, "run", recording)
-    return seen
-
-
 async def test_a_whole_match_with_items_is_played_from_dms_and_the_channel_learns_nothing_secret(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fixed_seed(monkeypatch)
-    renders = public_view_renders(monkeypatch, harness)
+    renders = record_board_views(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, _ = fake.players
     match_id, _ = await harness.start_match("domino_wars", alice, bob, options="repeat=me tie=me mulligan=opponent")

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.games import GAMES
-from tests.e2e.harness import Harness, assert_board_for, board_png, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for, board_png
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,7 @@ async def test_board_matches_and_match_info_describe_the_channel_match(harness: 
     fake = harness.fake
     alice, bob, carol = fake.players
     assert "no match in this channel" in await harness.error_reply("board", user=carol)
-    assert "no running matches" in ephemeral_text(await harness.command("matches", user=alice))
+    assert "no running matches" in await harness.ephemeral_reply(await harness.command("matches", user=alice))
 
     challenge = await harness.challenge("focus", alice, bob, options="ply_limit=50")
     assert "has not been accepted" in await harness.error_reply("board", user=carol)
@@ -54,11 +54,12 @@ async def test_board_matches_and_match_info_describe_the_channel_match(harness: 
     assert shown.content.startswith(f"Focus · match #{match_id}")
     assert board_png(shown) == board_png(fake.bot_messages(fake.channel)[-2]), "the same position as the last move"
 
-    listing = ephemeral_text(await harness.command("matches", user=bob))
+    listing = await harness.ephemeral_reply(await harness.command("matches", user=bob))
     assert f"**Focus** #{match_id} (running)" in listing and str(fake.channel.id) in listing
 
     info = await harness.command("match info", user=carol)
-    embed = embed_of(info.callback_data)
+    shown_info = await fake.wait_for_answer(info, ephemeral=True)
+    embed = shown_info.embeds[0]
     row = await harness.bot.service.get(match_id)
     assert info.ephemeral and embed["title"] == f"Focus · match #{match_id}"
     fields = {f["name"]: f["value"] for f in embed["fields"]}

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.e2e.harness import Harness, ephemeral_text, is_png
+from tests.e2e.harness import Harness, is_png
 from tests.fake_discord import FakeChannel, FakeMessage
 
 pytestmark = pytest.mark.e2e
@@ -87,8 +87,7 @@ async def test_domino_wars_death_match_with_items_end_to_end(harness: Harness) -
     # bob resigns inside the thread: the result flows back and alice is champion
     mark = fake.mark()
     resign = await harness.command("resign", user=bob, channel=thread)
-    confirm = fake.original_response(resign)
-    assert confirm is not None
+    confirm = await fake.wait_for_answer(resign, ephemeral=True)
     click = await fake.click_button(confirm, f"boneyard:resign:{match_id}", user=bob)
     await fake.wait_for_response(click)
 
@@ -138,7 +137,7 @@ async def test_the_creator_hosts_without_playing_and_a_player_may_drop_themselve
     row = await harness.bot.service.get(match_id)
     assert set(row.seats or ()) == {alice.id, bob.id}
     # the host pauses the clock of a game she does not play, like a moderator
-    assert "no clock" in ephemeral_text(await harness.command("pause", user=carol, channel=_thread))
+    assert "no clock" in await harness.ephemeral_reply(await harness.command("pause", user=carol, channel=_thread))
 
 
 async def test_members_of_a_configured_host_role_and_server_managers_are_hosts(harness: Harness) -> None:

@@ -11,14 +11,12 @@ the test short and independent of the seed; the move log is not meant to replay 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
-import renderers
 from bot.games.base import GameState
 from bot.games.wonderland.state import SUMMON_LIST_CAP
-from tests.e2e.harness import Harness, assert_board_for, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for, ephemeral_text, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser, Mark
 from tests.games.wonderland.helpers import CROSS, LINE, POOL0, POOL1, being, factors, position
 
@@ -102,14 +100,7 @@ async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> Non
 
 async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
-    rendered: list[dict[str, Any]] = []
-    real_render = renderers.render
-
-    def spy(game: str, view: dict[str, Any], header: Any = None) -> bytes:
-        rendered.append(view)
-        return real_render(game, view, header)
-
-    monkeypatch.setattr(renderers, "render", spy)
+    rendered = record_board_views(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, carol = fake.players
     match_id, _ = await harness.start_match("wonderland", alice, bob)
