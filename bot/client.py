@@ -41,12 +41,21 @@ PICTURE_MODULES = (
     "renderers.domineering",
     "renderers.domino_wars",
     "renderers.focus",
+    "renderers.rules_sample",
     "renderers.tournament",
     "renderers.wonderland",
 )
 """Imported once by the picture workers' fork server (names only: bot never imports renderers)."""
 
-EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.clock", "cogs.tournaments", "cogs.ratings", "cogs.admin")
+EXTENSIONS = (
+    "cogs.play",
+    "cogs.moves",
+    "cogs.clock",
+    "cogs.tournaments",
+    "cogs.ratings",
+    "cogs.admin",
+    "cogs.help",
+)
 
 
 def point_discord_at(api_base: str) -> None:

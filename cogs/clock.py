@@ -57,6 +57,7 @@ class ClockCog(BoneyardCog):
             await presenter(self.bot).announce(result, intro="⏰ Time is up.")
 
     @app_commands.command(name="clock", description="Both players' clocks in this channel's match.")
+    @app_commands.guild_only()
     async def clock(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         service = service_of(interaction)
@@ -70,14 +71,17 @@ class ClockCog(BoneyardCog):
         await answer(interaction, text, ephemeral=True)
 
     @app_commands.command(name="pause", description="Pause this match's clock (both players must ask).")
+    @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._vote(interaction, "pause")
 
     @app_commands.command(name="resume", description="Restart this match's paused clock (both players must ask).")
+    @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._vote(interaction, "resume")
 
     @app_commands.command(name="claim", description="Claim a win on time if your opponent's clock ran out.")
+    @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
         service = service_of(interaction)

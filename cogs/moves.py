@@ -33,6 +33,7 @@ class MovesCog(BoneyardCog):
 
     @app_commands.command(name="move", description="Make your move in this channel's match.")
     @app_commands.describe(notation="Your move; start typing to see the legal ones")
+    @app_commands.guild_only()
     async def move(self, interaction: discord.Interaction, notation: str) -> None:
         presenter_of(interaction).remember(interaction.user)
         await defer(interaction)
@@ -76,6 +77,7 @@ class MovesCog(BoneyardCog):
         await announce_move(self.bot, update, mover_id=message.author.id)
 
     @app_commands.command(name="board", description="Show this channel's match board again.")
+    @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
         service = service_of(interaction)
@@ -91,6 +93,7 @@ class MovesCog(BoneyardCog):
         await interaction.followup.send(text, file=file, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")
+    @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         service = service_of(interaction)
@@ -113,6 +116,7 @@ class MovesCog(BoneyardCog):
             await interaction.followup.send(text, file=file, ephemeral=True, **extra)
 
     @app_commands.command(name="resign", description="Resign this channel's match.")
+    @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         service = service_of(interaction)
@@ -124,6 +128,7 @@ class MovesCog(BoneyardCog):
         await answer(interaction, "Really resign? This ends the match.", view=view, ephemeral=True)
 
     @app_commands.command(name="abort", description="End this channel's match without a result (both players agree).")
+    @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
         service = service_of(interaction)
@@ -156,7 +161,7 @@ class MovesCog(BoneyardCog):
             lines.append(f"• **{info.name}** #{row.id} ({state}) — {channel_link(row)}")
         await answer(interaction, "\n".join(lines), ephemeral=True)
 
-    match = app_commands.Group(name="match", description="About this channel's match.")
+    match = app_commands.Group(name="match", description="About this channel's match.", guild_only=True)
 
     @match.command(name="info", description="Game, players, options and fairness seed of this channel's match.")
     async def match_info(self, interaction: discord.Interaction) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shlex
 from typing import TYPE_CHECKING
 
@@ -11,10 +12,12 @@ from discord import app_commands
 from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.matches import clock_of
+from bot.rule_samples import sample_move
 from cogs import private
 from cogs.acknowledge import answer, defer
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
 from cogs.common import BoneyardCog, presenter_of, service_of
+from renderers.rules_sample import move_example
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -152,10 +155,18 @@ class PlayCog(BoneyardCog):
     @app_commands.command(name="rules", description="How to play a game.")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """The rules text with a labelled picture: a sample position, a move in notation, the result."""
+        await defer(interaction, ephemeral=True)
         info = GAMES[game.value].info
         embed = discord.Embed(title=f"How to play {info.name}", description=info.how_to_play[:4000])
         embed.colour = discord.Colour.from_rgb(230, 159, 0)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        sample = sample_move(game.value)
+        png = await self.bot.pictures.run(
+            move_example, game.value, sample.before, sample.after, sample.seat, sample.move
+        )
+        embed.set_image(url="attachment://move.png")
+        file = discord.File(io.BytesIO(png), filename="move.png")
+        await answer(interaction, embed=embed, file=file, ephemeral=True)
 
 
 async def setup(bot: Boneyard) -> None:

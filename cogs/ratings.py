@@ -28,6 +28,7 @@ def record_text(record: PlayerRecord) -> str:
 class RatingsCog(BoneyardCog):
     @app_commands.command(name="leaderboard", description="The best rated players of a game on this server.")
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         records = await self.bot.ratings.leaderboard(game.value, guild_id=interaction.guild_id, limit=LEADERBOARD_SIZE)
         info = GAMES[game.value].info
