@@ -66,14 +66,16 @@ def move_example(game: str, before: dict[str, Any], after: dict[str, Any], seat:
     label_x = shaft_x + 40
     who = f"{info.seat_names[seat]} plays"
     draw.text((label_x, y + ARROW_HEIGHT / 2 - 16), who, font=font(20), fill=colour, anchor="lm")
-    notation = fit_text(move, 30, WIDTH - label_x - MARGIN)
-    draw.text((label_x, y + ARROW_HEIGHT / 2 + 16), notation, font=font(30), fill=PALETTE.highlight, anchor="lm")
+    room = WIDTH - label_x - MARGIN
+    size = next((s for s in (30, 24, 19) if font(s).getlength(move) <= room), 19)  # long moves: smaller, whole
+    notation = fit_text(move, size, room)
+    draw.text((label_x, y + ARROW_HEIGHT / 2 + 16), notation, font=font(size), fill=PALETTE.highlight, anchor="lm")
     y += ARROW_HEIGHT
 
     draw.text((MARGIN, y + LABEL_HEIGHT / 2), "After", font=font(20), fill=PALETTE.muted, anchor="lm")
     y += LABEL_HEIGHT
     out.paste(second, (MARGIN, y))
     y += second.height
-    caption = fit_text(f"Type it in the match channel, or use /move {move}", 18, WIDTH - 2 * MARGIN)
+    caption = "Type the move in the match channel, or after /move"
     draw.text((WIDTH / 2, y + CAPTION_HEIGHT / 2), caption, font=font(18), fill=PALETTE.muted, anchor="mm")
     return to_png(out)
