@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.games import GAMES
 from bot.rating_book import PlayerRecord
+from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
 from cogs.play import GAME_CHOICES
 
@@ -30,11 +31,12 @@ class RatingsCog(BoneyardCog):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        await defer(interaction)
         records = await self.bot.ratings.leaderboard(game.value, guild_id=interaction.guild_id, limit=LEADERBOARD_SIZE)
         info = GAMES[game.value].info
         if not records:
-            await interaction.response.send_message(
-                f"Nobody has finished a rated {info.name} match here yet. `/play` one!", ephemeral=True
+            await answer(
+                interaction, f"Nobody has finished a rated {info.name} match here yet. `/play` one!", ephemeral=True
             )
             return
         lines = [
@@ -43,19 +45,20 @@ class RatingsCog(BoneyardCog):
         ]
         embed = discord.Embed(title=f"{info.name} leaderboard", description="\n".join(lines))
         embed.set_footer(text="Elo ratings; ? = provisional (fewer than 30 rated games)")
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await answer(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False)
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default).")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         who = member or interaction.user
+        await defer(interaction)
         records = await self.bot.ratings.records_of(who.id)
         if not records:
-            await interaction.response.send_message(f"{who.display_name} has no rated games yet.", ephemeral=True)
+            await answer(interaction, f"{who.display_name} has no rated games yet.", ephemeral=True)
             return
         embed = discord.Embed(title=f"{who.display_name} — ratings")
         for record in records:
             embed.add_field(name=GAMES[record.game].info.name, value=record_text(record), inline=False)
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await answer(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False)
 
 
 async def setup(bot: Boneyard) -> None:
