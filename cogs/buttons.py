@@ -16,7 +16,7 @@ import discord
 from bot.matches import WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
-from cogs.playing import announce_move, board_not_posted, play_and_announce
+from cogs.playing import announce_move, play_and_announce
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +71,7 @@ class AcceptButton(_MatchButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
             log.warning("could not mark the challenge of match %d as accepted", self.match_id, exc_info=True)
         row = update.match
         intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
-        reason = await presenter_of(interaction).announce(update, intro=intro)
-        if reason is not None:
-            await board_not_posted(
-                bot_of(interaction), update, reason, mover_id=interaction.user.id, interaction=interaction
-            )
+        await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, intro=intro, told=interaction)
 
 
 class DeclineButton(_MatchButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
@@ -98,7 +94,7 @@ class ResignButton(_MatchButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
             await interaction.edit_original_response(content="You resigned.", view=None)
         except discord.HTTPException:
             log.warning("could not mark the resignation of match %d as done", self.match_id, exc_info=True)
-        await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, interaction=None)
+        await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, told=interaction)
 
 
 class MoveButton(

@@ -88,11 +88,19 @@ async def play_and_announce(
 
 
 async def announce_move(
-    bot: Boneyard, update: Update, *, mover_id: int, interaction: discord.Interaction | None = None
+    bot: Boneyard,
+    update: Update,
+    *,
+    mover_id: int,
+    interaction: discord.Interaction | None = None,
+    intro: str | None = None,
+    told: discord.Interaction | None = None,
 ) -> None:
-    """Announce a saved move; if the board cannot be posted, tell the mover and the opponent."""
+    """Announce a saved move (as `interaction`'s reply when given, else in the channel); if
+    the board cannot be posted, tell the mover (ephemerally through `told` or `interaction`
+    when given) and the opponent."""
     try:
-        reason = await presenter(bot).announce(update, interaction=interaction)
+        reason = await presenter(bot).announce(update, intro=intro, interaction=interaction)
     except Exception:
         reference = secrets.token_hex(3)
         log.exception("announcing match %d failed [ref %s]", update.match.id, reference)
@@ -100,7 +108,7 @@ async def announce_move(
     if reason is None:
         blocked_boards(bot).posted(update.match.id)
         return
-    await board_not_posted(bot, update, reason, mover_id=mover_id, interaction=interaction)
+    await board_not_posted(bot, update, reason, mover_id=mover_id, interaction=told or interaction)
 
 
 async def board_not_posted(

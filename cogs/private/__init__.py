@@ -26,7 +26,9 @@ from typing import Any
 import discord
 
 from bot.matches import NotInMatch, ServiceError, Update
-from cogs.common import presenter_of, service_of
+from cogs.acknowledge import defer
+from cogs.common import bot_of, service_of
+from cogs.playing import announce_move
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +79,11 @@ async def receipt_and_announce(
 ) -> None:
     """After a move played from private controls: turn the message into a receipt (its
     controls removed; `receipt` are `edit_message` fields), then announce the update.  The
-    move is announced even if the receipt cannot be shown: it was already played."""
+    move is announced even if the receipt cannot be shown: it was already played.  (The
+    click was acknowledged before the move was played: `cogs.acknowledge`.)"""
     try:
-        await interaction.response.edit_message(view=None, **receipt)
+        await defer(interaction)
+        await interaction.edit_original_response(view=None, **receipt)
     except discord.HTTPException:
         log.warning("could not mark the private controls of match %d as used", update.match.id, exc_info=True)
-    await presenter_of(interaction).announce(update, intro=intro)
+    await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, intro=intro, told=interaction)

@@ -33,6 +33,7 @@ import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
 from bot.matches import NoMatchHere, ServiceError
+from cogs.acknowledge import defer
 from cogs.common import presenter_of, report_error, service_of
 from cogs.private import check_owner, receipt_and_announce
 
@@ -272,6 +273,7 @@ async def _guarded(
     ephemeral refusal and nothing changes."""
     presenter_of(interaction).remember(interaction.user)
     try:
+        await defer(interaction)
         await check_owner(interaction, match_id, seat)
         await act()
     except Exception as error:
@@ -333,7 +335,7 @@ class PoolSelect(
             if step is None:
                 raise ServiceError(POOL_OVER)
             step = step.with_suit(self.suit, self.item.values)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=pool_text(self.match_id, step), view=pool_view(self.match_id, self.seat, step)
             )
 
@@ -415,7 +417,7 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{_H
             step = dice_step(moves, self.item.values)
             if step is None:
                 raise ServiceError(DICE_OVER)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=dice_text(self.match_id, step), view=dice_view(self.match_id, self.seat, step)
             )
 

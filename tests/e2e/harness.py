@@ -116,6 +116,28 @@ class Harness:
         interaction = await self.command(name, options, user=user, channel=channel)
         return await self.ephemeral_reply(interaction)
 
+    async def settled(self, interaction: FakeInteraction) -> FakeInteraction:
+        """Wait until the bot acknowledged `interaction` and finished answering it (its message
+        edited, its follow-ups sent): handlers defer first and do the work afterwards."""
+        await self.fake.wait_for_response(interaction)
+        await self.fake.wait_until_idle()
+        return interaction
+
+    def updated(self, interaction: FakeInteraction) -> bool:
+        """A settled component click that changed its own message and was not refused."""
+        edited = interaction.callback_type == 7 or any(
+            r.method == "PATCH" and r.path.endswith("/messages/@original") and r.status == 200
+            for r in interaction.requests
+        )
+        refused = any(self.fake.world.messages[i].ephemeral for i in interaction.followup_ids)
+        return edited and not refused
+
+    def refusal(self, interaction: FakeInteraction) -> str:
+        """The text of the ephemeral refusal of a settled interaction (fails when there is none)."""
+        answers = [m for m in self._answers(interaction) if m.ephemeral]
+        assert len(answers) == 1, (interaction.callback_data, [m.content for m in self._answers(interaction)])
+        return answers[0].content
+
     async def public_reply(self, interaction: FakeInteraction) -> FakeMessage:
         """The public answer to an interaction, whether it came at once or after a defer."""
         return await self.fake.wait_for_answer(interaction, ephemeral=False)
