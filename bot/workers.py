@@ -71,8 +71,9 @@ class WorkerPool:
         log.info("started a pool of %d worker processes", self.workers)
 
     async def warm(self) -> set[int]:
-        """Start every worker now (one trivial call each), so the first picture after a
-        start-up does not wait for a process to be forked; returns the workers' pids."""
+        """Start workers now (one trivial call per worker), so the first picture after a
+        start-up does not wait for the fork server; returns the pids that answered (a fast
+        worker may answer several calls, and the pool starts the others when needed)."""
         self.start()
         return set(await asyncio.gather(*(self.run(os.getpid) for _ in range(self.workers))))
 

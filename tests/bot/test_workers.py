@@ -25,7 +25,7 @@ async def test_a_picture_rendered_in_the_pool_is_the_same_png_as_in_this_process
         png = await pool.run(renderers.render, "focus", view, header)
     finally:
         await pool.close()
-    assert os.getpid() not in workers and len(workers) == 2
+    assert os.getpid() not in workers and 1 <= len(workers) <= 2
     assert png == renderers.render("focus", view, header)
     assert not pool.running and pool.in_flight == 0
 

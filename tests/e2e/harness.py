@@ -120,17 +120,23 @@ class Harness:
         """Wait until the bot acknowledged `interaction` and finished answering it (its message
         edited, its follow-ups sent): handlers defer first and do the work afterwards."""
         await self.fake.wait_for_response(interaction)
+        await self.fake.wait_until(
+            lambda: self._edited(interaction) or bool(interaction.followup_ids), "the click's edit or answer"
+        )
         await self.fake.wait_until_idle()
         return interaction
 
-    def updated(self, interaction: FakeInteraction) -> bool:
-        """A settled component click that changed its own message and was not refused."""
-        edited = interaction.callback_type == 7 or any(
+    @staticmethod
+    def _edited(interaction: FakeInteraction) -> bool:
+        return interaction.callback_type == 7 or any(
             r.method == "PATCH" and r.path.endswith("/messages/@original") and r.status == 200
             for r in interaction.requests
         )
+
+    def updated(self, interaction: FakeInteraction) -> bool:
+        """A settled component click that changed its own message and was not refused."""
         refused = any(self.fake.world.messages[i].ephemeral for i in interaction.followup_ids)
-        return edited and not refused
+        return self._edited(interaction) and not refused
 
     def refusal(self, interaction: FakeInteraction) -> str:
         """The text of the ephemeral refusal of a settled interaction (fails when there is none)."""

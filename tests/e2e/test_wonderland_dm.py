@@ -222,7 +222,7 @@ async def test_a_summon_beyond_the_listing_cap_is_offered_by_autocomplete(harnes
 
     async def choices(user: FakeUser, typed: str) -> list[str]:
         interaction = await fake.autocomplete("move", {"notation": typed}, focused="notation", user=user)
-        await harness.settled(interaction)
+        await fake.wait_for_response(interaction)
         return [str(c["value"]) for c in interaction.choices]
 
     target = unlisted[-1]

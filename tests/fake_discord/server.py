@@ -389,6 +389,15 @@ class FakeDiscord:
 
         return await self._wait(check, timeout, f"follow-up #{count}")
 
+    async def wait_until(
+        self,
+        check: Callable[[], bool],
+        what: str,
+        timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109
+    ) -> None:
+        """Wait until ``check()`` is true (re-checked after every request the bot makes)."""
+        await self._wait(lambda: True if check() else None, timeout, what)
+
     async def wait_for_answer(
         self,
         interaction: FakeInteraction,
