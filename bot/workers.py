@@ -29,6 +29,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+WORKER_NICENESS = 10
+"""Workers run at a lower CPU priority than the bot: when the machine is busy, the event loop
+(heartbeats, acknowledgements) is scheduled before the next picture."""
+
 
 def machine_workers() -> int:
     """One worker per CPU this process may run on (at least one)."""
@@ -67,7 +71,9 @@ class WorkerPool:
             return
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(self._preload)
-        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        self._executor = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=os.nice, initargs=(WORKER_NICENESS,)
+        )
         log.info("started a pool of %d worker processes", self.workers)
 
     async def warm(self) -> set[int]:

@@ -9,7 +9,7 @@ import pytest
 
 import renderers
 from bot.games import GAMES
-from bot.workers import WorkerPool, machine_workers
+from bot.workers import WORKER_NICENESS, WorkerPool, machine_workers
 
 
 @pytest.fixture
@@ -51,3 +51,11 @@ async def test_a_killed_worker_is_replaced_and_the_call_retried(pool: WorkerPool
 def test_the_pool_is_sized_for_the_machine() -> None:
     assert machine_workers() == len(os.sched_getaffinity(0))
     assert WorkerPool().workers == machine_workers()
+
+
+async def test_workers_run_at_a_lower_priority_than_the_bot(pool: WorkerPool) -> None:
+    try:
+        niceness = await pool.run(os.nice, 0)
+    finally:
+        await pool.close()
+    assert niceness == os.nice(0) + WORKER_NICENESS
