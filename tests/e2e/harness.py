@@ -105,9 +105,20 @@ class Harness:
     async def command(
         self, name: str, options: dict[str, Any] | None = None, *, user: FakeUser, channel: FakeChannel | None = None
     ) -> FakeInteraction:
-        """Run a slash command and wait until the bot acknowledged it."""
+        """Run a slash command and wait until the bot answered it: commands acknowledge first
+        ("thinking…") and answer after their work, so a test's next step never races it."""
         interaction = await self.fake.slash_command(name, options or {}, user=user, channel=channel)
-        return await self.fake.wait_for_response(interaction)
+        await self.fake.wait_for_response(interaction)
+        if interaction.callback_type == 5:
+            await self.fake.wait_until(lambda: self._answered(interaction), f"the answer to /{name}")
+        return interaction
+
+    def _answered(self, interaction: FakeInteraction) -> bool:
+        """A deferred interaction whose "thinking…" message was replaced, or deleted and followed up."""
+        original = self.fake.world.messages.get(interaction.original_message_id or 0)
+        if original is not None and not original.deleted and not original.loading:
+            return True
+        return bool(interaction.followup_ids)
 
     async def error_reply(
         self, name: str, options: dict[str, Any] | None = None, *, user: FakeUser, channel: FakeChannel | None = None
