@@ -78,8 +78,16 @@ async def play_and_announce(
     except Exception:
         reference = secrets.token_hex(3)
         log.exception("move %r in match %d failed [ref %s]", text, row.id, reference)
-        saved = (await bot.service.get(row.id)).version != row.version
-        outcome = "your move may have been saved: `/board` shows the position." if saved else "nothing changed."
+        try:
+            saved: bool | None = (await bot.service.get(row.id)).version != row.version
+        except Exception:
+            log.exception("could not check whether move %r in match %d was saved [ref %s]", text, row.id, reference)
+            saved = None
+        outcome = {
+            True: "your move may have been saved: `/board` shows the position.",
+            False: "nothing changed.",
+            None: "I cannot tell whether your move was saved: `/board` shows the position.",
+        }[saved]
         await answer(
             interaction, f"⚠️ Something went wrong on my side (reference `{reference}`); {outcome}", ephemeral=True
         )

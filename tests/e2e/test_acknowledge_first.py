@@ -159,3 +159,31 @@ def _bot_message_with_button(
     message = world.create_message(channel, world.bot, "an old message")
     message.components = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}]
     return message
+
+
+async def test_an_unexpected_failure_says_whether_the_move_was_saved(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    match_id, _ = await harness.start_match("focus", alice, bob)
+    service = harness.bot.service
+    real_play = service.play
+    harness.expected_errors.append("move ")  # the bug below is logged with its reference
+
+    async def fails_before_saving(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("a bug before the commit")
+
+    monkeypatch.setattr(service, "play", fails_before_saving)
+    text = await harness.error_reply("move", {"notation": "d2-d1"}, user=alice)
+    assert "Something went wrong on my side" in text and text.endswith("nothing changed.")
+    assert await harness.move_count(match_id) == 0
+
+    async def fails_after_saving(*args: object, **kwargs: object) -> object:
+        await real_play(*args, **kwargs)  # type: ignore[arg-type]
+        raise RuntimeError("a bug after the commit")
+
+    monkeypatch.setattr(service, "play", fails_after_saving)
+    text = await harness.error_reply("move", {"notation": "d2-d1"}, user=alice)
+    assert "your move may have been saved" in text and "nothing changed" not in text
+    assert await harness.move_count(match_id) == 1
