@@ -33,7 +33,7 @@ from bot.games import CHANCE, GAMES, GameState
 from bot.matches import MatchService
 from bot.store import Store
 from bot.tournaments import Tournament, bench_swiss_pairing
-from bot.workers import WorkerPool
+from bot.worker_pool import WorkerPool
 from renderers import tournament as tournament_pictures
 
 

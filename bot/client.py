@@ -31,7 +31,7 @@ from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
 from bot.store import MatchRow, Store
 from bot.tournament_service import TournamentService
-from bot.workers import WorkerPool
+from bot.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

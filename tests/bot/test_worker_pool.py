@@ -9,7 +9,7 @@ import pytest
 
 import renderers
 from bot.games import GAMES
-from bot.workers import WORKER_NICENESS, WorkerPool, machine_workers
+from bot.worker_pool import WORKER_NICENESS, WorkerPool, machine_workers
 
 
 @pytest.fixture
