@@ -1,15 +1,45 @@
-"""`python -m bot`: configure logging once, read settings, run the bot."""
+"""`python -m bot`: check the database, configure logging once, run the bot until SIGTERM/Ctrl-C.
+`python -m bot backup PATH`: a consistent copy of the database, safe while the bot runs.
+
+Every way start-up can fail ends in ONE line on stderr (`boneyard: ...`) and an exit status a
+supervisor can act on, never a traceback and a hang:
+
+- 0: stopped cleanly (SIGTERM, as sent by systemd and `docker stop`, or Ctrl-C);
+- 1: Discord refused the token or the intents, or could not be reached;
+- 2: a setting is wrong (`.env` or the environment; the message names it);
+- 3: the database cannot be used (damaged, read-only, newer schema, another bot on it).
+
+Restarting cannot fix 2 or 3, so the example systemd unit does not restart on them.
+Heavy imports (discord.py) are deferred so `backup` starts quickly.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import logging
+import signal
+import sqlite3
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import discord
+from bot.config import ConfigError, Settings, database_setting
 
-from bot.client import Boneyard
-from bot.config import ConfigError, Settings
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+EXIT_OK = 0
+EXIT_DISCORD = 1
+EXIT_SETTINGS = 2
+EXIT_DATABASE = 3
+
+
+def fail(message: object, status: int) -> int:
+    print(f"boneyard: {message}", file=sys.stderr, flush=True)
+    return status
 
 
 def configure_logging(level: str) -> None:
@@ -21,32 +51,97 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord.gateway").setLevel(max(logging.getLevelName(level), logging.INFO))
 
 
+def stop_on_sigterm(bot: Boneyard) -> None:
+    """SIGTERM closes the bot like Ctrl-C does: clocks stop with a last heartbeat, the store
+    closes, the process exits 0.  Without it SIGTERM kills the process mid-write, and as PID 1
+    in a container it is ignored altogether until Docker sends SIGKILL."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []  # a reference, so the task is not collected mid-way
+    with contextlib.suppress(NotImplementedError):  # Windows event loops have no signal handlers
+        loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+
+
 async def run(settings: Settings) -> None:
+    import discord
+
+    from bot.client import Boneyard
+
+    # Boneyard has no voice features: discord.py's two start-up warnings about missing voice
+    # libraries would only hide the lines an operator needs to read.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     async with Boneyard(settings) as bot:
+        stop_on_sigterm(bot)
         await bot.start(settings.token)
 
 
-def main() -> int:
+def run_bot() -> int:
+    import aiohttp
+    import discord
+
+    from bot.startup import StartupRefused, prepare_database
+    from bot.store import MIGRATIONS
+
     try:
         settings = Settings.load()
     except ConfigError as exc:
-        print(f"boneyard: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc, EXIT_SETTINGS)
     configure_logging(settings.log_level)
+    try:
+        lock = prepare_database(settings.database, known_version=len(MIGRATIONS))
+    except StartupRefused as exc:
+        return fail(exc, EXIT_DATABASE)
     try:
         asyncio.run(run(settings))
     except discord.LoginFailure:
-        logging.getLogger("bot").error("Discord refused the token: check DISCORD_TOKEN in .env.")
-        return 1
+        return fail("Discord refused the token: check DISCORD_TOKEN in .env.", EXIT_DISCORD)
     except discord.PrivilegedIntentsRequired:
-        logging.getLogger("bot").error(
+        return fail(
             "Discord refused the Message Content intent. Enable it in the Developer Portal "
-            "(Bot -> Privileged Gateway Intents) or set TYPED_MOVES=off."
+            "(Bot -> Privileged Gateway Intents) or set TYPED_MOVES=off.",
+            EXIT_DISCORD,
         )
-        return 1
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
+        return fail(f"cannot reach Discord: {exc}", EXIT_DISCORD)
+    except sqlite3.Error as exc:
+        return fail(f"database error on {settings.database.absolute()}: {exc}", EXIT_DATABASE)
     except KeyboardInterrupt:
         pass
-    return 0
+    finally:
+        lock.release()
+    return EXIT_OK
+
+
+def run_backup(target: Path) -> int:
+    from bot.backup import BackupFailed, backup
+
+    try:
+        database = database_setting()
+    except ConfigError as exc:
+        return fail(exc, EXIT_SETTINGS)
+    try:
+        report = backup(database, target)
+    except BackupFailed as exc:
+        return fail(exc, EXIT_DATABASE)
+    print(
+        f"backed up {database.absolute()} to {report.target} "
+        f"({report.size} bytes, schema version {report.schema_version}, {report.matches} matches)"
+    )
+    return EXIT_OK
+
+
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Boneyard Discord bot.")
+    commands = parser.add_subparsers(dest="command", metavar="{backup}")
+    copy = commands.add_parser("backup", help="copy the database (DATABASE_PATH) to PATH; safe while the bot runs")
+    copy.add_argument("path", type=Path, help="the backup file, or a directory for a timestamped file in it")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
+    if arguments.command == "backup":
+        return run_backup(arguments.path)
+    return run_bot()
 
 
 if __name__ == "__main__":

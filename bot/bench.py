@@ -9,6 +9,8 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
     python -m bot.bench throughput   # moves/s with pictures, worker processes vs threads
+    python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
+    python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
 """
 
 from __future__ import annotations
@@ -49,6 +51,15 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+BOUNDED_PLAYOUTS: dict[str, dict[str, object]] = {"focus": {"ply_limit": 400}}
+"""Options that give random playouts of a game a bound of their own: Focus has no move
+limit by default, and random players almost never run out of stacks and reserve."""
+
+
+def start_bounded(key: str) -> GameState:
+    return GAMES[key].start(options=BOUNDED_PLAYOUTS.get(key, {}))
+
+
 def random_positions(state: GameState, rng: random.Random) -> Iterator[GameState]:
     """Every state of one random game, start to end."""
     while True:
@@ -64,12 +75,11 @@ def random_positions(state: GameState, rng: random.Random) -> Iterator[GameState
 
 def playout_speed(key: str, seconds: float = 2.0) -> float:
     """Moves per second of random play, legal move generation included."""
-    rules = GAMES[key]
     rng = random.Random(1)
     moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for _ in random_positions(rules.start(), rng):
+        for _ in random_positions(start_bounded(key), rng):
             moves += 1
     return moves / (time.perf_counter() - start)
 
@@ -77,12 +87,11 @@ def playout_speed(key: str, seconds: float = 2.0) -> float:
 def render_figures(key: str, samples: int = 40) -> tuple[float, float, int, float | None]:
     """(median ms, p95 ms, largest PNG bytes, private median ms or None) over positions
     taken from the start, middle and end of random games."""
-    rules = GAMES[key]
     rng = random.Random(2)
     views: list[dict[str, Any]] = []
     privates: list[dict[str, Any]] = []
     while len(views) < samples:
-        states = list(random_positions(rules.start(), rng))
+        states = list(random_positions(start_bounded(key), rng))
         for state in (states[0], states[len(states) // 2], states[-1]):
             views.append(state.view(None))
             privates.append(state.view(0))
@@ -104,9 +113,26 @@ def render_figures(key: str, samples: int = 40) -> tuple[float, float, int, floa
     return statistics.median(times), percentile(times, 0.95), max(sizes), private_ms
 
 
+def largest_snapshot(key: str, games: int = 10, max_plies: int = 2_500) -> tuple[int, int]:
+    """(largest `json.dumps(state.dump())` in bytes, the ply where it was seen) over every
+    position of `games` random games with default options, each cut at `max_plies`."""
+    rng = random.Random(5)
+    largest, where = 0, 0
+    for _ in range(games):
+        for ply, state in enumerate(random_positions(GAMES[key].start(), rng)):
+            size = len(json.dumps(state.dump()))
+            if size > largest:
+                largest, where = size, ply
+            if ply >= max_plies:
+                break
+    return largest, where
+
+
 def game_rows() -> list[Row]:
     rows = []
     for key in GAMES:
+        size, ply = largest_snapshot(key)
+        rows.append(Row(f"{key}: largest snapshot (random games)", f"{size / 1024:.1f} KB at ply {ply}", "≤ 4 KB"))
         rows.append(Row(f"{key}: random playout", f"{playout_speed(key):,.0f} moves/s"))
         median, p95, size, private_ms = render_figures(key)
         rows.append(Row(f"{key}: render median / p95", f"{median:.1f} / {p95:.1f} ms"))
@@ -154,6 +180,41 @@ async def service_latency(directory: Path, matches: int = 500, moves: int = 1500
         times.append((time.perf_counter() - t) * 1000)
     await store.close()
     return statistics.median(times), percentile(times, 0.99)
+
+
+async def service_move_at_plies(
+    directory: Path, plies: tuple[int, ...] = (50, 2_000), samples: int = 30
+) -> dict[int, tuple[float, float]]:
+    """Median ms of one Focus move through the service at each of `plies` of a random game
+    with no move limit: (state cached, state loaded from its snapshot).  The second figure
+    includes rebuilding the repetition counts from the trail of moves since the last capture."""
+    store = await Store.open(directory / "long.sqlite3")
+    warm = MatchService(store, cache_size=256)
+    cold = MatchService(store, cache_size=0)
+    row = await warm.challenge(
+        game="focus", channel_id=1, guild_id=1, challenger_id=1, opponent_id=2, seat_pref="first"
+    )
+    await warm.accept(row.id, 2)
+    rng = random.Random(6)
+    figures: dict[int, tuple[float, float]] = {}
+    ply = 0
+    for target in plies:
+        while ply < target:
+            await _random_move(warm, row.id, rng)
+            ply += 1
+        timed: list[list[float]] = [[], []]
+        for which, service in enumerate((warm, cold)):
+            for _ in range(samples):
+                view = await service.view(row.id, None)
+                user = 1 if view["turn"][0] == 0 else 2
+                move = rng.choice(await service.legal_moves(row.id, user))
+                t = time.perf_counter()
+                await service.play(row.id, user, move)
+                timed[which].append((time.perf_counter() - t) * 1000)
+                ply += 1
+        figures[target] = (statistics.median(timed[0]), statistics.median(timed[1]))
+    await store.close()
+    return figures
 
 
 async def loop_lag_during_burst(directory: Path, moves: int = 200) -> float:
@@ -319,8 +380,17 @@ async def service_rows() -> list[Row]:
         directory = Path(tmp)
         median, p99 = await service_latency(directory)
         lag = await loop_lag_during_burst(directory)
+        long_game = await service_move_at_plies(directory)
     memory = memory_in_fresh_process()
     return [
+        *(
+            Row(
+                f"focus move at ply {ply:,}, cached / from snapshot",
+                f"{cached:.2f} / {loaded:.2f} ms",
+                "no worse at 2,000 than at 50",
+            )
+            for ply, (cached, loaded) in long_game.items()
+        ),
         Row("service move latency median / p99 (500 matches)", f"{median:.2f} / {p99:.2f} ms", "p99 ≤ 15 ms"),
         Row("event-loop lag, burst of 200 moves + renders", f"{lag:.1f} ms", "≤ 50 ms"),
         Row("resident memory, 10,000 stored matches", f"{memory:.0f} MB", "≤ 200 MB"),
@@ -427,12 +497,39 @@ def print_table(rows: list[Row]) -> None:
         print(f"{row.what:<{width}}  {row.value:>{value_width}}  {target}")
 
 
+def replay_rows() -> list[Row]:
+    from bot.bench_records import LIMIT_BYTES, replay_figures
+
+    rows = []
+    for label, seconds, size, stall, cpu in asyncio.run(replay_figures()):
+        rows.append(Row(f"replay: {label} render median", f"{seconds:.2f} s", "≤ 3 s, in a worker process"))
+        rows.append(Row(f"replay: {label} worker CPU median", f"{cpu:.2f} s", "wall time also waits for a busy core"))
+        rows.append(Row(f"replay: {label} GIF", f"{size / 1e6:.2f} MB", f"≤ {LIMIT_BYTES / 2**20:.0f} MB"))
+        rows.append(Row(f"replay: {label} longest loop stall", f"{stall * 1000:.0f} ms", "near 0: not on the loop"))
+    return rows
+
+
+def history_rows() -> list[Row]:
+    from bot.bench_records import history_figures
+
+    figures = asyncio.run(history_figures())
+    rows = [
+        Row(f"history: page 1, {stored:,} matches stored", f"{busy:.2f} / {game:.2f} / {casual:.2f} ms", "flat")
+        for stored, busy, game, casual in figures
+    ]
+    first, last = figures[0], figures[-1]
+    rows.append(Row("history: 100,000 vs 1,000 stored (busy player)", f"{last[1] / first[1]:.2f}x", "≈ 1x"))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "games": game_rows,
     "service": lambda: asyncio.run(service_rows()),
     "clocks": clock_rows,
     "tournaments": tournament_rows,
     "throughput": lambda: asyncio.run(throughput_rows()),
+    "replay": replay_rows,
+    "history": history_rows,
 }
 
 

@@ -41,6 +41,7 @@ PICTURE_MODULES = (
     "renderers.domineering",
     "renderers.domino_wars",
     "renderers.focus",
+    "renderers.rating_chart",
     "renderers.rules_sample",
     "renderers.tournament",
     "renderers.wonderland",
@@ -55,6 +56,7 @@ EXTENSIONS = (
     "cogs.ratings",
     "cogs.admin",
     "cogs.help",
+    "cogs.records",
 )
 
 
@@ -155,8 +157,22 @@ class Boneyard(commands.Bot):
         if self.clocks is not None:
             await self.clocks.close()  # its last heartbeat marks when the bot went down
             self.clocks = None
+        await self._cancel_ready_task()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
         await self.pictures.close()
+
+    async def _cancel_ready_task(self) -> None:
+        """Stop discord.py's pending `on_ready` announcer before closing.
+
+        READY starts a task that waits `guild_ready_timeout` for more guilds, then dispatches
+        `on_ready`; `Client.close()` leaves it running, so a bot closed within those seconds
+        (SIGTERM right after connecting, a short test) had it wake up in the closed client
+        and die with "Task exception was never retrieved ... _delay_ready".
+        """
+        ready = self._connection._ready_task
+        if ready is not None and not ready.done():
+            ready.cancel()
+            await asyncio.wait([ready])

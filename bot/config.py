@@ -1,40 +1,48 @@
-"""Settings from the environment and an optional `.env` file, in one typed object.
+"""Settings from the environment and an optional `.env` file, in one typed, validated object.
 
-Why no third-party settings library: the bot needs a handful of values, and reading a
-`.env` file is a dozen lines; one fewer dependency is one fewer thing to install.
-Values already in the environment win over the file, so deployments can override it.
+Why python-dotenv: a hand-written parser got inline comments (`TYPED_MOVES=off  # no intent`),
+quotes with `#` inside and `export` lines subtly wrong; python-dotenv reads them the way
+shells and Docker Compose do.  Values already in the environment win over the file, so a
+deployment (systemd, Docker) can override it.
+
+Every setting is checked here, before anything starts, and every problem found is reported at
+once, each naming its setting: a typo should cost one restart, not one per setting.  The token's
+value is never repeated in a message (messages reach logs and terminals).
 """
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+from dotenv import dotenv_values
 
 
 class ConfigError(RuntimeError):
-    """A setting is missing or malformed; the message says which and how to fix it."""
+    """One or more settings are missing or malformed; the message names each and how to fix it."""
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines of a `.env` file; blank lines and `#` comments are skipped."""
-    values: dict[str, str] = {}
+    """The KEY=VALUE pairs of a `.env` file (none if it does not exist); a bare `KEY` counts as empty."""
     if not path.is_file():
-        return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key.strip().removeprefix("export ").strip()] = value
-    return values
+        return {}
+    return {key: value or "" for key, value in dotenv_values(path, interpolate=False).items()}
 
 
+DEFAULT_DATABASE = "boneyard.sqlite3"
 DEFAULT_FORGIVE_DOWNTIME_MINUTES = 5.0
+DEFAULT_STATE_CACHE_SIZE = 256
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+TRUE_WORDS = ("on", "true", "yes", "1")
+FALSE_WORDS = ("off", "false", "no", "0")
+T = TypeVar("T")
+SNOWFLAKE = re.compile(r"[0-9]{15,21}")
+"""A Discord id: 15 to 21 digits (ids of 2015 have 17, the 64-bit maximum has 20)."""
 
 
 def parse_forgive_downtime(raw: str) -> float | None:
@@ -49,9 +57,94 @@ def parse_forgive_downtime(raw: str) -> float | None:
         minutes = float(text)
     except ValueError:
         minutes = -1.0
-    if not minutes >= 0 or minutes == float("inf"):
-        raise ConfigError("FORGIVE_DOWNTIME_MINUTES must be a number of minutes (0 or more) or `off`.")
+    if not minutes >= 0 or math.isinf(minutes):
+        raise ConfigError(
+            f"FORGIVE_DOWNTIME_MINUTES must be a number of minutes (0 or more) or `off`, not {raw.strip()!r}."
+        )
     return minutes
+
+
+def parse_switch(name: str, raw: str, default: bool) -> bool:
+    text = raw.strip().lower()
+    if not text:
+        return default
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS:
+        return False
+    raise ConfigError(f"{name} must be `on` or `off`, not {raw.strip()!r}.")
+
+
+def parse_sync(raw: str) -> str:
+    """`SYNC_COMMANDS`: "" (do not sync), "global", or a guild id."""
+    text = raw.strip().lower()
+    if text in ("", "off"):
+        return ""
+    if text == "global" or SNOWFLAKE.fullmatch(text):
+        return text
+    raise ConfigError(f"SYNC_COMMANDS must be empty, `off`, `global` or a server id, not {raw.strip()!r}.")
+
+
+def parse_owner_ids(raw: str) -> frozenset[int]:
+    words = raw.replace(",", " ").split()
+    wrong = [word for word in words if not SNOWFLAKE.fullmatch(word)]
+    if wrong:
+        raise ConfigError(f"OWNER_IDS takes Discord user ids separated by spaces or commas; not ids: {wrong}.")
+    return frozenset(int(word) for word in words)
+
+
+def parse_cache_size(raw: str) -> int:
+    text = raw.strip()
+    if not text:
+        return DEFAULT_STATE_CACHE_SIZE
+    if not text.isdigit() or int(text) < 1:
+        raise ConfigError(f"STATE_CACHE_SIZE must be a whole number of game states, 1 or more, not {text!r}.")
+    return int(text)
+
+
+def parse_log_level(raw: str) -> str:
+    level = raw.strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw.strip()!r}.")
+    return level
+
+
+def parse_api_base(raw: str) -> str | None:
+    text = raw.strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", text):
+        raise ConfigError(f"DISCORD_API_BASE must be an http(s) address such as http://127.0.0.1:8080, not {text!r}.")
+    return text
+
+
+def parse_token(raw: str) -> str:
+    token = raw.strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in a .env file next to "
+            "pyproject.toml (see .env.example) or in the environment."
+        )
+    if any(character.isspace() for character in token):
+        raise ConfigError("DISCORD_TOKEN contains spaces; paste the token alone (Bot tab -> Reset Token).")
+    return token
+
+
+def parse_database(raw: str) -> Path:
+    text = raw.strip() or DEFAULT_DATABASE
+    if text.endswith(("/", os.sep)):
+        raise ConfigError(f"DATABASE_PATH must name a file, not a directory: {text!r}.")
+    return Path(text).expanduser()
+
+
+def environment(environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> dict[str, str]:
+    """The `.env` file's values overlaid with the environment's (the environment wins)."""
+    return {**(read_dotenv(dotenv) if dotenv else {}), **(os.environ if environ is None else environ)}
+
+
+def database_setting(environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Path:
+    """Only `DATABASE_PATH`, for maintenance commands (backup) that need no token."""
+    return parse_database(environment(environ, dotenv).get("DATABASE_PATH", ""))
 
 
 @dataclass(frozen=True)
@@ -75,33 +168,31 @@ class Settings:
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
-        """Read settings; raises ConfigError naming the setting to fix."""
-        env = {**(read_dotenv(dotenv) if dotenv else {}), **(os.environ if environ is None else environ)}
-        token = env.get("DISCORD_TOKEN", "").strip()
-        if not token:
-            raise ConfigError(
-                "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in a .env file next to "
-                "pyproject.toml (see .env.example) or in the environment."
-            )
-        sync = env.get("SYNC_COMMANDS", "").strip().lower()
-        if sync not in ("", "global", "off") and not sync.isdigit():
-            raise ConfigError("SYNC_COMMANDS must be empty, `global`, `off` or a guild id.")
-        try:
-            owners = frozenset(int(x) for x in env.get("OWNER_IDS", "").replace(",", " ").split())
-            cache = int(env.get("STATE_CACHE_SIZE", "256"))
-        except ValueError as exc:
-            raise ConfigError(f"OWNER_IDS and STATE_CACHE_SIZE take numbers: {exc}") from None
-        return cls(
-            token=token,
-            database=Path(env.get("DATABASE_PATH", "boneyard.sqlite3")),
-            sync_commands="" if sync == "off" else sync,
-            api_base=env.get("DISCORD_API_BASE", "").strip() or None,
-            owner_ids=owners,
-            log_level=env.get("LOG_LEVEL", "INFO").upper(),
-            state_cache_size=max(1, cache),
-            typed_moves=env.get("TYPED_MOVES", "on").strip().lower() not in ("0", "off", "false", "no"),
-            forgive_downtime_minutes=parse_forgive_downtime(env.get("FORGIVE_DOWNTIME_MINUTES", "")),
+        """Read and check every setting; raises one ConfigError naming every setting to fix."""
+        env = environment(environ, dotenv)
+        problems: list[str] = []
+
+        def check(parse: Callable[[str], T], name: str, fallback: T) -> T:
+            try:
+                return parse(env.get(name, ""))
+            except ConfigError as exc:
+                problems.append(str(exc))
+                return fallback
+
+        settings = cls(
+            token=check(parse_token, "DISCORD_TOKEN", ""),
+            database=check(parse_database, "DATABASE_PATH", Path(DEFAULT_DATABASE)),
+            sync_commands=check(parse_sync, "SYNC_COMMANDS", ""),
+            api_base=check(parse_api_base, "DISCORD_API_BASE", None),
+            owner_ids=check(parse_owner_ids, "OWNER_IDS", frozenset()),
+            log_level=check(parse_log_level, "LOG_LEVEL", "INFO"),
+            state_cache_size=check(parse_cache_size, "STATE_CACHE_SIZE", DEFAULT_STATE_CACHE_SIZE),
+            typed_moves=check(lambda raw: parse_switch("TYPED_MOVES", raw, True), "TYPED_MOVES", True),
+            forgive_downtime_minutes=check(parse_forgive_downtime, "FORGIVE_DOWNTIME_MINUTES", None),
             host_roles=frozenset(
                 role.strip().lower() for role in env.get("TOURNAMENT_HOST_ROLES", "").split(",") if role.strip()
             ),
         )
+        if problems:
+            raise ConfigError(" ".join(problems))
+        return settings

@@ -37,7 +37,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from bot.clock_store import SqliteClockStore
 from bot.clocks import (
@@ -52,7 +52,7 @@ from bot.clocks import (
 )
 from bot.clocks.model import Via
 from bot.clocks.scheduler import Now, Sleep
-from bot.games import CHANCE, GAMES, GameState, InvalidOptions, Outcome, Rules
+from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.store import MatchRow, StaleVersion, Store
 
@@ -95,6 +95,23 @@ class WrongChannel(ServiceError):
     """A move made from outside the match's channel or thread."""
 
 
+class SecretMove(ServiceError):
+    """A move the game keeps secret, sent where everyone reads it (a typed channel message).
+
+    `legal` says whether it would have been played: a refusal never tells whether a secret
+    move was legal, but the cog uses it to tell a secret move from ordinary chatter."""
+
+    def __init__(self, message: str, *, legal: bool) -> None:
+        super().__init__(message)
+        self.legal = legal
+
+
+SECRET_IN_PUBLIC = (
+    "That move is secret, so it is not played from the channel: use the controls in your DMs or `/hand` "
+    "(or `/move`, whose replies only you see)."
+)
+
+
 def chance_rng(seed: str, ply: int) -> random.Random:
     """The RNG for the chance move at `ply`: anyone with the revealed seed can recompute it."""
     return random.Random(hashlib.sha256(f"{seed}:{ply}".encode()).digest())
@@ -111,6 +128,16 @@ def clock_of(row: MatchRow) -> ClockState | None:
 
 def _players(turn: Iterable[int]) -> frozenset[int]:
     return frozenset(seat for seat in turn if seat != CHANCE)
+
+
+class Told(NamedTuple):
+    """One applied move as the channel may learn it: `text` is the engine's sentence (None:
+    show the notation of a public move, or nothing for a secret one)."""
+
+    seat: int
+    move: str
+    public: bool
+    text: str | None
 
 
 @dataclass(frozen=True)
@@ -133,6 +160,17 @@ class Update:
     turn just became theirs, they just moved and act again, or their private view changed).
     A seat that was already waiting and saw nothing change is left alone, so a drafter is
     not sent the same DM again each time the opponent does something."""
+    completed_for: int | None = None
+    """The seat whose draft time (`draft=`) ran out, its missing picks completed at random
+    (note `draft_timeout`): the channel is told so."""
+    told: tuple[Told, ...] = ()
+    """Every applied move with the engine's sentence for everyone (secret moves with text None
+    unless the engine says THAT something happened, e.g. "Blue has drafted.")."""
+    secret_move: bool = False
+    """The player's own move was secret: every reply to them is private."""
+    quiet: bool = False
+    """Nothing public happened and nobody new must act (a pick of a simultaneous secret
+    draft): the channel gets no board, at most the `told` sentences."""
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -342,6 +380,7 @@ class MatchService:
                 state = rules.start(options=options)
             except InvalidOptions as exc:
                 raise ServiceError(str(exc)) from None
+            opening = state
             state, log_moves = self._advance(state, row.seed, 0, list(state.applied))
             clock = clock_of(row)
             if clock is not None and state.outcome is None:
@@ -356,7 +395,8 @@ class MatchService:
             self._cache.put(match_id, row.version, state)
             if clock is not None and self.clocks is not None:
                 self.clocks.track(match_id, clock)
-            return self._update(row, state, None, log_moves, ply=len(log_moves), note="started")
+            told = self._tell(opening, log_moves[len(opening.applied) :])
+            return replace(self._update(row, state, None, log_moves, ply=len(log_moves), note="started"), told=told)
 
     async def decline(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
@@ -416,11 +456,14 @@ class MatchService:
         user_id: int,
         text: str,
         *,
+        in_public: bool = False,
         expected_version: int | None = None,
         channel_id: int | None = None,
     ) -> Update:
         """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed.
 
+        `in_public`: the text was sent where everyone reads it (a channel message), so a move
+        the game keeps secret is refused with `SecretMove` and not played.
         `expected_version` (a button's position) must still be the match's version, else
         StalePosition; `channel_id` (where the move was made) must be the match's channel
         or thread, else WrongChannel.  Both are checked under the match lock."""
@@ -434,20 +477,28 @@ class MatchService:
                 raise StalePosition("This button belongs to an older position: the board has changed since.")
             seat = self._seat(row, user_id)
             state = await self._state(row)
-            if seat not in state.turn:
+            if seat not in state.turn and seat not in state.may_act:  # `may_act`: may act unasked
                 raise NotYourTurn("It is not your turn.")
             clock, now = clock_of(row), self.now()
             if clock is not None and not clock.paused and clock.expired(seat, now):
                 # the flag fell before the keeper got to it: the timeout wins over the move
                 return await self._time_out(row, state, clock, seat, now)
-            return await self._play_seat(row, state, seat, text, clock, now)
+            return await self._play_seat(row, state, seat, text, clock, now, in_public=in_public)
 
     async def _play_seat(
-        self, row: MatchRow, state: GameState, seat: int, text: str, clock: ClockState | None, now: float
+        self,
+        row: MatchRow,
+        state: GameState,
+        seat: int,
+        text: str,
+        clock: ClockState | None,
+        now: float,
+        *,
+        in_public: bool = False,
     ) -> Update:
         """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
         ply = await self.store.move_count(row.id)
-        new = state.play(seat, text)
+        new = self._play_checked(state, seat, text) if in_public else state.play(seat, text)
         record = list(new.applied)
         new, record = self._advance(new, row.seed, ply + len(record), record)
         if clock is not None:
@@ -457,6 +508,21 @@ class MatchService:
                 turn = _players(new.turn)
                 clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
         return await self._commit(row, state, new, ply, record, clock=clock)
+
+    @staticmethod
+    def _play_checked(state: GameState, seat: int, text: str) -> GameState:
+        """`state.play` for a move sent in public: a secret move is refused, legal or not, and
+        an illegal one that reads as secret gets no reason (the reason could tell a secret)."""
+        looks_secret = not state.is_public_move(seat, text)
+        try:
+            new = state.play(seat, text)
+        except IllegalMove:
+            if looks_secret:
+                raise SecretMove(SECRET_IN_PUBLIC, legal=False) from None
+            raise
+        if looks_secret or not new.applied[0].public:
+            raise SecretMove(SECRET_IN_PUBLIC, legal=True)
+        return new
 
     async def resign(self, match_id: int, user_id: int) -> Update:
         async with self._lock(match_id):
@@ -546,7 +612,10 @@ class MatchService:
             return await self._time_out(row, await self._state(row), clock, other, now)
 
     async def _time_out(self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float) -> Update:
-        """`seat` ran out of time (lock held): play its timeout move, or it loses."""
+        """`seat` ran out of time (lock held): complete its draft at random when the draft's
+        own limit ran out, else play its timeout move, or it loses."""
+        if clock.seats[seat].hard:
+            return await self._complete_draft(row, state, clock, seat, now)
         if clock.control.on_timeout == "pass":
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
@@ -554,6 +623,28 @@ class MatchService:
         name = self._rules(row.game).info.seat_names[seat]
         outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
         return await self._finish(row, state, outcome, "finished", note="timeout")
+
+    async def _complete_draft(
+        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float
+    ) -> Update:
+        """The draft limit ran out (lock held): play random legal picks for `seat` until it
+        need not act any more, drawn from the match seed (so the log replays and anyone can
+        recheck them with `chance_rng`), then commit like a move."""
+        ply = await self.store.move_count(row.id)
+        rng = chance_rng(row.seed, ply)
+        new, record = state, list[LogEntry]()
+        while new.outcome is None and seat in new.turn and CHANCE not in new.turn:
+            new = new.play(seat, rng.choice(sorted(new.legal_moves(seat))))
+            record.extend(new.applied)
+        new, record = self._advance(new, row.seed, ply + len(record), record)
+        if new.outcome is not None:
+            clock = clock.stop_all(now)
+        else:
+            turn = _players(new.turn)
+            clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
+        update = await self._commit(row, state, new, ply, record, clock=clock)
+        # Never quiet: the channel must hear that the picks were completed at random.
+        return replace(update, note="draft_timeout", completed_for=seat, quiet=False)
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
@@ -622,13 +713,13 @@ class MatchService:
 
     async def suggest_moves(self, match_id: int, user_id: int, typed: str, *, limit: int = 25) -> list[str]:
         """Up to `limit` legal moves of `user_id` matching `typed`, for autocomplete ([] when
-        it is not their turn or they are not seated): the game's `suggest_moves` hook."""
+        they may not act now or are not seated): the game's `suggest_moves` hook."""
         row = await self._get(match_id)
         seat = row.seat_of(user_id)
         if row.status != "active" or seat is None:
             return []
         state = await self._state(row)
-        return state.suggest_moves(seat, typed, limit) if seat in state.turn else []
+        return state.suggest_moves(seat, typed, limit) if seat in state.turn | state.may_act else []
 
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
         return (await self._get(match_id)).seat_of(user_id)
@@ -779,6 +870,7 @@ class MatchService:
                 if before is None or before.view(seat).get("private") != mine.get("private"):
                     private[seat] = self._decorate(row, mine)
         played = tuple((s, m) for s, m, public, _forced in record if public and s != CHANCE)
+        told = self._tell(before, record) if before is not None else ()
         buttons = self._buttons(row.game, state)
         movers = {s for s, *_ in record}
         waiting = _players(before.turn) if before is not None else frozenset()
@@ -787,9 +879,20 @@ class MatchService:
             for seat in sorted(_players(state.turn))
             if state.outcome is None and (seat not in waiting or seat in movers or seat in private)
         )
+        public_view = self._decorate(row, state.view(None))
+        first = record[0] if record else None
+        secret_move = first is not None and first.seat != CHANCE and not first.public
+        quiet = (
+            before is not None
+            and secret_move
+            and state.outcome is None
+            and not any(entry.public for entry in record)
+            and _players(state.turn) <= waiting
+            and before.view(None).get("phase") == public_view.get("phase")
+        )
         return Update(
             match=row,
-            public_view=self._decorate(row, state.view(None)),
+            public_view=public_view,
             private_views=private,
             played=played,
             outcome=state.outcome,
@@ -797,7 +900,21 @@ class MatchService:
             note=note,
             buttons=buttons,
             prompt=prompt,
+            told=told,
+            secret_move=secret_move,
+            quiet=quiet,
         )
+
+    @staticmethod
+    def _tell(origin: GameState, record: list[LogEntry]) -> tuple[Told, ...]:
+        """`record` (applied from `origin`) with the engine's sentences.  A narration bug must
+        never undo or hide a committed move: it falls back to the bare notation."""
+        try:
+            told = origin.narrate(record)
+        except Exception:
+            log.exception("narrating %d moves failed; announcing the notation only", len(record))
+            told = [(entry, None) for entry in record]
+        return tuple(Told(e.seat, e.move, e.public, text) for e, text in told)
 
     def _buttons(self, game: str, state: GameState) -> tuple[str, ...]:
         pattern = self._rules(game).info.button_moves

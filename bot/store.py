@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -25,6 +26,9 @@ from typing import Any
 import aiosqlite
 
 log = logging.getLogger(__name__)
+# aiosqlite logs every call it runs, statement parameters included (a running match's seed), at
+# DEBUG: drop those records at their source, whatever level the root logger or LOG_LEVEL asks for.
+logging.getLogger("aiosqlite").addFilter(lambda record: record.levelno > logging.DEBUG)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: matches, seats, the move log
@@ -163,6 +167,15 @@ MIGRATIONS: tuple[str, ...] = (
         match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
         changes  TEXT    NOT NULL DEFAULT '[]'
     );
+    """,
+    # 4: match history (issue "Every match a record"): a player's finished matches newest
+    # first, from either seat, read from an index (`match_history`), all games or one
+    """
+    CREATE INDEX matches_history_challenger ON matches (challenger_id, updated_at) WHERE status = 'finished';
+    CREATE INDEX matches_history_opponent ON matches (opponent_id, updated_at) WHERE status = 'finished';
+    CREATE INDEX matches_history_challenger_game ON matches (challenger_id, game, updated_at)
+        WHERE status = 'finished';
+    CREATE INDEX matches_history_opponent_game ON matches (opponent_id, game, updated_at) WHERE status = 'finished';
     """,
 )
 
@@ -305,12 +318,16 @@ class Store:
     async def open(cls, path: Path | str) -> Store:
         """Open (creating if needed) and migrate the database at `path`."""
         db = await aiosqlite.connect(path, isolation_level=None)
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        store = cls(db, path)
-        await store._migrate()
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            store = cls(db, path)
+            await store._migrate()
+        except BaseException:
+            await db.close()  # aiosqlite's worker thread is not a daemon: left open, it blocks the exit
+            raise
         return store
 
     async def close(self) -> None:
@@ -323,6 +340,8 @@ class Store:
 
     async def _migrate(self) -> None:
         current = await self.schema_version()
+        if current > len(MIGRATIONS):
+            raise sqlite3.DatabaseError(f"schema version {current} is newer than this code knows ({len(MIGRATIONS)})")
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             log.info("applying database migration %d", number)
             await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
@@ -407,6 +426,33 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [_match(r) for r in rows]
+
+    async def match_history(
+        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+    ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
+        """`user_id`'s finished matches (of `game`, or all), newest first, from `offset`: each
+        with its rating changes (user id, before, after; empty when it was not rated).
+
+        The two seats of a match are its challenger and the accepter (`opponent_id`), so each
+        side is one ordered range of a partial index; the page is the merge of the two.  The
+        cost depends on `offset + limit`, not on how many matches are stored."""
+        depth = offset + limit
+        where = "status = 'finished'" + (" AND game = ?" if game is not None else "")
+        side = (
+            f"SELECT id, updated_at FROM matches WHERE {{seat}} = ? AND {where} "
+            "ORDER BY updated_at DESC, id DESC LIMIT ?"
+        )
+        params = (user_id, *([game] if game is not None else []), depth)
+        sql = (
+            f"SELECT {_MATCH_COLUMNS}, r.changes FROM ("
+            f"SELECT * FROM ({side.format(seat='challenger_id')}) UNION ALL "
+            f"SELECT * FROM ({side.format(seat='opponent_id')})"
+            ") h JOIN matches m ON m.id = h.id LEFT JOIN rated_matches r ON r.match_id = m.id "
+            "ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?"
+        )
+        async with self._db.execute(sql, (*params, *params, limit, offset)) as cur:
+            rows = await cur.fetchall()
+        return [(_match(r), [(int(u), float(b), float(a)) for u, b, a in json.loads(r[20] or "[]")]) for r in rows]
 
     async def active_matches(self) -> list[MatchRow]:
         async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'") as cur:

@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.matches import ServiceError
+from bot.matches import SecretMove, ServiceError
+from cogs import private
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.buttons import ResignButton
@@ -36,8 +37,9 @@ class MovesCog(BoneyardCog):
     @app_commands.guild_only()
     async def move(self, interaction: discord.Interaction, notation: str) -> None:
         presenter_of(interaction).remember(interaction.user)
-        await defer(interaction)
+        await defer(interaction)  # public "thinking…": a private reply replaces it (`cogs.acknowledge.answer`)
         row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
+        # a secret move (or one that only extends the turn's post) is answered privately
         await play_and_announce(self.bot, interaction, row, notation)
 
     @move.autocomplete("notation")
@@ -53,7 +55,8 @@ class MovesCog(BoneyardCog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        """Typed moves: a plain message from the player to move that reads as a move."""
+        """Typed moves: a plain message that reads as a move, from a player who may act now
+        (the service checks `state.may_act`: e.g. a Wonderland opponent's `ability ...`)."""
         if message.author.bot or message.guild is None or not self.bot.settings.typed_moves:
             return
         text = message.content.strip()
@@ -66,7 +69,11 @@ class MovesCog(BoneyardCog):
         looks_like_move = bool(GAMES[row.game].info.move_pattern.match(text))
         presenter(self.bot).remember(message.author)
         try:
-            update = await service.play(row.id, message.author.id, text)
+            update = await service.play(row.id, message.author.id, text, in_public=True)
+        except SecretMove as refusal:
+            if looks_like_move or refusal.legal:
+                await self._refuse_secret(message, str(refusal))
+            return
         except (IllegalMove, ServiceError) as error:
             if looks_like_move:
                 await message.reply(f"⚠️ {error}", mention_author=False)
@@ -75,6 +82,23 @@ class MovesCog(BoneyardCog):
             log.exception("typed move %r in match %d failed", text, row.id)
             return
         await announce_move(self.bot, update, mover_id=message.author.id)
+
+    async def _refuse_secret(self, message: discord.Message, refusal: str) -> None:
+        """A secret move typed in the channel: not played; its message is deleted when the bot
+        may (Manage Messages), else the player is asked to delete it.  The answer never
+        repeats the move."""
+        try:
+            await message.delete()
+            done = "I deleted your message so your opponent cannot read it."
+        except discord.HTTPException:
+            done = "Please delete your message: your opponent can read it."
+        try:
+            await message.channel.send(
+                f"🤫 {message.author.mention}, {refusal[0].lower()}{refusal[1:]} {done}",
+                allowed_mentions=discord.AllowedMentions(users=[message.author]),
+            )
+        except discord.HTTPException:
+            log.warning("could not answer a secret move typed in channel %d", message.channel.id)
 
     @app_commands.command(name="board", description="Show this channel's match board again.")
     @app_commands.guild_only()
@@ -106,14 +130,18 @@ class MovesCog(BoneyardCog):
             raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
         view = await service.view(row.id, interaction.user.id)
         shown = presenter_of(interaction)
-        file = await shown.private_file(row, view)
+        shown.dms_reopened(interaction.user.id, row.id)
         controls = await shown.controls(row, interaction.user.id, seat, view)
+        files = await shown.private_files(row, view, with_board=controls is not None)
         text = "Your private view (only you can see this)."
+        summary = private.summary(row.game, view)
+        if summary:
+            text += "\n" + summary
         extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-        if file is None:
+        if not files:
             await interaction.followup.send(text + " Nothing is hidden right now.", ephemeral=True, **extra)
         else:
-            await interaction.followup.send(text, file=file, ephemeral=True, **extra)
+            await interaction.followup.send(text, files=files, ephemeral=True, **extra)
 
     @app_commands.command(name="resign", description="Resign this channel's match.")
     @app_commands.guild_only()
@@ -174,7 +202,8 @@ class MovesCog(BoneyardCog):
             for seat, user_id in enumerate(row.seats):
                 embed.add_field(name=info.seat_names[seat], value=f"<@{user_id}>")
         embed.add_field(name="Status", value=row.status)
-        embed.add_field(name="Moves logged", value=str(await service.store.move_count(row.id)))
+        public_moves = sum(1 for move in await service.store.moves(row.id) if move.public)
+        embed.add_field(name="Moves everyone knows", value=str(public_moves))
         if row.options:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)
         embed.add_field(name="Seed hash (sha256)", value=f"`{row.seed_hash}`", inline=False)

@@ -5,7 +5,8 @@ same kind of update, and each must be announced the same way.  Pictures are rend
 bot's worker processes (`bot.worker_pool`) so the event loop keeps answering while Pillow works.
 
 Private views go by DM only.  When a player's DMs are closed, the channel gets ONE notice
-per match asking them to open DMs or use `/hand`; the notice never contains the private view.
+per match asking them to open DMs or use `/hand`; the notice never contains the private view,
+and the bot stops DMing that player for that match until `/hand` or a DM that goes through.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from bot.games import GAMES
 from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
+from cogs.acknowledge import answer
+from cogs.turn_posts import TurnPost, TurnPosts
+from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -29,6 +33,8 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 BOARD_FILE = "board.png"
+MAX_TOLD = 12
+"""Sentences about moves in one announcement; older ones are summarised in a count."""
 
 
 def mention(user_id: int) -> str:
@@ -45,6 +51,11 @@ class Presenter:
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
         self._names: dict[int, str] = {}
+        self.turn_posts = TurnPosts()
+        self._dms_closed: set[tuple[int, int]] = set()
+        """(match, user) whose DM failed with 50007: not DMed again for that match until they
+        use `/hand` or a DM to them succeeds (failed DMs count toward Discord's limit of
+        invalid requests)."""
 
     # --- names -------------------------------------------------------------------------
 
@@ -90,14 +101,35 @@ class Presenter:
 
     # --- announcements -----------------------------------------------------------------
 
-    async def describe(self, update: Update) -> str:
-        """The text under the board: who played what, who is to move, or the result."""
+    async def told_lines(self, update: Update) -> list[str]:
+        """What happened, in the engine's words where it has some: one line per move."""
         row = update.match
         info = GAMES[row.game].info
         seats = row.seats or (0, 0)
+        if not update.told:
+            return [
+                f"{await self.name(seats[seat])} ({info.seat_names[seat]}) played `{move}`."
+                for seat, move in update.played[-4:]
+            ]
         lines = []
-        for seat, move in update.played[-4:]:
-            lines.append(f"{await self.name(seats[seat])} ({info.seat_names[seat]}) played `{move}`.")
+        for told in update.told:
+            name = info.seat_names[told.seat] if told.seat in (0, 1) else ""
+            if told.text:
+                text = told.text if told.text.endswith((".", "!", "?")) else f"{told.text}."
+                if name and text.startswith(f"{name} "):  # "Blue has drafted." -> "**bob** (Blue) has drafted."
+                    text = f"**{await self.name(seats[told.seat])}** ({name}){text[len(name) :]}"
+                lines.append(text)
+            elif told.public and told.seat in (0, 1):
+                lines.append(f"{await self.name(seats[told.seat])} ({name}) played `{told.move}`.")
+        if len(lines) > MAX_TOLD:
+            lines = [f"… {len(lines) - MAX_TOLD + 1} earlier moves (see the board).", *lines[-MAX_TOLD + 1 :]]
+        return lines
+
+    async def describe(self, update: Update, *, told: list[str] | None = None) -> str:
+        """The text under the board: who played what, who is to move, or the result."""
+        row = update.match
+        seats = row.seats or (0, 0)
+        lines = list(await self.told_lines(update) if told is None else told)
         if update.outcome is not None:
             winners = sorted(update.outcome.winners)
             if update.note == "aborted":  # no result at all, which "draw" would misstate
@@ -110,7 +142,10 @@ class Presenter:
             if ratings:
                 lines.append(ratings)
             lines.append(f"Secret seed (check every roll and draw): `{row.seed}`")
-        elif update.to_move:
+        if update.completed_for is not None:
+            name = await self.name(seats[update.completed_for])
+            lines.append(f"⏰ {name}'s draft time ran out: the missing picks were completed at random.")
+        if update.outcome is None and update.to_move:
             if update.note == "timeout":
                 lines.append("⏰ Time ran out: that move was played automatically (`timeout=pass`).")
             who = ", ".join(mention(u) for u in update.to_move)
@@ -138,6 +173,7 @@ class Presenter:
             try:
                 user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
                 await user.send(content=text)
+                self.dms_reopened(notice.user_id)
                 return
             except discord.HTTPException:
                 log.info("clock reminder DM to %d failed; posting in the channel", notice.user_id)
@@ -158,33 +194,124 @@ class Presenter:
         """Post a NEW message with the board (old ones stay as they were: a play-by-post
         channel reads like a game record).  With `interaction`, the board is its reply.
 
-        Returns None once the board is posted, else why it could not be (Discord's
-        error text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
-        row = update.match
-        not_posted: str | None = None
-        text = await self.describe(update)
-        if intro:
-            text = f"{intro}\n{text}"
-        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        from cogs.buttons import move_buttons  # at call time: buttons -> common -> presenter
+        Three exceptions keep the channel readable and secrets private:
+        - a quiet update (a pick of a secret draft) posts no board, only the engine's line
+          when there is one ("Blue has drafted.");
+        - a player's quick further actions in their own turn are added to the turn's post
+          (`TurnPosts`), so a turn is one post, not ten;
+        - the reply to an interaction whose move was secret, or that only extended the turn
+          post, is private (`private_reply`), so the channel never sees a secret move.
 
-        buttons = move_buttons(row.id, row.version, update.buttons)
-        extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
-        try:
-            file = await self.board_file(row, update.public_view)
-            if interaction is not None:
-                await interaction.followup.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
-            else:
-                channel = await self.channel(row.channel_id)
-                if channel is not None:
-                    await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
-                else:
-                    not_posted = "the channel is gone or hidden from me"
-        except discord.HTTPException as error:
-            log.warning("could not post the board of match %d in channel %d: %s", row.id, row.channel_id, error)
-            not_posted = error.text or str(error)
+        Returns None once the channel was told, else why it could not be (Discord's error
+        text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
+        row = update.match
+        told = ([intro] if intro else []) + await self.told_lines(update)
+        post = None if update.quiet else self.turn_posts.continuing(update)
+        private_reply = self.private_reply(update)
+        not_posted: str | None = None
+        if update.quiet:
+            if told:
+                not_posted = await self._post_text(row, "\n".join(told))
+        elif post is None or not await self._extend(post, update, told):
+            not_posted = await self._post_board(update, told, interaction if not private_reply else None)
+        if interaction is not None and private_reply:
+            await self._acknowledge(interaction, update)
         await self.send_private(update)
         return not_posted
+
+    def private_reply(self, update: Update) -> bool:
+        """Whether the reply to the player who made `update` is only for them: their move was
+        secret, it posts no board, or it extends the turn's post."""
+        return update.secret_move or update.quiet or self.turn_posts.continuing(update) is not None
+
+    async def _acknowledge(self, interaction: discord.Interaction, update: Update) -> None:
+        """The private reply to a mover whose move is not (or not only) answered in public;
+        `answer` swaps a public "thinking…" message of a deferred `/move` for a private one."""
+        moves = [
+            t.move for t in update.told if t.seat in (0, 1) and t.seat == update.match.seat_of(interaction.user.id)
+        ]
+        mine = f" `{moves[0]}`" if moves else ""
+        where = "" if update.secret_move else " It is added to this turn's message in the channel."
+        try:
+            await answer(interaction, f"✅ Played{mine} (only you see this reply).{where}", ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not acknowledge a move in match %d", update.match.id, exc_info=True)
+
+    async def _post_text(self, row: MatchRow, text: str) -> str | None:
+        """Post `text` in the match's channel; None once posted, else why not."""
+        self.turn_posts.interrupted(row.id)
+        channel = await self.channel(row.channel_id)
+        if channel is None:
+            return "the channel is gone or hidden from me"
+        try:
+            await channel.send(content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("could not post in channel %d for match %d: %s", row.channel_id, row.id, error)
+            return error.text or str(error)
+        return None
+
+    def _with_actions(self, update: Update, actions: list[str]) -> dict[str, Any]:
+        """The public view with the moves of the current post marked (`last_actions`)."""
+        return {**update.public_view, "last_actions": list(actions)} if actions else update.public_view
+
+    async def _post_board(self, update: Update, told: list[str], interaction: discord.Interaction | None) -> str | None:
+        """Post the board (as `interaction`'s reply when given); None once posted, else why not."""
+        row = update.match
+        text = await self.describe(update, told=told)
+        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        buttons = self._move_buttons(update)
+        if update.outcome is not None:
+            buttons = verify_view(row.id)  # the seed is out: anyone can check the dice
+        extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
+        actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
+        try:
+            file = await self.board_file(row, self._with_actions(update, actions))
+            message: discord.Message
+            if interaction is not None:
+                message = await interaction.followup.send(
+                    content=text[:2000], file=file, allowed_mentions=mentions, wait=True, **extra
+                )
+            else:
+                channel = await self.channel(row.channel_id)
+                if channel is None:
+                    self.turn_posts.interrupted(row.id)
+                    return "the channel is gone or hidden from me"
+                message = await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
+        except discord.HTTPException as error:
+            log.warning("could not post the board of match %d in channel %d: %s", row.id, row.channel_id, error)
+            self.turn_posts.interrupted(row.id)
+            return error.text or str(error)
+        self.turn_posts.started(update, message, told)
+        return None
+
+    async def _extend(self, post: TurnPost, update: Update, told: list[str]) -> bool:
+        """Add `update` to the turn's post (text and board); False if that post cannot be edited."""
+        row = update.match
+        actions = post.actions + [t.move for t in update.told if t.public and t.seat in (0, 1)]
+        text = await self.describe(update, told=post.lines + told)
+        buttons = self._move_buttons(update)
+        try:
+            file = await self.board_file(row, self._with_actions(update, actions))
+            await post.message.edit(
+                content=text[:2000],
+                attachments=[file],
+                view=buttons,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("could not extend the turn post of match %d; posting anew", row.id, exc_info=True)
+            self.turn_posts.interrupted(row.id)
+            return False
+        self.turn_posts.extended(post, update, told)
+        return True
+
+    @staticmethod
+    def _move_buttons(update: Update) -> discord.ui.View | None:
+        """The one-click moves of `update`'s position, carrying its version (an old button
+        is refused by the service)."""
+        from cogs.buttons import move_buttons  # at call time: buttons -> common -> presenter
+
+        return move_buttons(update.match.id, update.match.version, update.buttons)
 
     async def send_private(self, update: Update) -> None:
         """DM each seat whose private view changed, and each seat prompted to act privately
@@ -211,7 +338,10 @@ class Presenter:
     async def dm_view(
         self, row: MatchRow, user_id: int, view: dict[str, Any], *, controls: discord.ui.View | None = None
     ) -> bool:
-        """DM a player their private view (and controls); on closed DMs, one notice in the channel."""
+        """DM a player their private view (and controls); on closed DMs, one notice in the channel
+        and no more DMs for that match until `/hand` or a DM that succeeds (`dms_reopened`)."""
+        if (row.id, user_id) in self._dms_closed:
+            return False
         info = GAMES[row.game].info
         seats = row.seats or (0, 0)
         opponent = seats[1] if seats[0] == user_id else seats[0]
@@ -219,17 +349,23 @@ class Presenter:
             f"**{info.name}** against {await self.name(opponent)} — match #{row.id} in {channel_link(row)}.\n"
             "This is your private view: only you can see it."
         )
+        summary = private.summary(row.game, view)
+        if summary:
+            text += "\n" + summary
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            file = await self.private_file(row, view)
+            files = await self.private_files(row, view, with_board=controls is not None)
             extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-            if file is not None:
-                extra["file"] = file
+            if files:
+                extra["files"] = files
             await user.send(content=text, **extra)
+            self.dms_reopened(user_id)
             return True
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %d refused: %s", user_id, exc)
+            else:
+                self._dms_closed.add((row.id, user_id))
             if await self.bot.store.first_dm_notice(row.id, user_id):
                 channel = await self.channel(row.channel_id)
                 if channel is not None:
@@ -241,6 +377,23 @@ class Presenter:
         except discord.HTTPException:
             log.exception("could not DM the private view of match %d to %d", row.id, user_id)
             return False
+
+    def dms_reopened(self, user_id: int, match_id: int | None = None) -> None:
+        """DM `user_id` again (all matches, or `match_id` only): a DM to them went through,
+        or they asked for their view with `/hand`."""
+        self._dms_closed = {(m, u) for m, u in self._dms_closed if not (u == user_id and match_id in (None, m))}
+
+    async def private_files(self, row: MatchRow, view: dict[str, Any], *, with_board: bool) -> list[discord.File]:
+        """The private picture, and beside it the board when the game shows one with a seat's
+        controls (Domino Wars' turn: choose a placement without switching to the channel)."""
+        files = []
+        mine = await self.private_file(row, view)
+        if mine is not None:
+            files.append(mine)
+        if with_board and private.board_beside(row.game, view):
+            public = await self.bot.service.view(row.id, None)
+            files.append(await self.board_file(row, public))
+        return files
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
         """A channel the bot can post in, from the cache or by REST (None: gone or hidden)."""

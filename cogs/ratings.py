@@ -1,8 +1,13 @@
-"""`/leaderboard` and `/stats`: the ratings every finished rated match feeds (bot.rating_book)."""
+"""`/leaderboard` and `/stats`: the ratings every finished rated match feeds (bot.rating_book).
+
+`/stats` also shows each game's trend: the rating before and after each of the player's
+latest rated matches, from the changes stored with every rated match (`Store.match_history`
+returns them, newest first), as a text sparkline and a small chart picture."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import io
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -12,11 +17,14 @@ from bot.rating_book import PlayerRecord
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
 from cogs.play import GAME_CHOICES
+from renderers.rating_chart import chart_png
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
 LEADERBOARD_SIZE = 10
+TREND_MATCHES = 30
+SPARKS = "▁▂▃▄▅▆▇█"
 MEDALS = ("🥇", "🥈", "🥉")
 
 
@@ -56,9 +64,36 @@ class RatingsCog(BoneyardCog):
             await answer(interaction, f"{who.display_name} has no rated games yet.", ephemeral=True)
             return
         embed = discord.Embed(title=f"{who.display_name} — ratings")
+        series: dict[str, list[float]] = {}
         for record in records:
-            embed.add_field(name=GAMES[record.game].info.name, value=record_text(record), inline=False)
-        await answer(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False)
+            name = GAMES[record.game].info.name
+            series[name] = await rating_trend(self.bot, who.id, record.game)
+            embed.add_field(name=name, value=record_text(record) + trend_text(series[name]), inline=False)
+        extra: dict[str, Any] = {}
+        if any(len(line) > 1 for line in series.values()):
+            png = await self.bot.pictures.run(chart_png, series)
+            extra["file"] = discord.File(io.BytesIO(png), filename="ratings.png")
+            embed.set_image(url="attachment://ratings.png")
+        await answer(
+            interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False, **extra
+        )
+
+
+async def rating_trend(bot: Boneyard, user_id: int, game: str) -> list[float]:
+    """The rating before the oldest of the latest `TREND_MATCHES` rated matches, then after
+    each, oldest first (from the rating changes stored with each finished match)."""
+    history = await bot.store.match_history(user_id, game=game, limit=TREND_MATCHES)
+    steps = [(b, a) for _, changes in reversed(history) for u, b, a in changes if u == user_id]
+    return [steps[0][0], *(after for _, after in steps)] if steps else []
+
+
+def trend_text(values: list[float]) -> str:
+    """`\nTrend: 1500 → 1534 ▁▂▅▇` (empty for fewer than two points)."""
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    bars = "".join(SPARKS[round((v - low) / (high - low) * (len(SPARKS) - 1)) if high > low else 0] for v in values)
+    return f"\nTrend: {values[0]:.0f} → {values[-1]:.0f} {bars}"
 
 
 async def setup(bot: Boneyard) -> None:

@@ -13,10 +13,12 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from PIL import Image
+
 from bot.games import GAMES
 from renderers.kit import Header, frame, to_png
 
-__all__ = ["Header", "has_private_picture", "render", "render_private"]
+__all__ = ["Header", "has_private_picture", "picture", "private_picture", "render", "render_private"]
 
 _MODULES = {
     "dominance": "renderers.dominance",
@@ -36,8 +38,13 @@ def _module(game_key: str) -> ModuleType:
 
 def render(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes:
     """The board picture of `view` as PNG bytes (CPU work: call it off the event loop)."""
+    return to_png(picture(game_key, view, header))
+
+
+def picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image:
+    """The board picture of `view` as an image, for callers that compose pictures (replays)."""
     body = _module(game_key).board(view)
-    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names))
+    return frame(body, view, header, GAMES[game_key].info.seat_names)
 
 
 def has_private_picture(game_key: str) -> bool:
@@ -55,3 +62,10 @@ def render_private(game_key: str, view: dict[str, Any], header: Header | None = 
     if body is None:
         return None
     return to_png(frame(body, view, header, GAMES[game_key].info.seat_names))
+
+
+def private_picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image | None:
+    """A seat's private picture as an image (None: nothing private now), for replays."""
+    draw_private = getattr(_module(game_key), "private", None)
+    body = draw_private(view) if draw_private is not None else None
+    return frame(body, view, header, GAMES[game_key].info.seat_names) if body is not None else None

@@ -441,8 +441,10 @@ def _draw_move_trail(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any
 
 
 def _draw_highlight(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
-    """Yellow outlines on the last move's squares (over the tokens, so they stay visible)."""
-    for s in _last_squares(view.get("last_move")):
+    """Yellow outlines on the squares of the last moves (`last_actions`, the moves told in the
+    post this picture goes with; else `last_move`), over the tokens so they stay visible."""
+    moves = view.get("last_actions") or [view.get("last_move")]
+    for s in dict.fromkeys(sq for move in moves for sq in _last_squares(move)):
         if lay.visible(s):
             x0, y0, x1, y1 = lay.box(s)
             draw.rectangle((x0, y0, x1, y1), outline=PALETTE.pip, width=6)  # a dark edge: yellow alone fades on ivory
@@ -566,6 +568,9 @@ def _status(view: dict[str, Any]) -> str:
 
 
 def _last(view: dict[str, Any], width: float) -> str:
+    actions = view.get("last_actions")
+    if actions:
+        return fit_text("Last: " + " · ".join(actions), 20, width)
     return fit_text(f"Last: {view['last_move']}", 20, width) if view.get("last_move") else ""
 
 
@@ -631,16 +636,20 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     card_w, card_h, gap = 122, 150, 14
     rows = max(1, math.ceil(len(cards) / per_row))
     width = max(MIN_WIDTH, per_row * (card_w + gap) + gap)
-    height = 60 + rows * (card_h + gap) + 10
+    secret_lines = _hidden_factor_lines(view)
+    top = 60 + 36 * len(secret_lines)
+    height = top + rows * (card_h + gap) + 10
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
     draw.text((gap, 18), title, font=font(24), fill=PALETTE.text)
+    for i, line in enumerate(secret_lines):
+        draw.text((gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), font=font(26), fill=PALETTE.highlight)
     if not cards:
         draw.text((gap, 70), "(empty)", font=font(18), fill=PALETTE.muted)
     for i, card in enumerate(cards):
         x = gap + (i % per_row) * (card_w + gap)
-        y = 60 + (i // per_row) * (card_h + gap)
+        y = top + (i // per_row) * (card_h + gap)
         draw.rounded_rectangle(
             (x, y, x + card_w, y + card_h), radius=10, fill=(255, 255, 255), outline=PALETTE.pip, width=2
         )
@@ -651,6 +660,22 @@ def private(view: dict[str, Any]) -> Image.Image | None:
         text_center(draw, (x + card_w / 2, y + 112), f"{strength} / {attack} / {defence}", 18, BLACK_INK)
         text_center(draw, (x + card_w / 2, y + 134), f"Str Atk Def · L{_level(card)}", 12, (90, 90, 90))
     return img
+
+
+def _hidden_factor_lines(view: dict[str, Any]) -> list[str]:
+    """With `hidden_factors=on`: the seat's own factors and roll, which nobody else sees."""
+    mine = view.get("private") or {}
+    factors = mine.get("factors")
+    if not isinstance(factors, dict):
+        return []
+    names = {"C": "Chance", "F": "Force", "D": "Defend", "A": "Attack", "M": "Move"}
+    lines = ["Your factors: " + "  ".join(f"{names.get(k, k)} {v}" for k, v in factors.items())]
+    rolled = mine.get("rolled")
+    if rolled:
+        cards = [str(d.get("card")) for d in view.get("dice", [])]
+        faces = (f"{c} {names.get(f, 'Summon')}" for c, f in zip(cards, rolled, strict=False))
+        lines.append("Your roll: " + ",  ".join(faces))
+    return lines
 
 
 def _level(card: str) -> int:

@@ -20,6 +20,10 @@ Representation, and why:
   "30 s left" is wrong when 3 s are left.
 - Unused move time is not banked, and the reserve is never refilled: a seat's reserve
   only shrinks, and a new move starts with a fresh move time.
+- A draft (a simultaneous secret choice of several picks) under a control with `draft=`
+  is a hard limit of its own (`SeatClock.hard`): it never runs into the reserve, and when
+  it runs out the `Timeout` tells the service to complete the missing picks at random
+  (the Domino Wars event's 2 minutes), not to end the game.
 """
 
 from __future__ import annotations
@@ -62,7 +66,8 @@ class TimeControl:
     """What a match's clock allows.  All durations in seconds.
 
     `per_move` None means no clock at all (`none`).  `draft_time` None means a draft move
-    gets `per_move` like any other move.  Reminder points are settings: `move_reminders`
+    gets `per_move` like any other move; set, it is the draft's hard limit (no reserve).
+    Reminder points are settings: `move_reminders`
     are seconds of move time left, `remind_on_reserve` announces entering the reserve,
     `reserve_every` repeats a reminder each time that much reserve was used in a move.
     """
@@ -234,7 +239,8 @@ def parse_duration(text: str) -> float:
 
 def parse_time_control(text: str) -> TimeControl:
     """`blitz`, `rapid`, `daily`, `none`, or `<move>+<reserve>` (e.g. `2m+5m`, `24h+3d`, `90s`),
-    followed by optional settings: `draft=<duration>`, `timeout=lose|pass`, `remind=<list>`
+    followed by optional settings: `draft=<duration>` (a hard limit for a simultaneous
+    secret draft: no reserve after it, the missing picks are completed at random), `timeout=lose|pass`, `remind=<list>`
     (move time left at which to remind, e.g. `30s,10s`, or `off`) and `every=<duration>|off`
     (a reminder each time that much reserve is used).
 
@@ -333,7 +339,9 @@ class Reminder:
 @dataclass(frozen=True, slots=True)
 class Timeout:
     """`seat` has no time left.  The service applies the control's `on_timeout`
-    (after checking `ClockState.expired`, since the player may have moved meanwhile)."""
+    (after checking `ClockState.expired`, since the player may have moved meanwhile), or,
+    when the seat's running move is a draft under `draft=` (`SeatClock.hard`), completes
+    its missing picks at random."""
 
     seat: int
     due: float
@@ -358,6 +366,9 @@ class SeatClock:
     """The move time this move started with (reminder points above it never fire)."""
     draft: bool = False
     """The running move is a draft (several picks on one clock)."""
+    hard: bool = False
+    """The running move ends when its move time does: a draft under `draft=`, which never
+    uses the reserve (its timeout completes the picks at random instead)."""
     move_reserve: float = 0.0
     """The reserve this move started with: reserve reminders are spaced from it."""
     sent: frozenset[str] = frozenset()
@@ -368,10 +379,11 @@ class SeatClock:
             return self
         elapsed = max(0.0, now - self.since)
         from_move = min(elapsed, self.move_left)
+        from_reserve = 0.0 if self.hard else elapsed - from_move
         return replace(
             self,
             move_left=self.move_left - from_move,
-            reserve=max(0.0, self.reserve - (elapsed - from_move)),
+            reserve=max(0.0, self.reserve - from_reserve),
             since=max(now, self.since),
         )
 
@@ -384,6 +396,7 @@ class SeatClock:
             "budget": None if math.isinf(self.budget) else self.budget,
             "move_reserve": self.move_reserve,
             "draft": self.draft,
+            "hard": self.hard,
             "sent": sorted(self.sent),
         }
 
@@ -398,6 +411,7 @@ class SeatClock:
             budget=math.inf if budget is None else float(budget),
             move_reserve=float(data.get("move_reserve", data["reserve"])),
             draft=bool(data.get("draft", False)),
+            hard=bool(data.get("hard", False)),
             sent=frozenset(str(k) for k in data.get("sent", ())),
         )
 
@@ -441,7 +455,7 @@ class ClockState:
         if self.control.unlimited or not clock.running:
             return False
         move_left, reserve = self.remaining(seat, now)
-        return move_left + reserve <= 0
+        return move_left <= 0 if clock.hard else move_left + reserve <= 0
 
     def display(self, seat: int, now: float) -> str:
         """`0:42 + 2:30` (the reserve part only when the control has one); '' without a clock."""
@@ -518,7 +532,9 @@ class ClockState:
             return self
         charged = clock.charged(now)
         clocks = list(self.seats)
-        clocks[seat] = replace(charged, running=False, since=None, move_left=0.0, draft=False, sent=frozenset())
+        clocks[seat] = replace(
+            charged, running=False, since=None, move_left=0.0, draft=False, hard=False, sent=frozenset()
+        )
         return self._with(clocks)
 
     def stop_all(self, now: float) -> ClockState:
@@ -623,6 +639,7 @@ class ClockState:
             move_left=budget,
             budget=budget,
             draft=draft,
+            hard=draft and self.control.draft_time is not None,
             move_reserve=clock.reserve,
             sent=frozenset(),
         )
@@ -645,6 +662,10 @@ class ClockState:
             key = f"move:{left:g}"
             if left < clock.budget and key not in sent:
                 events.append(Reminder(seat, key, f"{_spoken(left)} left", since + clock.move_left - left, control.via))
+        if clock.hard:  # a draft's own limit: no reserve after it
+            if "timeout" not in sent:
+                events.append(Timeout(seat, reserve_starts))
+            return events
         if control.remind_on_reserve and clock.reserve > 0 and "reserve" not in sent:
             events.append(Reminder(seat, "reserve", "entering reserve", reserve_starts, control.via))
         if control.reserve_every and clock.reserve > 0:

@@ -9,6 +9,13 @@ is applied by the engine itself.  Doing that once here, rather than in five engi
 the behaviour identical everywhere and lets the log record those forced moves
 (`GameState.forced`) so that a replay can check them.
 
+Who acts: `turn` is the frozenset of seats that MUST act now ({0}, {1}, {0, 1} for a
+simultaneous choice, {CHANCE}, or empty when over); the match waits for them, prompts them
+and runs their clocks.  `may_act` is the seats that MAY act without being asked (a
+Wonderland opponent's abilities during the active player's action step; empty in most
+games).  `play` and `legal_moves` serve the seats of both; clocks, prompts and "to move"
+follow `turn` only, so the opponent's clock does not run while it merely may act.
+
 This module and the whole `bot.games` package use the standard library only.
 """
 
@@ -189,12 +196,19 @@ class GameState(ABC):
         """Seats that must act now: {0}, {1}, {0, 1}, {CHANCE}, or empty when over."""
 
     @property
+    def may_act(self) -> frozenset[int]:
+        """Seats that MAY act without being asked, besides `turn` (the seats that MUST act),
+        e.g. a Wonderland opponent's abilities.  Clocks follow `turn` only."""
+        return frozenset()
+
+    @property
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
 
     @abstractmethod
     def legal_moves(self, seat: int) -> list[str]:
-        """Every legal move of `seat` now, in canonical notation (may be empty)."""
+        """Every legal move of `seat` now, in canonical notation (may be empty); empty for a
+        seat in neither `turn` nor `may_act`."""
 
     def play(self, seat: int, move: str) -> Self:
         """The state after `seat` plays `move`; raises IllegalMove and changes nothing."""
@@ -202,7 +216,7 @@ class GameState(ABC):
             raise IllegalMove("Type a move, for example one from the autocomplete list.")
         if self.outcome is not None:
             raise IllegalMove("The game is over.")
-        if seat not in self.turn:
+        if seat not in self.turn and seat not in self.may_act:
             raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
         state = self._apply(seat, move)
         return state._settle((state._entry(seat, move, forced=False),))
@@ -246,6 +260,33 @@ class GameState(ABC):
         """Whether `move`, which `seat` just made (leading to this state), may be shown to
         everyone.  Games with secrets override this: a draft pick or a shuffle is not."""
         return not self.rules.info.has_private_info
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        """A sentence for everyone about `entry`, the move that led from `before` to this
+        state, or None to let the caller show the entry's notation (public moves) or nothing
+        (secret ones).
+
+        Why here: only the engine knows what a move did ("7♠ attacks the Image — Blue has 2
+        lives"), while the cogs only format.  An override must use public information only,
+        whatever `entry.public` says: for a secret entry it may say THAT something happened
+        ("Blue has drafted"), never what.  Chance entries are described too (a roll, a draw),
+        so notifications and screen readers carry them."""
+        return None
+
+    def narrate(self, entries: Iterable[LogEntry]) -> list[tuple[LogEntry, str | None]]:
+        """Each of `entries` (what `play` applied from this state: the next state's `applied`)
+        with its `describe` sentence, found by replaying them one by one from this state.
+
+        A separate replay rather than work inside `play`: computer players and benchmarks play
+        millions of moves that nobody reads, and keeping the states in between would chain
+        every position of a game in memory."""
+        told: list[tuple[LogEntry, str | None]] = []
+        state: GameState = self
+        for entry in entries:
+            after = state._apply(entry.seat, entry.move)
+            told.append((entry, after.describe(state, entry)))
+            state = after
+        return told
 
     def _entry(self, seat: int, move: str, *, forced: bool) -> LogEntry:
         """The log entry of the move that led to this state.

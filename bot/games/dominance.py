@@ -46,6 +46,7 @@ from bot.games.base import (
     GameInfo,
     GameState,
     IllegalMove,
+    LogEntry,
     Option,
     OptionValue,
     Outcome,
@@ -344,7 +345,7 @@ class DominanceState(GameState):
         return sorted(pairs)
 
     def _entry_squares(self) -> tuple[int, int]:
-        return tile_squares(BATTLEFIELD_TILES.index((min(self.pair), max(self.pair))))
+        return self._tile_of(self.pair)
 
     def _roll_seat(self) -> int | None:
         """Who rolled `dice`: the player whose turn it is, or (while the next roll is due)
@@ -441,6 +442,17 @@ class DominanceState(GameState):
             return "layout " + " ".join(f"{a}{b}" if rng.random() < 0.5 else f"{b}{a}" for a, b in tiles)
         count = TURN_DICE if self.phase == "roll" else 2
         return "roll " + " ".join(str(d) for d in sorted(rng.randint(1, 6) for _ in range(count)))
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        """Rolls in words (setup, turn and return), so notifications and screen readers carry them."""
+        if entry.seat != CHANCE or not isinstance(before, DominanceState) or before.phase == "layout":
+            return None
+        dice = entry.move.split()[1:]
+        if before.phase == "setup":
+            return f"Setup roll for {SEAT_NAMES[before.to_move]}: {' and '.join(dice)}"
+        if before.phase == "roll":
+            return f"{SEAT_NAMES[before.to_move]} rolls {', '.join(dice)}"
+        return f"Return roll for {SEAT_NAMES[before.to_move]}: {' and '.join(dice)}"
 
     def _apply_chance(self, text: str) -> Self:
         if self.phase == "layout":
@@ -643,9 +655,16 @@ class DominanceState(GameState):
             nxt, phase = 1, "roll"  # rule 5: Black (seat 1) takes the first turn
         return self._copy(board=tuple(board), unplaced=(unplaced[0], unplaced[1]), to_move=nxt, phase=phase, pair=())
 
-    @staticmethod
-    def _tile_of(dice: tuple[int, ...]) -> tuple[int, int]:
-        return tile_squares(BATTLEFIELD_TILES.index((min(dice), max(dice))))
+    def _tile_of(self, dice: tuple[int, ...]) -> tuple[int, int]:
+        """The (left, right) spaces of the tile bearing the two rolled numbers where it lies
+        in this game's layout (rules 4 and 9): found by its values, never by its place in
+        the sorted list of tiles, which is where it lies only on the canonical layout."""
+        wanted = sorted(dice)
+        for tile in range(len(BATTLEFIELD_TILES)):
+            left, right = tile_squares(tile)
+            if sorted((self.values[left], self.values[right])) == wanted:
+                return left, right
+        raise AssertionError(f"no tile {wanted} in the layout")  # a parsed layout holds all 21
 
     def _begin_turn(self, dice: tuple[int, ...]) -> Self:
         active = frozenset(dice)

@@ -28,6 +28,7 @@ from bot.games.base import (
     GameInfo,
     GameState,
     IllegalMove,
+    LogEntry,
     Option,
     OptionValue,
     Outcome,
@@ -371,6 +372,13 @@ class DomineeringState(GameState):
 
     def _sample_chance(self, rng: random.Random) -> str:
         return f"draw {rng.choice(sorted(self.pool))}"
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        """The drawn tile in words (rule: chance in the message text, not only the picture)."""
+        if entry.seat != CHANCE:
+            return None
+        tile = entry.move.split()[-1]
+        return f"Drawn tile: {tile} (for {SEAT_NAMES[self.to_move]})"
 
     # --- explanations --------------------------------------------------------------
 

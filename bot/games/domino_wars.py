@@ -58,6 +58,7 @@ from bot.games.base import (
     GameInfo,
     GameState,
     IllegalMove,
+    LogEntry,
     Option,
     OptionValue,
     Outcome,
@@ -105,7 +106,7 @@ HOW_TO_PLAY = """\
   6 your next turn is skipped. Then draw one.
 • No tile in hand, or none that fits: your turn is skipped.
 • The game ends when neither player can place. Most squares showing your number wins.
-Items (match options, per seat): `repeat` (one tile may be drafted twice), `mulligan`
+Items (match options, per seat): `repeat` (one tile may be drafted twice; optional), `mulligan`
 (`mulligan` / `keep` your opening hand, up to twice), `tie` (choose the first player, win ties)."""
 
 
@@ -288,6 +289,17 @@ class DominoWarsState(GameState):
         if seat in _holders(self.options["repeat"]) and len(set(picked)) == len(picked):
             return [t for t in POOL if picked.count(t) < 2]
         return [t for t in POOL if t not in picked]
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        """A secret draft says only that a seat finished it ("Blue has drafted")."""
+        seat = entry.seat
+        if (
+            seat in (0, 1)
+            and isinstance(before, DominoWarsState)
+            and len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat])
+        ):
+            return f"{SEAT_NAMES[seat]} has drafted."
+        return None
 
     def is_public_move(self, seat: int, move: str) -> bool:
         """Draft picks, shuffles and effect 2's choice are secret; everything else a player
@@ -700,7 +712,12 @@ class DominoWarsRules(Rules):
         blurb="Draft eight dominoes in secret, then cover the 4×4 board with higher numbers and their effects.",
         how_to_play=HOW_TO_PLAY,
         options=(
-            Option("repeat", "none", "Domino Repeat: the holder may draft one tile twice", ("none", "0", "1", "both")),
+            Option(
+                "repeat",
+                "none",
+                "Domino Repeat: the holder may draft one tile twice (optional: 8 different tiles are fine too)",
+                ("none", "0", "1", "both"),
+            ),
             Option(
                 "mulligan",
                 "none",

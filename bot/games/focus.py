@@ -6,6 +6,14 @@ c3 stack, as many as the distance, jump to c5); a drop or a setup placement is `
 The board is a tuple of 64 strings indexed `file + 8 * rank`; a string lists the owners
 of a stack's pieces bottom to top (`"0010"`: top piece seat 0's).  Cut corner squares are
 never written to.  Strings make copying a position cheap and give a ready repetition key.
+
+The repetition table (ruling 9) must not grow with the game, because there is no move
+limit by default and the snapshot is stored after every move.  A capture is the one
+irreversible change (captured pieces are out for good, so the pieces in play never come
+back to an earlier count): no position before the last capture can recur.  So the state
+keeps the position right after the last capture (`anchor`) and the moves played since
+(`trail`, two characters a ply), and the counts in `seen` are rebuilt from them on load.
+A 2,000-ply stretch without a capture is about 4 KB of snapshot.
 """
 
 from __future__ import annotations
@@ -37,6 +45,10 @@ CUT = frozenset(
 SQUARES = tuple(i for i in range(SIZE * SIZE) if i not in CUT)
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 NAMES = tuple(square_name(i % SIZE, i // SIZE) for i in range(SIZE * SIZE))
+_CODES = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""One character per square (52 of each) for the moves in the repetition trail."""
+CODE = dict(zip(SQUARES, _CODES, strict=True))
+SQUARE_OF = {c: i for i, c in CODE.items()}
 
 _MOVE = re.compile(r"^([a-z]\d+)\s*[-x ]?\s*([a-z]\d+)$")
 _DROP = re.compile(r"^(?:\*|drop\s+)\s*([a-z]\d+)$")
@@ -51,9 +63,10 @@ HOW_TO_PLAY = """\
   bottom: yours go to your **reserve**, the opponent's are **captured**.
 • **Drop** one reserve piece on any square (`*d4`), even on an enemy stack to take it.
 • You lose when, on your turn, you control no stack and have no reserve.
-• Draw: the same position for the third time, or 400 moves without a result.
+• Draw: the same position for the third time. There is no move limit (as in the source).
 Options: `setup=drop` (players place their pieces first), `drops=restricted` (drops only on
-empty squares or your own stacks)."""
+empty squares or your own stacks), `ply_limit=N` (draw after N plies, single moves of
+either player)."""
 
 
 def _start_board() -> tuple[str, ...]:
@@ -71,6 +84,8 @@ class FocusState(GameState):
 
     __slots__ = (
         "_outcome",
+        "anchor",
+        "base",
         "board",
         "captured",
         "forced",
@@ -81,6 +96,7 @@ class FocusState(GameState):
         "seen",
         "setup_left",
         "to_move",
+        "trail",
     )
 
     def __init__(
@@ -92,10 +108,13 @@ class FocusState(GameState):
         to_move: int,
         setup_left: tuple[int, int],
         ply: int,
-        seen: dict[str, int],
         last_move: str | None,
         outcome: Outcome | None,
         options: dict[str, OptionValue],
+        anchor: str | None = None,
+        trail: str = "",
+        base: dict[str, int] | None = None,
+        seen: dict[str, int] | None = None,
     ) -> None:
         self.board = board
         self.reserves = reserves
@@ -103,7 +122,14 @@ class FocusState(GameState):
         self.to_move = to_move
         self.setup_left = setup_left
         self.ply = ply
-        self.seen = seen
+        self.anchor = anchor
+        """The position key right after the last capture (or the first real position)."""
+        self.trail = trail
+        """The moves since `anchor`, coded two characters a ply."""
+        self.base = base or {}
+        """Counts carried over from a snapshot written before the trail existed."""
+        self.seen = seen if seen is not None else _counts(anchor, trail, self.base)
+        """How often each position since `anchor` occurred (derived, never dumped)."""
         self.last_move = last_move
         self._outcome = outcome
         self.options = options
@@ -168,7 +194,9 @@ class FocusState(GameState):
             "to_move": self.to_move,
             "setup_left": list(self.setup_left),
             "ply": self.ply,
-            "seen": dict(self.seen),
+            "anchor": self.anchor,
+            "trail": self.trail,
+            **({"seen": dict(self.base)} if self.base else {}),
             "last_move": self.last_move,
             "outcome": self._outcome.to_json() if self._outcome else None,
             "options": dict(self.options),
@@ -219,7 +247,9 @@ class FocusState(GameState):
             if not any(left):
                 nxt = 0  # rule 3: seat 0 makes the first real move
             notation = f"*{NAMES[i]}"
-            return self._next(tuple(board), self.reserves, self.captured, nxt, (left[0], left[1]), notation, setup=True)
+            return self._next(
+                tuple(board), self.reserves, self.captured, nxt, (left[0], left[1]), notation, "", setup=True
+            )
         if not self.reserves[seat]:
             raise IllegalMove("You have no pieces in reserve to drop.")
         if not self._may_drop(seat, i):
@@ -227,10 +257,10 @@ class FocusState(GameState):
                 f"With restricted drops, drop only on an empty square or your own stack; {NAMES[i]} is not yours."
             )
         board = list(self.board)
-        board[i] += str(seat)
         reserves = list(self.reserves)
-        reserves[seat] -= 1
-        return self._after_action(seat, board, reserves, f"*{NAMES[i]}", i)
+        captured = list(self.captured)
+        _drop_piece(board, reserves, captured, seat, i)
+        return self._after_action(seat, board, reserves, captured, f"*{NAMES[i]}", f"*{CODE[i]}")
 
     def _move(self, seat: int, src: int, dst: int) -> Self:
         if self.in_setup:
@@ -251,18 +281,16 @@ class FocusState(GameState):
                 f"Moving {k} squares takes the top {k} pieces, but the stack on {NAMES[src]} is only {len(stack)} tall."
             )
         board = list(self.board)
-        board[src], moving = stack[:-k], stack[-k:]
-        board[dst] += moving
-        return self._after_action(seat, board, list(self.reserves), f"{NAMES[src]}-{NAMES[dst]}", dst)
-
-    def _after_action(self, seat: int, board: list[str], reserves: list[int], notation: str, landed: int) -> Self:
+        reserves = list(self.reserves)
         captured = list(self.captured)
-        stack = board[landed]
-        if len(stack) > MAX_HEIGHT:
-            removed, board[landed] = stack[:-MAX_HEIGHT], stack[-MAX_HEIGHT:]
-            own = removed.count(str(seat))
-            reserves[seat] += own
-            captured[seat] += len(removed) - own
+        _move_stack(board, reserves, captured, seat, src, dst)
+        return self._after_action(
+            seat, board, reserves, captured, f"{NAMES[src]}-{NAMES[dst]}", f"{CODE[src]}{CODE[dst]}"
+        )
+
+    def _after_action(
+        self, seat: int, board: list[str], reserves: list[int], captured: list[int], notation: str, code: str
+    ) -> Self:
         return self._next(
             tuple(board),
             (reserves[0], reserves[1]),
@@ -270,6 +298,7 @@ class FocusState(GameState):
             opponent(seat),
             self.setup_left,
             notation,
+            code,
         )
 
     def _next(
@@ -280,6 +309,7 @@ class FocusState(GameState):
         to_move: int,
         setup_left: tuple[int, int],
         notation: str,
+        code: str,
         *,
         setup: bool = False,
     ) -> Self:
@@ -290,20 +320,28 @@ class FocusState(GameState):
             to_move=to_move,
             setup_left=setup_left,
             ply=self.ply if setup else self.ply + 1,
+            anchor=self.anchor,
+            trail=self.trail,
+            base=self.base,
             seen=self.seen,
             last_move=notation,
             outcome=None,
             options=self.options,
         )
         if not state.in_setup:
-            state.seen = dict(self.seen)
             key = state._position_key()
-            state.seen[key] = state.seen.get(key, 0) + 1
+            if self.anchor is None or captured != self.captured:
+                # The first real position, or a capture: nothing earlier can recur.
+                state.anchor, state.trail, state.base, state.seen = key, "", {}, {key: 1}
+            else:
+                state.trail = self.trail + code
+                state.seen = dict(self.seen)
+                state.seen[key] = state.seen.get(key, 0) + 1
             state._outcome = state._judge(state.seen[key])
         return state
 
     def _position_key(self) -> str:
-        return f"{'/'.join(self.board)}|{self.reserves[0]},{self.reserves[1]}|{self.to_move}"
+        return _key(self.board, self.reserves, self.to_move)
 
     def _judge(self, repetitions: int) -> Outcome | None:
         seat = self.to_move
@@ -317,8 +355,64 @@ class FocusState(GameState):
             return Outcome(frozenset(), f"The same position occurred {repetitions} times.")
         cap = int(self.options["ply_limit"])
         if cap and self.ply >= cap:
-            return Outcome(frozenset(), f"{cap} moves were played without a result.")
+            return Outcome(frozenset(), f"{cap} plies were played without a result.")
         return None
+
+
+def _key(board: tuple[str, ...] | list[str], reserves: tuple[int, int] | list[int], to_move: int) -> str:
+    """The repetition key of ruling 9: board, both reserves, side to move."""
+    return f"{'/'.join(board)}|{reserves[0]},{reserves[1]}|{to_move}"
+
+
+def _land(board: list[str], reserves: list[int], captured: list[int], seat: int, landed: int) -> None:
+    """Rule 7: cut the stack on `landed` to 5 from the bottom; `seat`'s pieces go to its
+    reserve, the opponent's are captured."""
+    stack = board[landed]
+    if len(stack) > MAX_HEIGHT:
+        removed, board[landed] = stack[:-MAX_HEIGHT], stack[-MAX_HEIGHT:]
+        own = removed.count(str(seat))
+        reserves[seat] += own
+        captured[seat] += len(removed) - own
+
+
+def _drop_piece(board: list[str], reserves: list[int], captured: list[int], seat: int, square: int) -> None:
+    """Rule 6, already checked: one reserve piece onto `square`."""
+    board[square] += str(seat)
+    reserves[seat] -= 1
+    _land(board, reserves, captured, seat, square)
+
+
+def _move_stack(board: list[str], reserves: list[int], captured: list[int], seat: int, src: int, dst: int) -> None:
+    """Rule 5, already checked: the top k pieces of `src` onto `dst`, k squares away."""
+    k = abs(dst % SIZE - src % SIZE) + abs(dst // SIZE - src // SIZE)
+    stack = board[src]
+    board[src], moving = stack[:-k], stack[-k:]
+    board[dst] += moving
+    _land(board, reserves, captured, seat, dst)
+
+
+def _counts(anchor: str | None, trail: str, base: Mapping[str, int]) -> dict[str, int]:
+    """The repetition counts: `base`, plus the anchor position and each position the
+    trail's moves lead to (replayed; the trail holds no capture, by construction)."""
+    seen = dict(base)
+    if anchor is None:
+        return seen
+    rows, reserve_text, side = anchor.split("|")
+    board = rows.split("/")
+    reserves = [int(n) for n in reserve_text.split(",")]
+    to_move = int(side)
+    captured = [0, 0]
+    seen[anchor] = seen.get(anchor, 0) + 1
+    for i in range(0, len(trail), 2):
+        head, dst = trail[i], SQUARE_OF[trail[i + 1]]
+        if head == "*":
+            _drop_piece(board, reserves, captured, to_move, dst)
+        else:
+            _move_stack(board, reserves, captured, to_move, SQUARE_OF[head], dst)
+        to_move = opponent(to_move)
+        key = _key(board, reserves, to_move)
+        seen[key] = seen.get(key, 0) + 1
+    return seen
 
 
 class FocusRules(Rules):
@@ -344,8 +438,8 @@ class FocusRules(Rules):
             Option("repetitions", 3, "the same position this many times is a draw (0: never)", minimum=0, maximum=10),
             Option(
                 "ply_limit",
-                400,
-                "moves without a result before the game is drawn (0: no limit)",
+                0,
+                "plies (single moves of either player) before the game is drawn (0: no limit, as in the source)",
                 minimum=0,
                 maximum=5000,
             ),
@@ -362,13 +456,13 @@ class FocusRules(Rules):
             to_move=0,
             setup_left=(PIECES, PIECES) if drop_setup else (0, 0),
             ply=0,
-            seen={},
             last_move=None,
             outcome=None,
             options=options,
         )
         if not drop_setup:  # rule 9: the start position is its own first occurrence
-            state.seen = {state._position_key(): 1}
+            key = state._position_key()
+            state.anchor, state.seen = key, {key: 1}
         return state
 
     def load(self, data: Mapping[str, Any]) -> FocusState:
@@ -384,11 +478,29 @@ class FocusRules(Rules):
             to_move=int(data["to_move"]),
             setup_left=(int(data["setup_left"][0]), int(data["setup_left"][1])),
             ply=int(data["ply"]),
-            seen={str(k): int(v) for k, v in data["seen"].items()},
             last_move=data.get("last_move"),
             outcome=Outcome.from_json(outcome) if outcome else None,
             options=self.resolve_options(data.get("options", {})),
+            **_repetitions(data, board),
         )
+
+
+def _repetitions(data: Mapping[str, Any], board: list[str]) -> dict[str, Any]:
+    """The repetition fields of a snapshot.  One written before the trail existed holds the
+    whole table in `seen`: it is kept as `base` (until the next capture), with the current
+    position as the anchor and its own occurrence taken out of `base`.  A position given
+    without any table (a test's or a puzzle's) is its own first occurrence."""
+    seen = {str(k): int(v) for k, v in data.get("seen", {}).items()}
+    if "anchor" in data:
+        return {"anchor": data["anchor"], "trail": str(data.get("trail", "")), "base": seen}
+    if any(int(n) for n in data["setup_left"]):  # still in a drop setup: no table yet
+        return {"anchor": None, "trail": "", "base": {}}
+    anchor = _key(board, (int(data["reserves"][0]), int(data["reserves"][1])), int(data["to_move"]))
+    if seen.get(anchor, 0) > 1:
+        seen[anchor] -= 1
+    else:
+        seen.pop(anchor, None)
+    return {"anchor": anchor, "trail": "", "base": seen}
 
 
 FocusState.rules = FocusRules()

@@ -25,9 +25,9 @@ from typing import Any
 
 import discord
 
-from bot.matches import NotInMatch, ServiceError, Update
-from cogs.acknowledge import defer
-from cogs.common import bot_of, service_of
+from bot.matches import NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
+from cogs.acknowledge import answer, defer
+from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move
 
 log = logging.getLogger(__name__)
@@ -58,9 +58,70 @@ def controls_for(game: str, match_id: int, seat: int, view: dict[str, Any], move
     return factory(match_id, seat, view, moves)
 
 
+def summary(game: str, view: dict[str, Any]) -> str | None:
+    """Lines for the DM's text that say in words what the seat's picture shows privately
+    (a module's optional `summary(view)`): notifications and screen readers carry them."""
+    if not has_controls(game):
+        return None
+    describe: Callable[[dict[str, Any]], str | None] | None = getattr(_module(game), "summary", None)
+    return describe(view) if describe is not None else None
+
+
+def board_beside(game: str, view: dict[str, Any]) -> bool:
+    """Whether the seat's DM shows the board beside its private picture now (a module's
+    optional `board_beside(view)`), so one message is enough to decide on a phone."""
+    if not has_controls(game):
+        return False
+    wanted: Callable[[dict[str, Any]], bool] | None = getattr(_module(game), "board_beside", None)
+    return wanted(view) if wanted is not None else False
+
+
 def dynamic_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
     """Every private component class, for `bot.add_dynamic_items` at start-up."""
     return tuple(item for game in _MODULES for item in _module(game).ITEMS)
+
+
+class StaleControls(ServiceError):
+    """Controls that no longer fit the game (it moved on, or a newer message replaced them):
+    the player gets the current controls in a fresh message instead of a dead end."""
+
+
+async def report_or_refresh(interaction: discord.Interaction, match_id: int, seat: int, error: BaseException) -> None:
+    """The error handler of private controls: out-of-date controls are answered with the
+    seat's current view and controls in a NEW message; any other error with a refusal."""
+    if isinstance(error, StaleControls | NotYourTurn):
+        try:
+            await check_owner(interaction, match_id, seat)
+            await send_fresh_controls(interaction, match_id, seat, str(error))
+            return
+        except Exception as other:
+            error = other
+    await report_error(interaction, error)
+
+
+async def send_fresh_controls(interaction: discord.Interaction, match_id: int, seat: int, reason: str) -> None:
+    """Answer `interaction` with the seat's current private view and controls (ephemeral when
+    the stale controls were, as under `/hand`), and strip the stale message of its controls."""
+    service, presenter = service_of(interaction), presenter_of(interaction)
+    row = await service.get(match_id)
+    if row.status != "active":
+        raise NoMatchHere("This match is not running any more.")
+    user_id = interaction.user.id
+    view = await service.view(match_id, user_id)
+    controls = await presenter.controls(row, user_id, seat, view)
+    files = await presenter.private_files(row, view, with_board=controls is not None)
+    text = f"⚠️ {reason}\n" + (
+        "Here are your current controls." if controls is not None else "You have nothing to decide right now."
+    )
+    stale = interaction.message
+    ephemeral = stale is not None and stale.flags.ephemeral
+    extra: dict[str, Any] = {"view": controls} if controls is not None else {}
+    await answer(interaction, text, files=files, ephemeral=ephemeral, **extra)
+    if stale is not None and not ephemeral:
+        try:
+            await stale.edit(view=None)
+        except discord.HTTPException:
+            log.info("could not remove stale controls of match %d", match_id)
 
 
 async def check_owner(interaction: discord.Interaction, match_id: int, seat: int) -> None:

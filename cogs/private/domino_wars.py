@@ -36,8 +36,8 @@ from bot.games.domino_wars import DRAFT_SIZE, SEAT_NAMES
 from bot.games.dominoes import no_doubles
 from bot.matches import ServiceError, Update
 from cogs.acknowledge import defer
-from cogs.common import presenter_of, report_error, service_of
-from cogs.private import check_owner, receipt_and_announce
+from cogs.common import presenter_of, service_of
+from cogs.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
 TAG = "boneyard:dw"
 SELECT_LIMIT = 25
@@ -287,7 +287,7 @@ class CopySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT 
             chosen = list((Counter(self.tiles) - Counter(step.picked)).elements())
             draft = step.complete(chosen, copy)
             if draft is None:
-                raise ServiceError("That draft is out of date; choose your tiles again in your newest message.")
+                raise StaleControls("That draft is out of date.")
             return f"Your draft: `{' '.join(draft)}` ({copy} twice). Confirm it, or change your choice.", draft_view(
                 self.match_id, self.seat, step, chosen, copy=copy
             )
@@ -314,7 +314,7 @@ class ConfirmDraft(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_SEA
     async def callback(self, interaction: discord.Interaction) -> None:
         draft = " ".join(self.tiles)
         done = f"✅ Draft sent: `{draft}`. The match starts when both players have drafted."
-        await _play(interaction, self.match_id, self.seat, f"draft {draft}", done, announce_draft=True)
+        await _play(interaction, self.match_id, self.seat, f"draft {draft}", done)
 
 
 class ChoiceButton(
@@ -360,7 +360,7 @@ class TileSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT 
 
         def build(view: dict[str, Any], moves: list[str]) -> tuple[str, discord.ui.View | None]:
             if tile not in placements_by_tile(moves):
-                raise ServiceError(f"{tile} cannot be placed now; use your newest message.")
+                raise StaleControls(f"{tile} cannot be placed now.")
             return f"Where does {tile} go? Choosing a placement plays it.", tile_view(
                 self.match_id, self.seat, view, moves, tile
             )
@@ -528,6 +528,11 @@ def effect_view(match_id: int, seat: int, moves: Sequence[str]) -> discord.ui.Vi
     return controls
 
 
+def board_beside(view: dict[str, Any]) -> bool:
+    """A turn's DM carries the board too: placements are chosen against it."""
+    return view.get("phase") in ("play", "effect")
+
+
 def controls(match_id: int, seat: int, view: dict[str, Any], moves: list[str]) -> discord.ui.View | None:
     """The components of the decision `seat` faces now (see the module docstring)."""
     phase = view.get("phase")
@@ -550,9 +555,9 @@ def _current_draft(view: dict[str, Any], moves: list[str], picked: Sequence[str]
     """The seat's draft step now; refuses if it has drafted or its picks changed since."""
     step = draft_step(view, moves)
     if step is None:
-        raise ServiceError("Your draft is already done: these controls are out of date.")
+        raise StaleControls("Your draft is already done: these controls are out of date.")
     if picked is not None and sorted(picked) != sorted(step.picked):
-        raise ServiceError("Your picks changed since this message; use your newest one (or `/hand`).")
+        raise StaleControls("Your picks changed since this message.")
     return step
 
 
@@ -562,7 +567,7 @@ async def _situation(interaction: discord.Interaction, match_id: int, seat: int)
     service = service_of(interaction)
     moves = await service.legal_moves(match_id, interaction.user.id)
     if not moves:
-        raise ServiceError("You have nothing to decide now: these controls are out of date.")
+        raise StaleControls("You have nothing to decide now: these controls are out of date.")
     return await service.view(match_id, interaction.user.id), moves
 
 
@@ -583,26 +588,22 @@ async def _next_step(interaction: discord.Interaction, match_id: int, seat: int,
         status, next_view = build(view, moves)
         await interaction.edit_original_response(content=with_status(_content(interaction), status), view=next_view)
     except Exception as error:
-        await report_error(interaction, error)
+        await report_or_refresh(interaction, match_id, seat, error)
 
 
-async def _play(
-    interaction: discord.Interaction, match_id: int, seat: int, move: str, done: str, *, announce_draft: bool = False
-) -> None:
+async def _play(interaction: discord.Interaction, match_id: int, seat: int, move: str, done: str) -> None:
     """The final step: play `move`, mark the message done (controls removed), then announce.
 
-    With `announce_draft`, the channel's board says who drafted: the draft itself is secret,
-    so the service announces no move, and the line names the player only."""
+    A draft is secret: the channel gets only the engine's line that the seat has drafted."""
     presenter = presenter_of(interaction)
     presenter.remember(interaction.user)
     try:
         await defer(interaction)
         _view, moves = await _situation(interaction, match_id, seat)
         if not is_still_open(move, moves):
-            raise ServiceError("That choice is out of date: nothing was played. Use your newest message.")
+            raise StaleControls("That choice is out of date: nothing was played.")
         update: Update = await service_of(interaction).play(match_id, interaction.user.id, move)
     except Exception as error:
-        await report_error(interaction, error)
+        await report_or_refresh(interaction, match_id, seat, error)
         return
-    intro = f"📝 **{await presenter.name(interaction.user.id)}** has drafted." if announce_draft else None
-    await receipt_and_announce(interaction, update, intro=intro, content=with_status(_content(interaction), done))
+    await receipt_and_announce(interaction, update, content=with_status(_content(interaction), done))

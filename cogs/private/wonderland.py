@@ -11,7 +11,9 @@ Three decisions are secret or personal enough to be made where the pool deck is 
 
 Every other decision (summons, moves, attacks, abilities, `end`) is public and played with
 `/move` or typed in the match channel, so `controls` returns None then and nobody is DMed
-after each move.
+after each move.  That includes the opponent's abilities during the active player's action
+step: the opponent MAY act then (`state.may_act`) but is not in `turn`, so it gets no
+controls and no prompt.
 
 The choice made so far rides in the custom ids (a 52-bit card mask in hex), never in memory,
 so a restart between two selects changes nothing.  Each custom id also names the seat, and a
@@ -31,11 +33,11 @@ from typing import Any, Final, Self
 
 import discord
 
-from bot.games.wonderland.cards import CARDS, DECK, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
+from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
 from bot.matches import NoMatchHere, ServiceError
 from cogs.acknowledge import defer
-from cogs.common import presenter_of, report_error, service_of
-from cogs.private import check_owner, receipt_and_announce
+from cogs.common import presenter_of, service_of
+from cogs.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
 PREFIX: Final = "boneyard:wl"
 _HEAD: Final = rf"{PREFIX}:(?P<id>[0-9]+):(?P<seat>[01])"
@@ -277,7 +279,7 @@ async def _guarded(
         await check_owner(interaction, match_id, seat)
         await act()
     except Exception as error:
-        await report_error(interaction, error)
+        await report_or_refresh(interaction, match_id, seat, error)
 
 
 async def _situation(interaction: discord.Interaction, match_id: int) -> tuple[dict[str, Any], list[str]]:
@@ -333,7 +335,7 @@ class PoolSelect(
         async def act() -> None:
             step = pool_step(*await _situation(interaction, self.match_id), decode(self.chosen))
             if step is None:
-                raise ServiceError(POOL_OVER)
+                raise StaleControls(POOL_OVER)
             step = step.with_suit(self.suit, self.item.values)
             await interaction.edit_original_response(
                 content=pool_text(self.match_id, step), view=pool_view(self.match_id, self.seat, step)
@@ -367,7 +369,7 @@ class PoolConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{_
         async def act() -> None:
             step = pool_step(*await _situation(interaction, self.match_id), decode(self.chosen))
             if step is None:
-                raise ServiceError(POOL_OVER)
+                raise StaleControls(POOL_OVER)
             if not step.ready:
                 raise ServiceError(" ".join(step.problems()))
             deck = shown_all(in_hand_order((*step.picked, *step.chosen)))
@@ -416,7 +418,7 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{_H
             _view, moves = await _situation(interaction, self.match_id)
             step = dice_step(moves, self.item.values)
             if step is None:
-                raise ServiceError(DICE_OVER)
+                raise StaleControls(DICE_OVER)
             await interaction.edit_original_response(
                 content=dice_text(self.match_id, step), view=dice_view(self.match_id, self.seat, step)
             )
@@ -451,7 +453,7 @@ class DiceRoll(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{_HEA
             _view, moves = await _situation(interaction, self.match_id)
             step = dice_step(moves, decode(self.chosen))
             if step is None:
-                raise ServiceError(DICE_OVER)
+                raise StaleControls(DICE_OVER)
             move = step.move()
             if move is None:
                 raise ServiceError("Those cards cannot be rolled now; choose again in the menu.")
@@ -487,7 +489,7 @@ class DefenceButton(
         async def act() -> None:
             _view, moves = await _situation(interaction, self.match_id)
             if self.move not in moves:
-                raise ServiceError(DEFENCE_OVER)
+                raise StaleControls(DEFENCE_OVER)
             if self.move == "done":
                 text = "You are done defending: the attacks are reckoned."
             else:
@@ -531,8 +533,31 @@ def defence_view(match_id: int, seat: int, view: dict[str, Any], moves: Sequence
     return buttons
 
 
+def summary(view: dict[str, Any]) -> str | None:
+    """With `hidden_factors=on`: the seat's own factor pool and roll in words (the picture
+    shows them too; nobody else is told)."""
+    mine = view.get("private") or {}
+    factors = mine.get("factors")
+    if not isinstance(factors, dict):
+        return None
+    lines = [
+        "Your factors (hidden from your opponent): " + " · ".join(f"{FACTOR_NAMES[k]} {v}" for k, v in factors.items())
+    ]
+    rolled = mine.get("rolled")
+    if rolled:
+        dice = [str(d.get("card")) for d in view.get("dice", [])]
+        faces = ", ".join(
+            f"{shown(card)} {FACTOR_NAMES.get(face, 'Summon')}" for card, face in zip(dice, rolled, strict=False)
+        )
+        lines.append(f"Your roll: {faces}")
+    return "\n".join(lines)
+
+
 def controls(match_id: int, seat: int, view: dict[str, Any], moves: list[str]) -> discord.ui.View | None:
-    """The DM components for the seat's decision now; None in the action step (public moves)."""
+    """The DM components for the seat's decision now; None in the action step (public moves)
+    and for a seat that may act but is not asked to (`turn` names who must)."""
+    if seat not in view.get("turn", []):
+        return None
     pool = pool_step(view, moves)
     if pool is not None:
         return pool_view(match_id, seat, pool)

@@ -389,6 +389,34 @@ async def test_a_simultaneous_draft_starts_both_clocks_with_the_draft_time(db: P
     assert sorted((at, user) for at, _, user, _ in bot.announced) == [(90, ALICE), (90, BOB)]
 
 
+async def test_when_the_draft_time_runs_out_the_missing_picks_are_completed_at_random(
+    db: Path, time: SettlingTime
+) -> None:
+    """Domino Wars ruling: 2 minutes to submit the draft, a hard limit of its own (not move
+    time plus reserve); the missing picks are completed at random and the channel is told."""
+    async with Bot(db, time) as bot:
+        match_id = await bot.start(game="domino_wars")
+        for _ in range(3):  # Alice picks three tiles herself; Bob picks nothing
+            await bot.service.play(match_id, ALICE, (await bot.service.legal_moves(match_id, ALICE))[-1])
+        mine = (await bot.service.view(match_id, ALICE))["private"]["draft"]
+        await time.advance(119)
+        assert (await bot.service.view(match_id, None))["phase"] == "draft"
+        await time.advance(2)
+        alice = (await bot.service.view(match_id, ALICE))["private"]["draft"]
+        bob = (await bot.service.view(match_id, BOB))["private"]["draft"]
+        public = await bot.service.view(match_id, None)
+        clock = await bot.clock(match_id)
+        replayed = await bot.service.replay(match_id)
+    assert len(alice) == len(bob) == 8 and set(mine) <= set(alice)
+    assert len(set(alice)) == len(set(bob)) == 8  # neither seat holds Domino Repeat
+    assert public["phase"] != "draft" and public["outcome"] is None  # nobody lost on time
+    completed = [u for u in bot.updates if u.note == "draft_timeout"]
+    assert sorted(u.completed_for for u in completed if u.completed_for is not None) == [0, 1]
+    assert all(not u.played for u in completed)  # the picks stay secret
+    assert all(seat.reserve == 180 for seat in clock.seats)  # the reserve was never touched
+    assert replayed.view(0)["private"]["draft"] == alice  # the log holds the random picks
+
+
 # --- the store side -------------------------------------------------------------------------
 
 

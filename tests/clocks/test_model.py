@@ -215,7 +215,29 @@ def test_draft_picks_keep_one_clock_and_a_finished_drafter_stops() -> None:
     clock = clock.on_move(0, {1}, T0 + 50, draft=True)  # seat 0 submitted its draft
     assert clock.running_seats == {1}
     assert clock.remaining(0, T0 + 500) == (60, 180)
-    assert clock.remaining(1, T0 + 130) == (0, 170)
+    assert clock.remaining(1, T0 + 130) == (0, 180)  # the draft's own limit: the reserve is untouched
+    assert clock.expired(1, T0 + 120) and not clock.expired(1, T0 + 119)
+
+
+def test_a_draft_limit_is_hard_its_timeout_falls_when_the_draft_time_does() -> None:
+    """Domino Wars ruling: 2 minutes to submit the draft, a hard limit of its own, not move
+    time plus reserve; so no reserve reminders, and the timeout at 2:00."""
+    clock = ClockState.new(PRESETS["blitz"]).start_turn({0, 1}, T0, draft=True)
+    assert all(seat.hard for seat in clock.seats)
+    clock = clock.take_due(T0 + 110)[0]  # "30 s left" and "15 s left" went out
+    assert clock.next_due(T0 + 110) == T0 + 115  # "5 s left"
+    clock, events = clock.take_due(T0 + 120)
+    assert sorted((e.seat, type(e).__name__) for e in events) == [(0, "Timeout"), (1, "Timeout")]
+    assert all(e.due == T0 + 120 for e in events)
+    assert clock.next_event(T0 + 120) is None  # nothing after it: no "entering reserve"
+    stopped = clock.on_move(0, {1}, T0 + 121, draft=False)  # the picks were completed for seat 0
+    assert stopped.remaining(0, T0 + 121) == (60, 180) and not stopped.seats[0].hard
+
+
+def test_without_a_draft_limit_a_draft_is_an_ordinary_move() -> None:
+    clock = ClockState.new(PRESETS["rapid"]).start_turn({0, 1}, T0, draft=True)
+    assert not any(seat.hard for seat in clock.seats)
+    assert clock.remaining(0, T0 + 400) == (0, 800) and not clock.expired(0, T0 + 400)
 
 
 def test_draft_reminders_fire_per_seat() -> None:

@@ -10,7 +10,7 @@ import pytest
 from bot.games import CHANCE, IllegalMove
 from bot.games.wonderland.cards import DECK
 from cogs.private import wonderland as wl
-from tests.games.wonderland.helpers import POOL0, RULES, after_pools, being, factors, position
+from tests.games.wonderland.helpers import BOARD, POOL0, RULES, after_pools, being, factors, position
 
 REDS_AND_BLACKS = ["AH", "2H", "3H", "4H", "JH", "QH", "KH", "5D", "6D", "7D", "8S", "9S", "10S", "JS", "QS"]
 
@@ -203,6 +203,15 @@ async def test_dice_controls_then_none_in_the_action_step() -> None:
     assert roll["disabled"] is True
     action = state.play(0, "dice AH 4H").play(CHANCE, "roll S S")
     assert wl.controls(5, 0, action.view(0), action.legal_moves(0)) is None
+
+
+async def test_an_opponent_who_may_use_abilities_meanwhile_gets_no_private_controls() -> None:
+    beings = [being(0, "5H", "c4"), being(1, "KS", "c7")]
+    corridor = [BOARD.square(f"c{r}") for r in range(2, 13)]
+    state = position(paths=[(0, corridor)], beings=beings, f0=factors(a=1, m=1), f1=factors(f=2))
+    moves = state.legal_moves(1)
+    assert 1 in state.may_act and 1 not in state.turn and "ability KS 1 c4" in moves
+    assert wl.controls(3, 1, state.view(1), moves) is None
 
 
 async def test_defence_controls_carry_the_engines_moves() -> None:

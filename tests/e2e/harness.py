@@ -31,6 +31,9 @@ from tests.fake_discord import (
     restore_discord_defaults,
 )
 
+HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
+"""Name prefixes of the tasks discord.py runs the bot's handlers in (events, views and dynamic
+items, slash commands)."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHALLENGE_ID = re.compile(r"boneyard:accept:(\d+)")
 
@@ -82,18 +85,36 @@ class Harness:
         """Let running handlers finish, close the bot, and surface any crash of its task."""
         if self._bot is None or self._runner is None:
             return
-        await self.fake.wait_until_idle()
-        while self._bot.pictures.in_flight:  # a picture being drawn is followed by a request
-            await asyncio.sleep(0.01)
-            await self.fake.wait_until_idle()
-        # discord.py dispatches `ready` only after no GUILD_CREATE came for 2 s; a bot closed
-        # before that would dispatch it on a closed client ("Task exception was never retrieved").
-        ready_delay = self._bot._connection._ready_task
-        if ready_delay is not None and not ready_delay.done():
-            ready_delay.cancel()
+        await self.wait_for_handlers()
         await self._bot.close()
         await asyncio.wait_for(self._runner, 5)
+        # A closed bot leaves no discord.py `on_ready` announcer behind to fail later (issue 14).
+        assert self._bot._connection._ready_task is None, "the bot closed with its ready task pending"
         self._bot, self._runner = None, None
+
+    async def wait_for_handlers(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until no handler of the bot runs and the fake saw no request for a moment.
+
+        The fake's quiet period alone is not enough: a handler rendering a picture in a worker
+        process makes no request for a while, and on a loaded machine longer than the quiet period;
+        closing the bot then fails its announcement against a closed HTTP session.  A picture
+        still being drawn (`pictures.in_flight`) counts as running too: it is followed by a request.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            await self.fake.wait_until_idle()
+            busy = [
+                task for task in asyncio.all_tasks() if not task.done() and task.get_name().startswith(HANDLER_TASKS)
+            ]
+            if not busy and not (self._bot is not None and self._bot.pictures.in_flight):
+                return
+            if loop.time() > deadline:
+                raise AssertionError(f"handlers still running after {timeout} s: {[t.get_name() for t in busy]}")
+            if busy:
+                await asyncio.wait(busy, timeout=max(0.0, deadline - loop.time()))
+            else:
+                await asyncio.sleep(0.01)
 
     async def restart(self) -> Boneyard:
         """Close the bot and start a fresh client on the same database file (as after a deploy)."""
@@ -154,6 +175,13 @@ class Harness:
         answers = [m for m in self._answers(interaction) if m.ephemeral]
         assert len(answers) == 1, (interaction.callback_data, [m.content for m in self._answers(interaction)])
         return answers[0].content
+
+    def answer(self, interaction: FakeInteraction) -> FakeMessage:
+        """The one message answering a settled interaction, of either visibility (fresh
+        controls in a DM are an ordinary message; a refusal in a channel is ephemeral)."""
+        answers = self._answers(interaction)
+        assert len(answers) == 1, (interaction.callback_data, [m.content for m in answers])
+        return answers[0]
 
     async def public_reply(self, interaction: FakeInteraction) -> FakeMessage:
         """The public answer to an interaction, whether it came at once or after a defer."""
@@ -226,6 +254,18 @@ class Harness:
         assert not interaction.ephemeral, interaction.callback_data
         reply = await self.fake.wait_for_followup(interaction)
         assert reply.id > mark.snowflake and not reply.edited, "a move is answered by a new message"
+        return reply
+
+    async def slash_move_answered_privately(
+        self, user: FakeUser, notation: str, *, channel: FakeChannel | None = None
+    ) -> FakeMessage:
+        """`/move` that is played but answered only to the player: a move the game keeps secret
+        (a draft pick), or one that is added to the turn's post in the channel (Wonderland)."""
+        interaction = await self.command("move", {"notation": notation}, user=user, channel=channel)
+        reply = await self.fake.wait_for_answer(interaction, ephemeral=True)
+        await self.fake.wait_until_idle()
+        public = [m.id for m in self._answers(interaction) if not m.ephemeral]
+        assert public == [], f"a public answer was left next to the private one: {public}"
         return reply
 
     async def typed_move(self, user: FakeUser, text: str, *, channel: FakeChannel | None = None) -> FakeMessage:

@@ -8,6 +8,7 @@ real time so that the stored timestamps look like production ones.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 
@@ -87,3 +88,32 @@ async def test_pause_needs_both_players_and_shows_on_the_clock(harness: Harness)
     assert [m for m in fake.bot_messages(fake.channel) if m.id > mark.snowflake and m.content.startswith("⏰")] == []
     bad = await harness.error_reply("play", {"game": "focus", "clock": "soon"}, user=carol)
     assert "`soon` is not a duration" in bad  # checked before anything else is stored
+
+
+async def test_a_domino_wars_draft_that_runs_out_is_completed_at_random_and_the_channel_is_told(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    clock = SettlingTime(float(int(time.time())))
+    clock.keepers.append(await harness.bot.start_clocks(now=clock.now, sleep=clock.sleep))
+    ask = await harness.command(
+        "play", {"game": "domino_wars", "opponent": bob, "seat": "first", "clock": "blitz"}, user=alice
+    )
+    challenge = fake.original_response(ask)
+    assert challenge is not None
+    match_id, _board = await harness.accept(challenge, bob)
+
+    mark = fake.mark()
+    await clock.advance(121)
+    await fake.wait_for_message(fake.channel, lambda m: "draft time ran out" in m.content, since=mark)
+    await fake.wait_until_idle()
+    said = [m.content for m in fake.bot_messages(fake.channel) if m.id > mark.snowflake]
+    told = [line for text in said for line in text.splitlines() if "draft time ran out" in line]
+    sentence = "⏰ {}'s draft time ran out: the missing picks were completed at random."
+    assert sorted(told) == sorted(sentence.format(name) for name in (alice.name, bob.name))
+    assert not any(re.search(r"\b[0-6]-[0-6]\b", text) for text in said)  # no tile of a secret draft
+    row = await harness.bot.service.get(match_id)
+    assert row.status == "active"
+    view = await harness.bot.service.view(match_id, alice.id)
+    assert view["phase"] != "draft" and len(view["private"]["draft"]) == 8

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from cogs.private.domino_wars import decode_tiles
-from tests.e2e.harness import Harness, board_png, record_board_views
+from tests.e2e.harness import Harness, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.e2e
@@ -190,7 +190,9 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     answers = sorted([await harness.settled(first), await harness.settled(second)], key=harness.updated)
     refusal, success = answers
     assert harness.updated(success) and "Draft sent" in fake.message(dm.id).content
-    assert any(words in harness.refusal(refusal) for words in ("out of date", "not your turn")), refusal.callback_data
+    fresh = harness.answer(refusal)
+    assert fresh.id > dm.id, "a fresh message, not a dead end"
+    assert any(words in fresh.content for words in ("out of date", "not your turn")), fresh.content
     assert (await service.view(match_id, alice.id))["private"]["draft"] == eight
     assert await harness.move_count(match_id) == before + 1
 
@@ -200,10 +202,14 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     await harness.settled(await fake.select(bob_dm, bob_select, option_values(bob_dm, bob_select)[:8], user=bob))
     (bob_confirm,) = steps(fake.message(bob_dm.id))["dk"]
     typed = option_values(bob_dm, bob_select)[-8:]
-    await harness.slash_move(bob, "draft " + " ".join(typed))
+    await harness.slash_move_answered_privately(bob, "draft " + " ".join(typed))  # a secret move: a private reply
     count = await harness.move_count(match_id)
+    mark = fake.mark()
     click = await harness.settled(await fake.click_button(bob_dm, bob_confirm, user=bob))
-    assert "out of date" in harness.refusal(click)
+    assert "out of date" in harness.answer(click).content
+    fresh = await fake.wait_for_message(fake.dm_channel(bob), lambda m: "out of date" in m.content, since=mark)
+    await fake.wait_for_request("PATCH", rf"/channels/\d+/messages/{bob_dm.id}", since=mark)
+    assert fresh.id > bob_dm.id and not has_controls(fake.message(bob_dm.id)), "the stale controls are gone"
     assert (await service.view(match_id, bob.id))["private"]["draft"] == typed
     assert await harness.move_count(match_id) == count
 
@@ -227,7 +233,9 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     await harness.typed_move(mover, other_move)
     count = await harness.move_count(match_id)
     click = await harness.settled(await fake.select(turn_dm, placement_select, [chosen], user=mover))
-    assert any(words in harness.refusal(click) for words in ("out of date", "cannot be placed")), click.callback_data
+    fresh = harness.answer(click)
+    assert any(words in fresh.content for words in ("out of date", "cannot be placed")), fresh.content
+    assert "Here are your current controls" in fresh.content and fresh.components
     assert await harness.move_count(match_id) == count
 
 
@@ -254,7 +262,8 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     assert harness.updated(click) and not has_controls(fake.message(private.id))
     assert (await service.view(match_id, bob.id))["private"]["draft"] == tiles
     board = await fake.wait_for_message(fake.channel, lambda m: "has drafted" in m.content, since=mark)
-    board_png(board)
+    both_drafted = all((await service.view(match_id, None))["drafted"])
+    assert bool(board.attachments) == both_drafted, "a draft posts its board only when play starts"
     assert "bob" in board.content and not TILE.search(board.content)
 
     # Alice plays from her DMs until it is bob's turn; bob then plays his turn from `/hand`.

@@ -71,7 +71,7 @@ async def test_slash_moves_reach_the_move_limit_draw(harness: Harness) -> None:
     row = await harness.bot.service.get(match_id)
     assert row.status == "finished" and await harness.move_count(match_id) == 6
     assert "bob (Blue) played `f2-f1`." in last.content
-    assert "🤝 **Draw**: 6 moves were played without a result." in last.content
+    assert "🤝 **Draw**: 6 plies were played without a result." in last.content
     assert "📈 Ratings: alice 1500 (+0) · bob 1500 (+0)" in last.content
     assert f"Secret seed (check every roll and draw): `{row.seed}`" in last.content
     board_png(last)

@@ -89,7 +89,7 @@ async def test_board_matches_and_match_info_describe_the_channel_match(harness: 
     assert info.ephemeral and embed["title"] == f"Focus · match #{match_id}"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Orange"] == alice.mention and fields["Blue"] == bob.mention
-    assert fields["Status"] == "active" and fields["Moves logged"] == "1"
+    assert fields["Status"] == "active" and fields["Moves everyone knows"] == "1"
     assert fields["Options"] == "`ply_limit=50`"
     assert fields["Seed hash (sha256)"] == f"`{row.seed_hash}`" and row.seed not in str(embed)
 

@@ -18,7 +18,7 @@ from bot.games.base import GameState
 from bot.games.wonderland.state import SUMMON_LIST_CAP
 from tests.e2e.harness import Harness, assert_board_for, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser, Mark
-from tests.games.wonderland.helpers import CROSS, LINE, POOL0, POOL1, being, factors, position
+from tests.games.wonderland.helpers import CROSS, LINE, POOL0, POOL1, being, factors, position, sq
 
 pytestmark = pytest.mark.e2e
 
@@ -95,7 +95,10 @@ async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> Non
     mark = harness.fake.mark()
     done = await click(harness, dm, ":pc:", user)
     assert harness.updated(done) and "Your pool deck is chosen" in dm.content and not dm.components
-    await harness.fake.wait_for_message(harness.fake.channel, lambda m: bool(m.attachments), since=mark)
+    said = await harness.fake.wait_for_message(
+        harness.fake.channel, lambda m: "has chosen a pool deck" in m.content, since=mark
+    )
+    assert user.name in said.content and not cards_named(said.content)
 
 
 async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,7 +137,8 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
     mark = fake.mark()
     assert harness.updated(await click(harness, dm, ":pc:", alice))
     assert dm.content.startswith("✅ Your pool deck is chosen") and not dm.components
-    await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
+    said = await fake.wait_for_message(fake.channel, lambda m: "has chosen a pool deck" in m.content, since=mark)
+    assert not said.attachments, "a pick of the secret pool posts no board"
     assert sorted((await service.view(match_id, alice.id))["private"]["pool"]) == sorted(POOL0)
 
     await choose_pool(harness, bob, POOL1)
@@ -149,7 +153,12 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
     mark = fake.mark()
     rolled = await click(harness, dice, ":dr:", alice)
     assert harness.updated(rolled) and dice.content.startswith("🎲 You roll A♥ 4♥")
-    await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
+    await fake.wait_for_request("PATCH", rf"/channels/{fake.channel.id}/messages/\d+", since=mark)
+    await fake.wait_until_idle()
+    turn_post = fake.bot_messages(fake.channel)[-1]  # the turn's post, extended: not a new one
+    assert turn_post.id < mark.snowflake and turn_post.edited and alice.mention in turn_post.content
+    assert "puts A♥ (level 1), 4♥ (level 1) on the dice" in turn_post.content
+    assert "rolls: A♥" in turn_post.content and "4♥" in turn_post.content
     view = await service.view(match_id, None)
     assert [d["card"] for d in view["dice"]] == ["AH", "4H"] and view["rolled"] is not None
     await fake.wait_until_idle()
@@ -157,7 +166,8 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
 
     # The battle: Alice attacks twice in the channel; her turn ends and Bob must decide defences.
     await load_position(harness, match_id, _battle())
-    await harness.typed_move(alice, "attack 5D d6")
+    attacked = await harness.typed_move(alice, "attack 5D d6")  # a new turn number: a new post
+    assert "Orange's 5♦ attacks A♣ on d6 (4 points)." in attacked.content
     mark = fake.mark()
     board = await harness.slash_move(alice, "attack 6D e6")  # `end` is then Alice's only move
     assert_board_for(board, bob)
@@ -204,7 +214,8 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
 
     # The channel saw public pictures only and never a card of a pool deck.
     assert rendered and not any("private" in v or "you" in v for v in rendered)
-    secret = (set(POOL0) | set(POOL1)) - IN_PLAY
+    on_dice = {"AH", "4H", "2C"}  # put on the dice: public by the rules ("dice chosen and rolled")
+    secret = (set(POOL0) | set(POOL1)) - IN_PLAY - on_dice
     for message in fake.bot_messages(fake.channel):
         assert not cards_named(message.content) & secret, message.content
         assert all(a.filename == "board.png" for a in message.attachments)
@@ -232,3 +243,48 @@ async def test_a_summon_beyond_the_listing_cap_is_offered_by_autocomplete(harnes
     assert_board_for(board, bob)  # with no factors left, Orange's turn ends by itself
     beings = (await harness.bot.service.view(match_id, None))["beings"]
     assert [(b["card"], b["square"]) for b in beings] == [(target.split()[1], target.split("@")[1])]
+
+
+async def test_the_opponent_uses_an_ability_during_the_active_players_action_step(harness: Harness) -> None:
+    """Ruling 12 through Discord: Blue's black King lowers Orange's attacker while Orange acts;
+    Blue may act (autocomplete, typed moves) without being asked, and nothing else."""
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    match_id, _ = await harness.start_match("wonderland", alice, bob)
+    beings = [being(0, "5H", "c4"), being(1, "8C", "d4"), being(1, "KS", "c7")]
+    prepared = position(
+        paths=[(0, LINE), (1, [sq(f"d{rank}") for rank in range(4, 10)])],
+        beings=beings,
+        f0=factors(a=1, m=1),
+        f1=factors(f=2),
+        summoned=(["5H"], ["8C", "KS"]),
+    )
+    await load_position(harness, match_id, prepared)
+
+    async def choices(user: FakeUser, typed: str) -> list[str]:
+        interaction = await fake.autocomplete("move", {"notation": typed}, focused="notation", user=user)
+        await fake.wait_for_response(interaction)
+        return [str(c["value"]) for c in interaction.choices]
+
+    assert "ability KS 2 c4" in await choices(bob, "ability KS")
+    assert await choices(carol, "ability") == []
+    assert await harness.to_move(match_id) == [alice.id]  # only Orange must act
+
+    mark = fake.mark()
+    await fake.send_message(fake.channel, bob, "end")
+    refusal = await fake.wait_for_message(fake.channel, lambda m: "⚠️" in m.content, since=mark)
+    assert "meanwhile you may only use abilities" in refusal.content
+    board = await harness.typed_move(bob, "ability KS 2 c4")
+    assert f"{alice.mention} to move" in board.content  # Blue was not asked, and Orange still must act
+    public = await harness.bot.service.view(match_id, None)
+    assert public["last_move"] == "ability KS 2 c4"
+    assert [b["attack"] for b in public["beings"] if b["card"] == "5H"] == [1]
+    mark = fake.mark()
+    await harness.slash_move_answered_privately(alice, "attack 5H d4")  # added to this turn's post
+    await fake.wait_for_request("PATCH", rf"/channels/{fake.channel.id}/messages/\d+", since=mark)
+    assert "attacks" in fake.bot_messages(fake.channel)[-1].content
+    pending = (await harness.bot.service.view(match_id, None))["pending_attacks"]
+    assert [a["points"] for a in pending] == [1]  # Atk 3 lowered by 2 before the attack
+    after = await harness.slash_move(alice, "end")  # Blue has nothing left to do: its `done` is forced
+    assert await harness.to_move(match_id) == [bob.id]
+    assert after.attachments

@@ -45,6 +45,10 @@ def json_response(status: int, body: Any) -> web.Response:
     return web.Response(status=status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
 
 
+MANAGE_MESSAGES = 1 << 13
+"""Needed to delete another user's message."""
+
+
 class ApiError(Exception):
     """A Discord JSON error: HTTP ``status`` with body ``{"code": code, "message": message}``."""
 
@@ -346,6 +350,10 @@ class RestApi:
     async def delete_message(self, req: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
         channel = self.channel(channel_id)
         message = self.message(channel, message_id)
+        guild = self.world.guilds.get(channel.guild_id or 0)
+        others = message.author_id != self.world.bot.id and guild is not None
+        if others and guild is not None and not self.world.bot_permissions(guild) & MANAGE_MESSAGES:
+            raise ApiError(403, 50013, "Missing Permissions")
         message.deleted = True
         data: JSON = {"id": str(message.id), "channel_id": str(channel.id)}
         if channel.guild_id is not None:

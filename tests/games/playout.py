@@ -5,7 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from bot.games import CHANCE, GameState
+from bot.games import CHANCE, GAMES, GameState
+
+PLAYOUT_OPTIONS: dict[str, dict[str, object]] = {"focus": {"ply_limit": 400}}
+"""A bound of their own for random test playouts of games that need not end: Focus has no
+move limit by default, and random players almost never run out of stacks and reserve."""
+
+
+def start(key: str, options: dict[str, object] | None = None) -> GameState:
+    """A new game for a random test playout: `options` over the playout bound."""
+    return GAMES[key].start(options={**PLAYOUT_OPTIONS.get(key, {}), **(options or {})})
 
 
 def step(state: GameState, rng: random.Random) -> tuple[int, str]:

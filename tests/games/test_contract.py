@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions, Outcome
-from tests.games.playout import final, playout
+from tests.games.playout import final, playout, start
 
 GAME_KEYS = sorted(GAMES)
 SEEDS = range(4)
@@ -25,7 +25,7 @@ def _options_variants(key: str) -> list[dict[str, object]]:
 @pytest.mark.parametrize("key", GAME_KEYS)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_playout_ends_with_an_outcome(key: str, seed: int) -> None:
-    state = final(GAMES[key].start(), random.Random(seed))
+    state = final(start(key), random.Random(seed))
     outcome = state.outcome
     assert isinstance(outcome, Outcome)
     assert outcome.reason
@@ -36,14 +36,14 @@ def test_random_playout_ends_with_an_outcome(key: str, seed: int) -> None:
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_every_option_variant_plays_to_the_end(key: str) -> None:
     for i, options in enumerate(_options_variants(key)):
-        state = final(GAMES[key].start(options=options), random.Random(100 + i))
+        state = final(start(key, options), random.Random(100 + i))
         assert state.outcome is not None, options
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_dump_load_round_trips_at_every_ply(key: str) -> None:
     rules = GAMES[key]
-    for before, seat, move in playout(rules.start(), random.Random(7)):
+    for before, seat, move in playout(start(key), random.Random(7)):
         data = before.dump()
         text = json.dumps(data)
         again = rules.load(json.loads(text))
@@ -57,7 +57,7 @@ def test_dump_load_round_trips_at_every_ply(key: str) -> None:
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_every_listed_move_is_accepted(key: str) -> None:
     rng = random.Random(3)
-    for ply, (before, seat, _move) in enumerate(playout(GAMES[key].start(), rng)):
+    for ply, (before, seat, _move) in enumerate(playout(start(key), rng)):
         if seat == CHANCE or ply % 3:
             continue
         for move in before.legal_moves(seat):
@@ -67,7 +67,7 @@ def test_every_listed_move_is_accepted(key: str) -> None:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_listed_moves_are_canonical_and_distinct(key: str) -> None:
-    for before, seat, _move in playout(GAMES[key].start(), random.Random(11)):
+    for before, seat, _move in playout(start(key), random.Random(11)):
         if seat == CHANCE:
             continue
         moves = before.legal_moves(seat)
@@ -82,7 +82,7 @@ GARBAGE = ["", "   ", "hello there", "zz9-zz10", "🂡", "move", "-", "a0-a0", "
 def test_garbage_raises_illegal_move_and_changes_nothing(key: str) -> None:
     rng = random.Random(5)
     checked = 0
-    for ply, (before, seat, _move) in enumerate(playout(GAMES[key].start(), rng)):
+    for ply, (before, seat, _move) in enumerate(playout(start(key), rng)):
         if ply % 7:
             continue
         snapshot = before.dump()
@@ -108,7 +108,7 @@ def test_wrong_seat_is_refused(key: str) -> None:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_views_are_json_and_seat_views_extend_the_public_view(key: str) -> None:
-    for before, _seat, _move in playout(GAMES[key].start(), random.Random(9)):
+    for before, _seat, _move in playout(start(key), random.Random(9)):
         public = before.view(None)
         json.dumps(public)
         assert public["game"] == key
@@ -122,9 +122,8 @@ def test_views_are_json_and_seat_views_extend_the_public_view(key: str) -> None:
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_replaying_the_moves_reaches_the_same_state(key: str) -> None:
-    rules = GAMES[key]
-    log = [(seat, move) for _before, seat, move in playout(rules.start(), random.Random(13))]
-    state = rules.start()
+    log = [(seat, move) for _before, seat, move in playout(start(key), random.Random(13))]
+    state = start(key)
     for seat, move in log:
         state = state.play(seat, move)
     assert state.outcome is not None

@@ -231,6 +231,21 @@ def test_rule_15_a_repeat_holder_may_pick_one_copy_and_only_one() -> None:
         state.play(0, "pick 1-3")
 
 
+def test_rule_15_the_copy_is_optional_eight_distinct_single_picks_complete_a_holders_draft() -> None:
+    state = _start({"repeat": "both"}).play(CHANCE, "first 0")
+    for tile in DRAFT_0.split():
+        assert f"pick {tile}" in state.legal_moves(0)
+        state = state.play(0, f"pick {tile}")
+    assert private(state, 0)["draft"] == DRAFT_0.split()
+    assert state.view(None)["drafted"] == [True, False] and 0 not in state.turn
+
+
+def test_rule_15_the_help_texts_say_the_copy_is_optional() -> None:
+    option = next(o for o in RULES.info.options if o.name == "repeat")
+    assert "optional" in option.help
+    assert "drafted twice; optional" in RULES.info.how_to_play
+
+
 def test_rule_15_without_the_item_no_copy_is_listed() -> None:
     state = _start({"repeat": "0"}).play(CHANCE, "first 0").play(1, "pick 2-5")
     assert "pick 2-5" not in state.legal_moves(1)

@@ -6,6 +6,7 @@ owners, bottom to top) or by playing moves from a start position.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -393,19 +394,34 @@ def test_ruling9_repetitions_option() -> None:
 
 def test_ruling9_reserves_are_part_of_the_position() -> None:
     board = {"d4": "0", "e5": "1"}
-    seen = position(board, reserves=(1, 0)).play(0, "d4-d5").dump()["seen"]
-    same = position(board, reserves=(1, 0)).dump() | {"seen": seen}
-    other = position(board, reserves=(2, 0)).dump() | {"seen": seen}
+    table = position(board, reserves=(1, 0)).play(0, "d4-d5").dump()
+    kept = {"anchor": table["anchor"], "trail": table["trail"]}  # the table holds d4-d5 with reserves 1, 0
+    same = position(board, reserves=(1, 0)).dump() | kept
+    other = position(board, reserves=(2, 0)).dump() | kept
     assert RULES.load(same).play(0, "d4-d5").view(None)["repetitions"] == 2
     assert RULES.load(other).play(0, "d4-d5").view(None)["repetitions"] == 1
 
 
-def test_ruling9_ply_limit_default_400() -> None:
-    state = position({"d4": "0", "e5": "1"}, ply=399).play(0, "d4-d5")
+def test_ruling9_no_ply_limit_by_default() -> None:
+    """The source has no move limit; a 400-ply default turned real wins into draws."""
+    assert RULES.resolve_options({})["ply_limit"] == 0
+    for ply in (399, 400, 4999, 20_000):
+        assert position({"d4": "0", "e5": "1"}, ply=ply).play(0, "d4-d5").outcome is None
+
+
+def test_ruling9_ply_limit_option_counts_plies() -> None:
+    state = position({"d4": "0", "e5": "1"}, ply=399, options={"ply_limit": 400}).play(0, "d4-d5")
     assert state.outcome is not None and state.outcome.is_draw
-    assert "400" in state.outcome.reason
-    early = position({"d4": "0", "e5": "1"}, ply=398).play(0, "d4-d5")
+    assert state.outcome.reason == "400 plies were played without a result."
+    early = position({"d4": "0", "e5": "1"}, ply=398, options={"ply_limit": 400}).play(0, "d4-d5")
     assert early.outcome is None
+
+
+def test_the_help_texts_say_plies_and_no_limit() -> None:
+    option = next(o for o in RULES.info.options if o.name == "ply_limit")
+    assert "plies" in option.help and "moves" not in option.help.replace("single moves", "")
+    assert "400" not in RULES.info.how_to_play
+    assert "no move limit" in RULES.info.how_to_play and "plies" in RULES.info.how_to_play
 
 
 def test_ruling9_ply_limit_option() -> None:
@@ -416,7 +432,7 @@ def test_ruling9_ply_limit_option() -> None:
 
 
 def test_ruling9_a_win_beats_the_ply_limit() -> None:
-    state = position({"d4": "1", "d5": "0"}, ply=399).play(0, "d5-d4")
+    state = position({"d4": "1", "d5": "0"}, ply=399, options={"ply_limit": 400}).play(0, "d5-d4")
     assert state.outcome is not None and state.outcome.winners == frozenset({0})
 
 
@@ -508,3 +524,47 @@ def test_property_random_play_conserves_36_pieces(seed: int, setup: str, drops: 
         if not state.in_setup:
             assert pieces_in_play(state) == 36
             assert pieces_of(state, 0) == pieces_of(state, 1) == 18
+
+
+# --- long games (no move limit) -----------------------------------------------------------
+
+
+def test_a_game_past_2000_plies_keeps_its_snapshot_small_and_its_repetition_counts_exact() -> None:
+    """Without a move limit a game can run for thousands of plies, and the snapshot is stored
+    after every move: it stays under 4 KB at every ply, while the repetition count the view
+    shows equals a plain count over every position of the game since the start."""
+    rng = random.Random(4)
+    state = start()
+    everything: dict[str, int] = {}
+    largest = 0
+    while state.ply < 2_100:
+        assert state.outcome is None
+        data = state.dump()
+        largest = max(largest, len(json.dumps(data)))
+        assert len(json.dumps(data)) <= 4096, state.ply
+        key = json.dumps([data["board"], data["reserves"], data["to_move"]], sort_keys=True)
+        everything[key] = everything.get(key, 0) + 1
+        assert state.view(None)["repetitions"] == everything[key]
+        if state.ply % 150 == 0:
+            assert RULES.load(json.loads(json.dumps(data))) == state
+        state = state.play(state.to_move, rng.choice(state.legal_moves(state.to_move)))
+    assert state.ply >= 2_000 and max(everything.values()) >= 2  # repetitions did occur
+    assert largest > 300  # the trail was used
+
+
+def test_a_capture_clears_the_repetition_trail() -> None:
+    state = position({"c3": "00000", "d3": "11111", "f6": "1"}, to_move=0)
+    state = state.play(0, "c3-c2").play(1, "f6-f5")
+    assert len(state.dump()["trail"]) == 4  # two plies, two characters each
+    taken = state.play(0, "c3-d3")  # d3 grows to 6: seat 1's bottom piece is captured
+    assert taken.captured == (1, 0)
+    assert taken.dump()["trail"] == "" and taken.view(None)["repetitions"] == 1
+
+
+def test_a_snapshot_written_with_the_whole_table_still_counts_its_positions() -> None:
+    """Snapshots stored before the trail existed hold every position in `seen`."""
+    state = play_all(start(), *SHUFFLE)  # the start position twice
+    old = {k: v for k, v in state.dump().items() if k not in ("anchor", "trail")} | {"seen": state.seen}
+    again = RULES.load(old)
+    assert again.view(None)["repetitions"] == 2
+    assert play_all(again, *SHUFFLE).outcome is not None  # the third time is a draw

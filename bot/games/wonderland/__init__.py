@@ -19,15 +19,18 @@ Notation (canonical forms; see `notation` for accepted variants):
 Interpretations of the rulings (each is tested):
 - Pool: each player picks from a deck of their own (both may hold 7♥).  Picks stay
   secret; the public `last_move` of a pick is just `pick`.
-- Opponent's abilities: the active player acts in their action step; the opponent is not
-  asked after every action but gets the defence step after `end`, where they may `defend`,
-  use Jack/Queen/King abilities and detonate Rooks (so only their Def changes and blasts
-  matter then).  If the active seat's own beings were attacked (a blast), it then gets a
-  defence step of its own with `defend` and `done` only.
+- Opponent's abilities (ruling 12): during the active player's action step the opponent
+  MAY use Jack/Queen/King abilities and detonate Rooks (`may_act`; it is not in `turn`, so
+  nobody waits for it and its clock does not run), each taking effect from that moment: an
+  attack already made keeps its points, a move already made its cost.  After `end` the
+  opponent gets the defence step, where it may `defend`, use abilities and detonate.  If
+  the active seat's own beings were attacked (a blast), it then gets a defence step of its
+  own with `defend` and `done` only.
 - A being is placed on a new square orthogonally next to a square of an earlier path (either
   player's); if the new path touches none, next to the summoner's Image.  The first domino
-  anchors orthogonally: it covers the Image's front or a side square, or a square
-  orthogonally next to one of the player's earlier path squares.
+  anchors with its first square (the anchor): the Image's front or a side square, or a
+  square orthogonally next to one of the player's earlier path squares; the second domino
+  touches the first's other square (its far end), never only the anchor (ruling 6).
 - Move points: see `beings`.  The Rook's +1 is per Rook the being started beside; a being
   halted by a Rook on a friendly being's square leaves play (the source's rule).
 - A Rook's blast adds the suit bonus per target like any attack, and hits its owner's beings
@@ -40,7 +43,8 @@ Interpretations of the rulings (each is tested):
   may be summoned (random games: median 2,400, 90th percentile 3,900, largest 5,800 after a
   roll that allows a summon); `WonderlandState.summon_moves(seat, prefix)` lists every summon
   matching what a player has typed, for autocomplete.  A summon typed with its dominoes in
-  another legal order (e.g. reversed) is the same layout and is canonicalised.
+  reverse order, or with a domino's squares swapped, is accepted only where that reading is
+  itself a valid path (so it names the same layout) and is canonicalised.
 - `ply` counts every move, chance and forced moves included.
 """
 

@@ -5,11 +5,16 @@ position-independent geometry of one board size (neighbours, names, the Images' 
 and is cached, so building a state never recomputes it.
 
 A path is six squares `(s1, ..., s6)`: dominoes `s1-s2`, `s3-s4`, `s5-s6` laid in that
-order, each written near end first.  The second domino's near end touches the first's
-far end (`s3` next to `s2`), and the third's touches the second's (`s5` next to `s4`).
-The same three dominoes can sometimes be laid in another order (most often the reverse);
-that is the same layout on the board, so the smallest valid order by square numbers is its
-canonical form (`canonical_path`) and `enumerate_layouts` lists each layout once.
+order, each written near end first.  `s1` is the anchor square (ruling 6: the Image's
+front or side, or next to one of the seat's earlier paths) and `s2` the first domino's far
+end; the second domino's near end touches that far end (`s3` next to `s2`), never only the
+anchor, and the third's touches the second's far end (`s5` next to `s4`).
+The same three dominoes can sometimes be laid in another order (most often the reverse,
+when the far end of the third domino is an anchor too); that is the same layout on the
+board, so the smallest valid order by square numbers is its canonical form
+(`canonical_path`) and `enumerate_layouts` lists each layout once.  A typed path is read
+in the order written or in reverse, each domino either way round (`readings`): a reading
+is accepted only when it is itself a valid path, so it names the same layout.
 """
 
 from __future__ import annotations
@@ -156,8 +161,11 @@ def path_error(board: Board, used: Collection[int], anchor_squares: Collection[i
     """Why `path` may not be laid now, or None (rule 6)."""
     if any(s in used for s in path):
         return "A path may only cover free squares."
-    if path[0] not in anchor_squares and path[1] not in anchor_squares:
-        return "The first domino must cover your Image's front or side square or touch one of your earlier paths."
+    if path[0] not in anchor_squares:
+        return (
+            "The first domino must start (its first square) on your Image's front or side square or next to "
+            "one of your earlier paths; the second domino touches its other square, the far end."
+        )
     return shape_error(board, path)
 
 
@@ -168,8 +176,7 @@ def enumerate_paths(board: Board, used: Collection[int], anchor_squares: Collect
     for a in anchor_squares:
         for b in near[a]:
             if b not in used:
-                firsts.add((a, b))
-                firsts.add((b, a))
+                firsts.add((a, b))  # the anchor is the near end; the chain goes on from b
     for s1, s2 in sorted(firsts):
         d1 = (s1, s2)
         for s3 in near[s2]:
@@ -212,6 +219,19 @@ def orderings(path: Path) -> Iterator[Path]:
             out: list[int] = []
             for bit, index in enumerate((i, j, k)):
                 a, b = dominoes[index]
+                out.extend((b, a) if flips >> bit & 1 else (a, b))
+            yield (out[0], out[1], out[2], out[3], out[4], out[5])
+
+
+def readings(path: Path) -> Iterator[Path]:
+    """The ways a typed path may be read: its dominoes in the order written or in reverse
+    (laid from the other end), each domino's two squares either way round.  Only a reading
+    that is a valid path counts, and every valid reading names the same three dominoes."""
+    dominoes = (path[0:2], path[2:4], path[4:6])
+    for order in (dominoes, dominoes[::-1]):
+        for flips in range(8):
+            out: list[int] = []
+            for bit, (a, b) in enumerate(order):
                 out.extend((b, a) if flips >> bit & 1 else (a, b))
             yield (out[0], out[1], out[2], out[3], out[4], out[5])
 

@@ -1,7 +1,7 @@
 """Parsing and printing Wonderland moves.
 
 Canonical notation (every decision is one string; input is case-insensitive and spacing is
-free):
+free, also around the `-` of a route or domino: `move 2C c1 - c2` is `move 2C c1-c2`):
 
     pick AH                          one pool card (listed one at a time)
     pool AH 2S ... (15 cards)        the whole pool deck at once (shorthand for the picks)
@@ -152,10 +152,8 @@ def parse_move(board: Board, text: str) -> Move:
     if verb == "summon":
         return _summon(board, args)
     if verb == "move":
-        if len(args) == 2:
-            squares = tuple(board.square(s) for s in args[1].split("-"))
-        else:
-            squares = tuple(board.square(s) for s in args[1:]) if len(args) > 2 else ()
+        route = [s for s in re.split(r"[\s-]+", " ".join(args[1:])) if s]
+        squares = tuple(board.square(s) for s in route)
         if len(args) < 2 or len(squares) < 2:
             raise IllegalMove("Write a move like `move 5D c2-c3-c4` (the being, then its route).")
         return Step(parse_card(args[0]), squares)
@@ -179,6 +177,7 @@ def parse_move(board: Board, text: str) -> Move:
 
 
 def _summon(board: Board, args: list[str]) -> Summon:
+    args = _joined(args)
     if len(args) not in (4, 5):
         raise IllegalMove("Write a summon like `summon 5D c2-c3 c4-d4 d5-d6 @c2`.")
     card = parse_card(args[0])
@@ -187,6 +186,15 @@ def _summon(board: Board, args: list[str]) -> Summon:
     if len(args) == 5:
         place = board.square(args[4].removeprefix("@"))
     return Summon(card, path, place)
+
+
+def _joined(args: list[str]) -> list[str]:
+    """Words with the spacing around `-` and after `@` taken out (`c2 - c3`, `@ c2`), so a
+    route or a domino may be spaced as in the other games."""
+    if not args:
+        return args
+    rest = re.sub(r"@\s+", "@", re.sub(r"\s*-\s*", "-", " ".join(args[1:])))
+    return [args[0], *rest.split()]
 
 
 # --- printing ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ HOW_TO_PLAY = """\
 • **Attack** once a being a turn for 1 Attack factor, orthogonally (9 and 10 also diagonally): `attack 5D c5`,
   `attack 5D image`. ♥ beats ♠ beats ♦ beats ♣ beats ♥ (red vs black only): +1 Atk.
 • **Abilities** (Force for black, Chance for red, X ≥ 1): J move cost +X / +X squares per factor,
-  Q Def −X / +X, K Atk −X / +X: `ability KH 2 c5`. Rook blast: `detonate 10S 2`.
+  Q Def −X / +X, K Atk −X / +X: `ability KH 2 c5`. Rook blast: `detonate 10S 2`. The opponent may use
+  theirs during your action step too (from then on: an attack made keeps its points).
 • `end`; the defender then may `defend 5D` (1 Defend factor: Def once, +1 vs a suit it beats), use
   abilities, and says `done`. Damage is permanent; an attacked Image loses 1 life.
 • You lose with no beings and no way to summon. After 200 turns: more life, then more summons, wins.

@@ -2,9 +2,11 @@
 
 Phases: `pool` (both seats pick 15 cards at once: turn {0, 1}), then each player turn runs
 `dice` (the active seat chooses dice) → `roll` (CHANCE) → `action` (summon, move, attack,
-abilities, `end`) → `defence` (first the opponent: `defend`, abilities, `done`; then the
-active seat if its own beings were hit, e.g. by a Rook's blast: `defend`, `done`) → the
-reckoning, after which the other seat's turn begins.
+abilities, `end`; the opponent MAY use abilities meanwhile: it is in `may_act`, not in
+`turn`, so it is never waited for and its clock does not run) → `defence` (first the
+opponent: `defend`, abilities, `done`; then the active seat if its own beings were hit,
+e.g. by a Rook's blast: `defend`, `done`) → the reckoning, after which the other seat's
+turn begins.
 
 Representation: immutable tuples of small frozen records (`Being`, `PendingAttack`) and
 plain strings for cards, so `dump()` is nearly the fields themselves.  Derived sets (path
@@ -18,8 +20,8 @@ import random
 from collections.abc import Iterator
 from typing import Any, Final, Self
 
-from bot.games.base import CHANCE, GameState, IllegalMove, OptionValue, Outcome, normalise, opponent
-from bot.games.wonderland import combat, movement
+from bot.games.base import CHANCE, GameState, IllegalMove, LogEntry, OptionValue, Outcome, normalise, opponent
+from bot.games.wonderland import combat, movement, narration
 from bot.games.wonderland.beings import Being
 from bot.games.wonderland.board import (
     Board,
@@ -29,8 +31,8 @@ from bot.games.wonderland.board import (
     canonical_path,
     enumerate_layouts,
     format_path,
-    orderings,
     path_error,
+    readings,
 )
 from bot.games.wonderland.cards import (
     CARDS,
@@ -244,11 +246,26 @@ class WonderlandState(GameState):
         return frozenset((self.active,))
 
     @property
+    def may_act(self) -> frozenset[int]:
+        """The opponent during the active player's action step, while it has an ability to
+        use (ruling 12): it may act then, but nobody waits for it."""
+        found = self._cache.get("may_act")
+        if found is None:
+            other = opponent(self.active)
+            unasked = self._outcome is None and self.phase == ACTION and self._has_ability(other)
+            found = frozenset((other,)) if unasked else frozenset()
+            self._cache["may_act"] = found
+        return found
+
+    def _has_ability(self, seat: int) -> bool:
+        return next(self._ability_moves(seat, detonations=True), None) is not None
+
+    @property
     def outcome(self) -> Outcome | None:
         return self._outcome
 
     def legal_moves(self, seat: int) -> list[str]:
-        if seat not in self.turn or seat == CHANCE:
+        if (seat not in self.turn and seat not in self.may_act) or seat == CHANCE:
             return []
         key = f"legal{seat}"
         found = self._cache.get(key)
@@ -267,6 +284,8 @@ class WonderlandState(GameState):
             yield from self._pick_moves(seat)
         elif self.phase == DICE:
             yield from self._dice_moves(seat)
+        elif self.phase == ACTION and seat != self.active:
+            yield from self._ability_moves(seat, detonations=True)
         elif self.phase == ACTION:
             yield "end"
             yield from self._attack_moves(seat)
@@ -411,6 +430,11 @@ class WonderlandState(GameState):
         handler = _HANDLERS.get((self.phase, type(parsed)))
         if handler is None:
             raise IllegalMove(self._phase_hint(parsed))
+        if self.phase == ACTION and seat != self.active and not isinstance(parsed, Ability | Detonate):
+            raise IllegalMove(
+                f"It is {SEAT_NAMES[self.active]}'s turn: meanwhile you may only use abilities "
+                "(`ability KS 2 c5`, `detonate 10S 2`)."
+            )
         state: Self = handler(self, seat, parsed)
         return state
 
@@ -498,7 +522,7 @@ class WonderlandState(GameState):
             )
         used, anchor_squares = self.used_squares(), self.summon_anchors(seat)
         problem = path_error(self.board, used, anchor_squares, move.path)
-        if problem and not any(path_error(self.board, used, anchor_squares, p) is None for p in orderings(move.path)):
+        if problem and not any(path_error(self.board, used, anchor_squares, p) is None for p in readings(move.path)):
             raise IllegalMove(problem)
         path = canonical_path(self.board, used, anchor_squares, move.path)
         places = self.placements(seat, path)
@@ -712,6 +736,20 @@ class WonderlandState(GameState):
         return Outcome(
             frozenset(), f"After {TURN_LIMIT} turns the Images' life and the beings summoned are equal.", lives
         )
+
+    # --- what everyone may know about a move --------------------------------------------
+
+    def is_public_move(self, seat: int, move: str) -> bool:
+        """Pool picks are secret; so is a roll with `hidden_factors=on` (its faces would
+        tell the factors).  Everything else a player does (dice, summons, moves, attacks,
+        abilities, detonations, defences) is seen on the board, so it is public."""
+        if seat == CHANCE:
+            return not self.hidden_factors
+        return not normalise(move).startswith(("pick", "pool"))
+
+    def describe(self, before: GameState, entry: LogEntry) -> str | None:
+        assert isinstance(before, WonderlandState)
+        return narration.describe(before, self, entry)
 
     # --- views and persistence -----------------------------------------------------------
 

@@ -138,7 +138,7 @@ def _brute_force(files: int, ranks: int, used: set[int], anchor_squares: set[int
             for flips in itertools.product((False, True), repeat=3):
                 seq = [(d[1], d[0]) if flip else d for d, flip in zip(order, flips, strict=True)]
                 (a1, a2), (b1, b2), (c1, c2) = seq
-                if a1 not in anchor_squares and a2 not in anchor_squares:
+                if a1 not in anchor_squares:  # the anchor is written first; b1 touches the far end a2
                     continue
                 if _touch(a2, b1, files) and _touch(b2, c1, files):
                     found.add((a1, a2, b1, b2, c1, c2))

@@ -182,6 +182,20 @@ def test_notation_variants_are_canonicalised() -> None:
 
 
 @pytest.mark.parametrize(
+    "typed", ["move 5H c4 - c3", "move 5h c4 -c3", "move 5H  c4-  c3", "MOVE 5H C4 C3", "move 5H c4-c3"]
+)
+def test_a_route_may_be_spaced_around_its_dash_as_in_the_other_games(typed: str) -> None:
+    state = position(paths=[(0, LINE)], beings=[being(0, "5H", "c4"), being(1, "5S", "c5")], f0=factors(m=2))
+    assert state.play(0, typed).last_move == "move 5H c4-c3"
+
+
+def test_a_summon_may_be_spaced_around_its_dashes_and_after_the_at() -> None:
+    state = after_pools().play(0, "dice AH 4H 5D").play(CHANCE, "roll S S M")
+    spaced = state.play(0, "summon AH g2 - g3 h3 -h4 i4- i5 @ g2")
+    assert spaced.last_move == "summon AH g2-g3 h3-h4 i4-i5 @g2"
+
+
+@pytest.mark.parametrize(
     "junk", ["summon 5D c2-c3", "move 5D", "attack 5D", "ability KH c5", "detonate 10S", "dice", "roll", "pick"]
 )
 def test_malformed_moves_say_how_to_write_them(junk: str) -> None:

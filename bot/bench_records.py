@@ -1,0 +1,153 @@
+"""Bench figures of match records (`python -m bot.bench replay` / `history`).
+
+- replay: a 400-ply Focus game and a long Wonderland game rendered as GIFs in a worker
+  process, as `/replay` does: render time (median of 3), file size, and the longest stall
+  of the event loop meanwhile (a process, not a thread, so it should stay near zero).
+- history: the first `/history` page of a player with 1,000, 10,000 and 100,000 finished
+  matches stored: the time must stay flat as the table grows (indexed ranges, no scan).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from bot.games import GAMES
+from bot.games.base import LogEntry
+from bot.replays import ReplayJob, render_replay
+from bot.store import Store
+from bot.workers import process_pool
+
+LIMIT_BYTES = 8 * 1024 * 1024
+
+
+def random_job(game: str, seed: int) -> ReplayJob:
+    rules = GAMES[game]
+    state, rng = rules.start(), random.Random(seed)
+    log: list[LogEntry] = []
+    while state.outcome is None:
+        if -1 in state.turn:
+            state = state.play(-1, state.sample_chance(rng))
+        else:
+            seat = rng.choice(sorted(state.turn))
+            state = state.play(seat, rng.choice(state.legal_moves(seat)))
+        log.extend(state.applied)
+    options = {k: str(v) for k, v in rules.resolve_options().items()}
+    return ReplayJob(game, options, tuple(log), ("alice", "bob"), ended=True)
+
+
+def longest_job(game: str, seeds: range) -> ReplayJob:
+    return max((random_job(game, seed) for seed in seeds), key=lambda job: len(job.log))
+
+
+def timed_render(job: ReplayJob) -> tuple[int, float]:
+    """In the worker: (GIF bytes, CPU seconds the render took there)."""
+    start = time.process_time()
+    size = len(render_replay(job))
+    return size, time.process_time() - start
+
+
+async def _render_in_pool(pool: ProcessPoolExecutor, job: ReplayJob) -> tuple[float, int, float, float]:
+    """(wall seconds, GIF bytes, longest event-loop stall, worker CPU seconds) of one render in `pool`."""
+    loop = asyncio.get_running_loop()
+    stall = 0.0
+    done = False
+
+    async def tick() -> None:
+        nonlocal stall
+        while not done:
+            before = time.perf_counter()
+            await asyncio.sleep(0.005)
+            stall = max(stall, time.perf_counter() - before - 0.005)
+
+    ticker = asyncio.create_task(tick())
+    start = time.perf_counter()
+    size, cpu = await loop.run_in_executor(pool, timed_render, job)
+    seconds = time.perf_counter() - start
+    done = True
+    await ticker
+    return seconds, size, stall, cpu
+
+
+async def replay_figures() -> list[tuple[str, float, int, float, float]]:
+    jobs = [("400-ply Focus", random_job("focus", 3)), ("longest of 5 Wonderland", longest_job("wonderland", range(5)))]
+    pool = process_pool(workers=1)
+    try:
+        await asyncio.get_running_loop().run_in_executor(pool, render_replay, jobs[0][1])  # warm the worker
+        figures = []
+        for label, job in jobs:
+            runs = [await _render_in_pool(pool, job) for _ in range(3)]
+            figures.append(
+                (
+                    f"{label} ({len(job.log)} plies)",
+                    statistics.median(r[0] for r in runs),
+                    max(r[1] for r in runs),
+                    max(r[2] for r in runs),
+                    statistics.median(r[3] for r in runs),
+                )
+            )
+        return figures
+    finally:
+        pool.shutdown()
+
+
+async def _fill(store: Store, start: int, count: int, rng: random.Random) -> None:
+    """`count` finished, rated matches between 1,000 players; player 1 is in one in ten."""
+    now = time.time()
+    matches, seats, rated = [], [], []
+    for match_id in range(start, start + count):
+        a = 1 if rng.random() < 0.1 else rng.randrange(2, 1001)
+        b = rng.choice([p for p in (rng.randrange(2, 1001), rng.randrange(2, 1001)) if p != a] or [1001])
+        at = now - (start + count - match_id)
+        game = rng.choice(list(GAMES))
+        matches.append((match_id, game, match_id, a, b, at, at, json.dumps({"winners": [0], "reason": "r"})))
+        seats += [(match_id, 0, a), (match_id, 1, b)]
+        rated.append((match_id, json.dumps([[a, 1500.0, 1520.0], [b, 1500.0, 1480.0]])))
+    async with store.transaction() as db:
+        await db.executemany(
+            "INSERT INTO matches (id, game, options, channel_id, status, challenger_id, opponent_id, seed, "
+            "seed_hash, version, created_at, updated_at, outcome) "
+            "VALUES (?, ?, '{}', ?, 'finished', ?, ?, 's', 'h', 2, ?, ?, ?)",
+            matches,
+        )
+        await db.executemany("INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)", seats)
+        await db.executemany("INSERT INTO rated_matches (match_id, changes) VALUES (?, ?)", rated)
+
+
+async def _page_time(store: Store, user_id: int, game: str | None) -> float:
+    times = []
+    for _ in range(30):
+        start = time.perf_counter()
+        await store.match_history(user_id, game=game, limit=5)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+async def history_figures() -> list[tuple[int, float, float, float]]:
+    """(stored matches, ms for player 1's first page, ms with a game filter, ms for a casual player)."""
+    rng = random.Random(7)
+    figures = []
+    with tempfile.TemporaryDirectory() as directory:
+        store = await Store.open(Path(directory) / "history.sqlite3")
+        try:
+            stored = 0
+            for target in (1_000, 10_000, 100_000):
+                await _fill(store, stored + 1, target - stored, rng)
+                stored = target
+                figures.append(
+                    (
+                        stored,
+                        await _page_time(store, 1, None) * 1000,
+                        await _page_time(store, 1, "focus") * 1000,
+                        await _page_time(store, 500, None) * 1000,
+                    )
+                )
+        finally:
+            await store.close()
+    return figures

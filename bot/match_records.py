@@ -1,0 +1,69 @@
+"""A stored match as a `Record` (bot.records): what `/export` writes and `/replay` draws.
+
+Why here and not in the store or the cog: deciding what a record may show is a rule of
+matches, not of storage or of Discord.  While a match runs, its secret moves (those the
+engine logged as not public) and its seed are withheld, so an export can be shared in the
+channel without helping either player; once it ended, everything is in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.games import GAMES
+from bot.matches import MatchService
+from bot.records import RUNNING, Record, RecordMove, result_of
+from bot.store import MatchRow, MoveRow
+
+
+def iso_time(timestamp: float) -> str:
+    """`2026-11-23T13:00:00Z` (UTC, whole seconds)."""
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def engine_options(row: MatchRow) -> dict[str, str]:
+    """The options the engine started with: per-seat words (`me`, `opponent`) mapped to seat
+    numbers exactly as the service did at accept time, defaults filled in."""
+    challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
+    resolved = MatchService._resolve_options(GAMES[row.game], row.options, challenger_seat=challenger_seat)
+    return {name: str(value) for name, value in resolved.items()}
+
+
+def build_record(
+    row: MatchRow,
+    moves: Sequence[MoveRow],
+    names: tuple[str, str],
+    *,
+    site: str | None = None,
+) -> Record:
+    """The record of a started match; secrets withheld while it is still active."""
+    if row.seats is None:
+        raise ValueError(f"match {row.id} has not started")
+    ended = row.status != "active"
+    outcome: dict[str, Any] = row.outcome or {}
+    winners = outcome.get("winners") if row.status == "finished" else None
+    scores = outcome.get("scores")
+    return Record(
+        game=row.game,
+        options=engine_options(row),
+        match_id=row.id,
+        site=site,
+        players=names,
+        player_ids=row.seats,
+        start=iso_time(row.created_at),
+        end=iso_time(row.updated_at) if ended else RUNNING,
+        status="aborted" if row.status == "aborted" else ("finished" if ended else "active"),
+        result=result_of("active" if not ended else row.status, winners),
+        reason=outcome.get("reason") if ended else None,
+        scores=tuple(int(s) for s in scores) if ended and scores is not None else None,
+        seed_hash=row.seed_hash,
+        seed=row.seed if ended else None,
+        moves=tuple(
+            RecordMove(m.ply, m.seat, m.move, m.public, m.forced)
+            if ended or m.public
+            else RecordMove(m.ply, m.seat, None, public=False)
+            for m in moves
+        ),
+    )

@@ -1,0 +1,327 @@
+"""Match records: a stable text format for one match, and its parse/format round trip.
+
+Pure formatting and parsing (no I/O, no database, no Discord): `format_record` turns a
+`Record` into text, `parse_record` turns text back into the same `Record`, and
+`format_record(parse_record(text)) == text` for every text this module writes.  Building a
+record from a stored match is `bot.match_records`; checking one is `bot.verify`.
+
+The format is PGN-like: a header of tags, a blank line, then the move log, one move a line
+(the move lines below are samples of each kind, not one real game):
+
+    [Boneyard "1"]
+    [Game "focus"]
+    [Options "drops=anywhere ply_limit=400 repetitions=3 setup=standard"]
+    [Match "42"]
+    [Site "https://discord.com/channels/900/500"]
+    [Player0 "alice"]
+    [Player0Id "1001"]
+    [Player1 "bob"]
+    [Player1Id "1002"]
+    [Start "2026-11-23T13:00:00Z"]
+    [End "2026-11-23T13:41:07Z"]
+    [Status "finished"]
+    [Result "1-0"]
+    [Reason "Blue resigned."]
+    [SeedHash "5d41402abc4b2a76b9719d911017c592..."]
+    [Seed "0f3c..."]
+
+    0 0 d2-d1
+    1 1 c2-c1
+    2 chance roll 3 5
+    3 0 pick 2-5 {secret}
+    4 1 {withheld}
+    5 1 done {forced}
+
+Tags, in this order (a reader must accept and keep tags it does not know, after these):
+
+- `Boneyard`: the format version (`1`); a reader refuses a version it does not know.
+- `Game`: the game key (`focus`, `domineering`, `dominance`, `domino_wars`, `wonderland`).
+- `Options`: the engine options the match was started with, `name=value` pairs sorted by
+  name (per-seat words such as `me` already turned into seat numbers).
+- `Match`, `Site`: the match number and a link to where it was played (both optional).
+- `Player0`, `Player1` (display names) and `Player0Id`, `Player1Id` (Discord user ids).
+- `Start`, `End`: UTC times in ISO 8601 (`End` is `-` while the match runs).
+- `Status`: `active`, `finished` or `aborted`.
+- `Result`: `1-0` (seat 0 won), `0-1`, `1/2-1/2` (draw), `*` (running), `-` (aborted).
+- `Reason` (how it ended), `Scores` (space-separated, when the game keeps scores): optional.
+- `SeedHash`: SHA-256 of the match's secret seed, published when the match started.
+- `Seed`: the seed itself, present only after the end.
+
+Tag values are in double quotes; a backslash escapes `"`, `\\` and a newline (`\\n`).
+
+Move lines: `<ply> <who> <move> [{secret}] [{forced}]`.  `ply` counts from 0 and is the
+number `bot.matches.chance_rng(seed, ply)` takes for a chance move; `who` is `0`, `1` or
+`chance`; `{secret}` marks a move the engine logs as not public (a draft pick, a shuffle),
+`{forced}` one the engine applied itself because it was the only legal choice.  While a
+match runs, a secret move is written `<ply> <who> {withheld}`, without its text or flags.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.games import CHANCE
+
+FORMAT_VERSION = 1
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*", "-")
+STATUSES = ("active", "finished", "aborted")
+RUNNING = "-"
+"""The `End` tag of a match that has not ended."""
+
+_KNOWN_TAGS = (
+    "Boneyard",
+    "Game",
+    "Options",
+    "Match",
+    "Site",
+    "Player0",
+    "Player0Id",
+    "Player1",
+    "Player1Id",
+    "Start",
+    "End",
+    "Status",
+    "Result",
+    "Reason",
+    "Scores",
+    "SeedHash",
+    "Seed",
+)
+_REQUIRED_TAGS = ("Boneyard", "Game", "Options", "Player0", "Player1", "Start", "End", "Status", "Result", "SeedHash")
+_TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
+_MOVE_LINE = re.compile(r"(\d+) (0|1|chance) (.*)")
+_FLAGS = ("{secret}", "{forced}")
+WITHHELD = "{withheld}"
+
+
+class RecordError(ValueError):
+    """A text that is not a valid record; the message says which line and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordMove:
+    """One line of the move log.  `move` is None for a secret move withheld while the match runs."""
+
+    ply: int
+    seat: int
+    move: str | None
+    public: bool = True
+    forced: bool = False
+
+    @property
+    def withheld(self) -> bool:
+        return self.move is None
+
+
+@dataclass(frozen=True)
+class Record:
+    """Everything a record holds; `moves` in ply order from 0."""
+
+    game: str
+    options: dict[str, str]
+    players: tuple[str, str]
+    start: str
+    end: str
+    status: str
+    result: str
+    seed_hash: str
+    moves: tuple[RecordMove, ...] = ()
+    player_ids: tuple[int | None, int | None] = (None, None)
+    match_id: int | None = None
+    site: str | None = None
+    reason: str | None = None
+    scores: tuple[int, ...] | None = None
+    seed: str | None = None
+    extra: tuple[tuple[str, str], ...] = field(default=())
+    """Tags this version does not know, kept in order so a round trip loses nothing."""
+    version: int = FORMAT_VERSION
+
+    @property
+    def ended(self) -> bool:
+        return self.status != "active"
+
+    @property
+    def withheld(self) -> int:
+        """How many secret moves this record leaves out."""
+        return sum(1 for m in self.moves if m.withheld)
+
+
+def result_of(status: str, winners: list[int] | tuple[int, ...] | None) -> str:
+    """The `Result` tag for a match in `status` whose outcome names `winners`."""
+    if status == "active":
+        return "*"
+    if status == "aborted" or winners is None:
+        return "-"
+    if not winners:
+        return "1/2-1/2"
+    return "1-0" if winners[0] == 0 else "0-1"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _unescape(value: str, line: int) -> str:
+    out, chars = [], iter(value)
+    for char in chars:
+        if char != "\\":
+            out.append(char)
+            continue
+        nxt = next(chars, "")
+        if nxt == "n":
+            out.append("\n")
+        elif nxt in ('"', "\\"):
+            out.append(nxt)
+        else:
+            raise RecordError(f"Line {line}: unknown escape `\\{nxt}` in a tag value.")
+    return "".join(out)
+
+
+def format_options(options: dict[str, str]) -> str:
+    return " ".join(f"{name}={options[name]}" for name in sorted(options))
+
+
+def parse_options(text: str, line: int = 0) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for word in text.split():
+        name, sep, value = word.partition("=")
+        if not sep or not name or not value:
+            raise RecordError(f"Line {line}: options are `name=value` pairs, not `{word}`.")
+        options[name] = value
+    return options
+
+
+def _who(seat: int) -> str:
+    return "chance" if seat == CHANCE else str(seat)
+
+
+def format_move(move: RecordMove) -> str:
+    if move.move is None:
+        return f"{move.ply} {_who(move.seat)} {WITHHELD}"
+    text = f"{move.ply} {_who(move.seat)} {' '.join(move.move.split())}"
+    if not move.public:
+        text += " {secret}"
+    if move.forced:
+        text += " {forced}"
+    return text
+
+
+def format_record(record: Record) -> str:
+    """The record as text (ends with a newline)."""
+    tags: list[tuple[str, str | None]] = [
+        ("Boneyard", str(record.version)),
+        ("Game", record.game),
+        ("Options", format_options(record.options)),
+        ("Match", str(record.match_id) if record.match_id is not None else None),
+        ("Site", record.site),
+        ("Player0", record.players[0]),
+        ("Player0Id", str(record.player_ids[0]) if record.player_ids[0] is not None else None),
+        ("Player1", record.players[1]),
+        ("Player1Id", str(record.player_ids[1]) if record.player_ids[1] is not None else None),
+        ("Start", record.start),
+        ("End", record.end),
+        ("Status", record.status),
+        ("Result", record.result),
+        ("Reason", record.reason),
+        ("Scores", " ".join(map(str, record.scores)) if record.scores is not None else None),
+        ("SeedHash", record.seed_hash),
+        ("Seed", record.seed),
+        *record.extra,
+    ]
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags if value is not None]
+    lines.append("")
+    lines.extend(format_move(m) for m in record.moves)
+    return "\n".join(lines) + "\n"
+
+
+def _parse_move(text: str, line: int, ply: int) -> RecordMove:
+    found = _MOVE_LINE.fullmatch(text)
+    if found is None:
+        raise RecordError(f"Line {line}: a move line is `<ply> <0|1|chance> <move>`, not `{text[:60]}`.")
+    number, who, rest = int(found[1]), found[2], found[3]
+    if number != ply:
+        raise RecordError(f"Line {line}: expected ply {ply}, found ply {number}.")
+    seat = CHANCE if who == "chance" else int(who)
+    if rest == WITHHELD:
+        return RecordMove(number, seat, None, public=False)
+    words = rest.split(" ")
+    flags: set[str] = set()
+    while words and words[-1] in _FLAGS:
+        flags.add(words.pop())
+    move = " ".join(words)
+    if not move or "{" in move or "}" in move:
+        raise RecordError(f"Line {line}: ply {number} has no readable move (`{rest[:60]}`).")
+    return RecordMove(number, seat, move, public="{secret}" not in flags, forced="{forced}" in flags)
+
+
+def parse_record(text: str) -> Record:
+    """The `Record` written in `text`; raises RecordError naming the line at fault."""
+    lines = text.splitlines()
+    tags: dict[str, str] = {}
+    extra: list[tuple[str, str]] = []
+    index = 0
+    while index < len(lines) and lines[index].strip():
+        line = lines[index].strip()
+        found = _TAG_LINE.fullmatch(line)
+        if found is None:
+            raise RecordError(f'Line {index + 1}: a header line is `[Name "value"]`, not `{line[:60]}`.')
+        name, value = found[1], _unescape(found[2], index + 1)
+        if name in tags or any(name == n for n, _ in extra):
+            raise RecordError(f"Line {index + 1}: the tag `{name}` appears twice.")
+        if name in _KNOWN_TAGS:
+            tags[name] = value
+        else:
+            extra.append((name, value))
+        index += 1
+    version = tags.get("Boneyard")
+    if version is not None and version != str(FORMAT_VERSION):
+        raise RecordError(f"This is a version {version} record; this reader knows version {FORMAT_VERSION}.")
+    missing = [name for name in _REQUIRED_TAGS if name not in tags]
+    if missing:
+        raise RecordError(f"The header lacks the tag{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
+    if tags["Status"] not in STATUSES:
+        raise RecordError(f"`Status` must be one of {', '.join(STATUSES)}, not `{tags['Status']}`.")
+    if tags["Result"] not in RESULTS:
+        raise RecordError(f"`Result` must be one of {', '.join(RESULTS)}, not `{tags['Result']}`.")
+    moves: list[RecordMove] = []
+    for number, raw in enumerate(lines[index:], start=index + 1):
+        if raw.strip():
+            moves.append(_parse_move(raw.strip(), number, len(moves)))
+    return Record(
+        version=FORMAT_VERSION,
+        game=tags["Game"],
+        options=parse_options(tags["Options"]),
+        match_id=_int_tag(tags, "Match"),
+        site=tags.get("Site"),
+        players=(tags["Player0"], tags["Player1"]),
+        player_ids=(_int_tag(tags, "Player0Id"), _int_tag(tags, "Player1Id")),
+        start=tags["Start"],
+        end=tags["End"],
+        status=tags["Status"],
+        result=tags["Result"],
+        reason=tags.get("Reason"),
+        scores=_scores(tags.get("Scores")),
+        seed_hash=tags["SeedHash"],
+        seed=tags.get("Seed"),
+        moves=tuple(moves),
+        extra=tuple(extra),
+    )
+
+
+def _int_tag(tags: dict[str, str], name: str) -> int | None:
+    value = tags.get(name)
+    if value is None:
+        return None
+    if not value.isdigit():
+        raise RecordError(f"`{name}` must be a whole number, not `{value}`.")
+    return int(value)
+
+
+def _scores(value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        return tuple(int(v) for v in value.split())
+    except ValueError:
+        raise RecordError(f"`Scores` must be whole numbers, not `{value}`.") from None

@@ -1,0 +1,104 @@
+"""The frames of a match replay, and the job that renders one in a worker process.
+
+A replay replays the match log from its options and takes one frame per action (a
+player's move with the moves the rules then forced, or one chance move), captioned with
+the move.  Every position frame is drawn from the PUBLIC view of that position, and
+secret moves are captioned without their text, so a replay of a running match shows
+only what the channel has seen.  Only after the end (`ReplayJob.ended`) are the hidden
+parts revealed, in the last frames: each seat's private picture of the final position.
+
+Long games are thinned to at most `MAX_FRAMES` positions, spread evenly and always with the
+first and the last, which bounds both the render time and the file size (Discord accepts
+8 MB); the caption of a frame that stands for several moves says how many it skipped.
+
+`render_replay` is a plain function of a picklable `ReplayJob`, so the cogs can run it in a
+process pool: replaying and drawing hold the GIL for a second or more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.games import CHANCE, GAMES
+from bot.games.base import LogEntry
+from bot.match_records import engine_options
+from bot.store import MatchRow, MoveRow
+from renderers.replay import HOLD_MS, Frame, animate
+
+MAX_FRAMES = 60
+
+
+@dataclass(frozen=True)
+class ReplayJob:
+    """What a worker needs to draw a replay: plain data only."""
+
+    game: str
+    options: dict[str, str]
+    log: tuple[LogEntry, ...]
+    """The full move log (secret moves included: the worker needs them to rebuild the
+    positions, and shows only public views of them)."""
+    players: tuple[str, str]
+    ended: bool
+
+
+def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
+    """The replay job of a started match as stored."""
+    log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves)
+    return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != "active")
+
+
+def _caption(game: str, entries: Sequence[LogEntry], ply: int) -> str:
+    names = GAMES[game].info.seat_names
+    first = entries[0]
+    who = "Chance" if first.seat == CHANCE else names[first.seat]
+    parts = [e.move if e.public else "(secret)" for e in entries]
+    return f"{ply}. {who}: {' · '.join(parts)}"
+
+
+def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame]:
+    """Every frame of the replay, in order (position frames thinned to `max_frames`)."""
+    rules = GAMES[job.game]
+    state = rules.start(options=job.options)
+    positions: list[Frame] = [Frame(state.view(None), "Start")]
+    index = 0
+    log = job.log
+    while index < len(log):
+        entry = log[index]
+        state = state.play(entry.seat, entry.move)
+        count = len(state.applied)
+        positions.append(Frame(state.view(None), _caption(job.game, log[index : index + count], index + 1)))
+        index += count
+    frames = thin(positions, max_frames)
+    last = frames[-1]
+    outcome = state.outcome
+    ending = "final position" if job.ended or outcome is not None else "position now"
+    caption = f"{last.caption} · {ending}" if len(frames) > 1 else ending.capitalize()
+    frames[-1] = Frame(last.view, caption, hold_ms=HOLD_MS)
+    if job.ended and rules.info.has_private_info:
+        for seat in (0, 1):
+            frames.append(Frame(state.view(seat), f"Revealed: {rules.info.seat_names[seat]}'s secrets", seat, HOLD_MS))
+    return frames
+
+
+def thin(positions: Sequence[Frame], limit: int) -> list[Frame]:
+    """At most `limit` frames evenly spread over `positions`, the first and last always kept;
+    a kept frame's caption notes the moves between it and the previous kept one."""
+    if len(positions) <= limit:
+        return list(positions)
+    picks = sorted({round(i * (len(positions) - 1) / (limit - 1)) for i in range(limit)})
+    kept: list[Frame] = []
+    previous = 0
+    for pick in picks:
+        frame = positions[pick]
+        skipped = pick - previous - 1
+        if skipped > 0:
+            frame = Frame(frame.view, f"{frame.caption} (+{skipped} earlier)", frame.seat, frame.hold_ms)
+        kept.append(frame)
+        previous = pick
+    return kept
+
+
+def render_replay(job: ReplayJob) -> bytes:
+    """The replay as an animated GIF (CPU-bound: run it in a worker process)."""
+    return animate(job.game, replay_frames(job), job.players)

@@ -1,0 +1,172 @@
+"""Start-up checks on the database: refuse loudly, in one line, before anything else starts.
+
+Why before the event loop and Discord: a bot that cannot write its database must not log in,
+answer a few commands and then lose them.  A supervisor (systemd, Docker) only restarts or alerts
+on a process that exits, so every refusal here is one clear line and a non-zero exit within
+seconds, never a traceback followed by a hang.
+
+What is refused:
+- the database's directory is missing, or the file is a directory;
+- another Boneyard process already runs on the same file (see `hold_process_lock`);
+- the file is not a SQLite database or is damaged (`PRAGMA quick_check`);
+- the file cannot be written (read-only file, directory or file system);
+- the schema is newer than this code knows (a downgrade would misread it).
+A file that does not exist yet is created, and its absolute path announced, so a mistyped
+`DATABASE_PATH` shows up as "new database at /wrong/place" in the first line of the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+log = logging.getLogger(__name__)
+
+WRITE_PROBE = "CREATE TABLE boneyard_startup_write_check (x)"
+"""A write that is always rolled back: SQLite opens a file it may not write read-only without
+complaint, and in WAL mode even `BEGIN IMMEDIATE` succeeds there; only a real write tells."""
+
+
+class StartupRefused(RuntimeError):
+    """The bot must not start; the message is the single line to show."""
+
+
+@dataclass
+class ProcessLock:
+    """An exclusive OS lock on `<database>.lock`, held while this object lives (the process)."""
+
+    path: Path
+    handle: IO[bytes]
+
+    def release(self) -> None:
+        self.handle.close()  # closing the descriptor drops the lock
+
+
+def lock_path(database: Path) -> Path:
+    return database.with_name(database.name + ".lock")
+
+
+def hold_process_lock(database: Path) -> ProcessLock:
+    """Refuse a second bot process on the same database file.
+
+    How: an exclusive, non-blocking `flock` (on Windows `msvcrt.locking`) on the file
+    `<database>.lock` beside the database, taken before the database is opened and held until
+    the process ends.  The kernel drops the lock when the process exits in any way, SIGKILL and
+    power loss included, so a crash never leaves a stale lock behind; the lock file itself may
+    stay and means nothing without the lock.  A separate file rather than SQLite's own
+    `locking_mode=EXCLUSIVE`: the latter would also shut out `python -m bot backup`, which must
+    read while the bot runs.  flock is per open file, so even a second open in the same process
+    is refused.
+    """
+    path = lock_path(database)
+    try:
+        handle = path.open("a+b")
+    except OSError as exc:
+        raise StartupRefused(
+            f"cannot create the lock file {path}: {exc.strerror} (the directory must be writable)"
+        ) from None
+    try:
+        _lock_exclusively(handle)
+    except OSError:
+        handle.close()
+        raise StartupRefused(
+            f"another Boneyard process is already using {database} (it holds {path}); "
+            "stop it first: two bots on one database would answer every command twice"
+        ) from None
+    return ProcessLock(path, handle)
+
+
+if sys.platform == "win32":  # pragma: no cover - the bot is deployed on Linux; kept usable on Windows
+    import msvcrt
+
+    def _lock_exclusively(handle: IO[bytes]) -> None:
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock_exclusively(handle: IO[bytes]) -> None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def check_directory(database: Path) -> None:
+    if database.is_dir():
+        raise StartupRefused(f"DATABASE_PATH {database} is a directory; name a file inside it")
+    if not database.parent.is_dir():
+        raise StartupRefused(f"the database directory {database.parent} does not exist; create it or fix DATABASE_PATH")
+
+
+def check_database(database: Path, known_version: int) -> bool:
+    """Open the database once, synchronously, and refuse what the bot cannot use.
+
+    Returns whether the file is new (it is created here, empty; the store migrates it).
+    `database` must be absolute, so that messages name the real place.
+    """
+    created = not database.exists()
+    try:
+        connection = sqlite3.connect(database, isolation_level=None, timeout=5)
+    except sqlite3.Error as exc:
+        raise StartupRefused(f"cannot open the database {database}: {exc}") from None
+    try:
+        _check_open(connection, database, known_version)
+    finally:
+        connection.close()
+    if created:
+        # WARNING, not INFO: seen at every LOG_LEVEL but ERROR, since a mistyped path loses every match.
+        log.warning(
+            "created a new, empty database at %s (expected on the first start; if not, check DATABASE_PATH)", database
+        )
+    return created
+
+
+def _check_open(connection: sqlite3.Connection, database: Path, known_version: int) -> None:
+    try:
+        (verdict,) = connection.execute("PRAGMA quick_check(1)").fetchone()
+        (version,) = connection.execute("PRAGMA user_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise StartupRefused(_damaged(database, str(exc))) from None
+    if verdict != "ok":
+        raise StartupRefused(_damaged(database, str(verdict)))
+    if version > known_version:
+        raise StartupRefused(
+            f"the database {database} has schema version {version}, newer than this Boneyard knows "
+            f"({known_version}); run the newer Boneyard, or restore a backup made for this version"
+        )
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.execute(WRITE_PROBE)
+        finally:
+            connection.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        if "readonly" in str(exc) or "read-only" in str(exc):
+            raise StartupRefused(
+                f"the database {database} is read-only ({exc}); the bot's user must be able to write "
+                "the file and its directory"
+            ) from None
+        raise StartupRefused(f"cannot write the database {database}: {exc}") from None
+
+
+def _damaged(database: Path, detail: str) -> str:
+    detail = " ".join(detail.replace("*", "").split())  # quick_check reports over several lines
+    return (
+        f"the database {database} is damaged or not a SQLite database ({detail}); "
+        "restore a backup (README: Backups) or move the file away to start empty"
+    )
+
+
+def prepare_database(database: Path, known_version: int) -> ProcessLock:
+    """Every start-up check, in order; returns the lock to hold for the life of the process."""
+    database = database.absolute()
+    check_directory(database)
+    lock = hold_process_lock(database)
+    try:
+        check_database(database, known_version)
+    except BaseException:
+        lock.release()
+        raise
+    return lock

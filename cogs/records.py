@@ -1,0 +1,208 @@
+"""`/export`, `/replay` and `/history`: every match as a record, a replay, and a list.
+
+`/export` and `/replay` take a match number, or default to this channel's running match,
+else the caller's latest finished one.  While a match runs they show only what the
+channel has seen (secret moves and the seed are withheld; the replay is drawn from public
+views); after the end, everything.  Both answer privately: a record is for its reader,
+who may share it.  Replays are drawn in a worker process (bot.workers), never on the loop.
+
+`/history` lists a player's finished matches newest first, five a page, with Previous and
+Next buttons whose custom ids carry the player, game and page (they work after restarts).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+import discord
+from discord import app_commands
+
+from bot.games import GAMES
+from bot.match_records import build_record
+from bot.matches import NoMatchHere, ServiceError
+from bot.records import format_record
+from bot.replays import job_for, render_replay
+from bot.store import MatchRow
+from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, report_error
+from cogs.play import GAME_CHOICES
+from cogs.presenter import channel_link
+from cogs.verify_button import VerifyButton, close_pool, run_in_pool
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+PAGE_SIZE = 5
+ATTACHMENT_LIMIT = 8 * 1024 * 1024
+ALL_GAMES = "all"
+
+
+async def _names(bot: Boneyard, row: MatchRow) -> tuple[str, str]:
+    assert row.seats is not None
+    return (await presenter(bot).name(row.seats[0]), await presenter(bot).name(row.seats[1]))
+
+
+async def find_match(interaction: discord.Interaction, match: int | None) -> MatchRow:
+    """The match a record command is about; raises ServiceError when there is none."""
+    bot = bot_of(interaction)
+    found = await bot.service.get(match) if match is not None else None
+    if found is None:
+        found = await bot.store.open_match_in_channel(interaction.channel_id or 0)
+    if found is None:
+        latest = await bot.store.match_history(interaction.user.id, limit=1)
+        if not latest:
+            raise NoMatchHere("There is no match here and you have no finished match; give a match number.")
+        found = latest[0][0]
+    row = found
+    if row.seats is None:
+        raise ServiceError(f"Match #{row.id} has not started yet.")
+    return row
+
+
+def _outcome_word(row: MatchRow, member_id: int) -> str:
+    winners = (row.outcome or {}).get("winners") or []
+    if not winners:
+        return "🤝 draw"
+    return "🏆 won" if row.seats is not None and row.seats[winners[0]] == member_id else "💀 lost"
+
+
+async def history_page(
+    bot: Boneyard, member_id: int, member_name: str, game: str, page: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    rows = await bot.store.match_history(
+        member_id, game=None if game == ALL_GAMES else game, offset=page * PAGE_SIZE, limit=PAGE_SIZE + 1
+    )
+    title = f"{member_name} — finished matches" + ("" if game == ALL_GAMES else f" of {GAMES[game].info.name}")
+    embed = discord.Embed(title=title)
+    if not rows:
+        embed.description = "No finished matches yet." if page == 0 else "No more matches."
+    lines = []
+    for row, changes in rows[:PAGE_SIZE]:
+        assert row.seats is not None
+        opponent = row.seats[1] if row.seats[0] == member_id else row.seats[0]
+        change = next((after - before for user, before, after in changes if user == member_id), None)
+        rating = f" · rating {change:+.0f}" if change is not None else " · unrated"
+        reason = (row.outcome or {}).get("reason", "")
+        lines.append(
+            f"**#{row.id} {GAMES[row.game].info.name}** vs {await presenter(bot).name(opponent)} · "
+            f"{_outcome_word(row, member_id)}{rating} · <t:{int(row.updated_at)}:d> · [channel]({channel_link(row)})\n"
+            f"  _{reason}_"
+        )
+    if lines:
+        embed.description = "\n".join(lines)
+    embed.set_footer(text=f"Page {page + 1} · /export or /replay a match by its number")
+    previous, following = page > 0, len(rows) > PAGE_SIZE
+    if not previous and not following:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(HistoryPageButton(member_id, game, max(page - 1, 0), "n", disabled=not previous))
+    view.add_item(HistoryPageButton(member_id, game, page + 1, "o", disabled=not following))
+    return embed, view
+
+
+class HistoryPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"boneyard:hist:(?P<member>[0-9]+):(?P<game>\w+):(?P<page>[0-9]+):(?P<way>[no])",
+):
+    """The Newer/Older button of a `/history` list; anyone may page it (history is public).
+    `way` (`n` newer, `o` older) keeps the two buttons' custom ids apart."""
+
+    LABELS: ClassVar[dict[str, str]] = {"n": "◀ Newer", "o": "Older ▶"}
+
+    def __init__(self, member_id: int, game: str, page: int, way: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[way],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"boneyard:hist:{member_id}:{game}:{page}:{way}",
+                disabled=disabled,
+            )
+        )
+        self.member_id, self.game, self.page = member_id, game, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["member"]), match["game"], int(match["page"]), match["way"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            if self.game != ALL_GAMES and self.game not in GAMES:
+                raise ServiceError("That list is out of date; run `/history` again.")
+            name = await presenter(bot).name(self.member_id)
+            embed, view = await history_page(bot, self.member_id, name, self.game, self.page)
+        except Exception as error:
+            await report_error(interaction, error)
+            return
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+class RecordsCog(BoneyardCog):
+    async def cog_unload(self) -> None:
+        close_pool(self.bot)
+
+    @app_commands.command(
+        name="export", description="A match's record as a text file (secrets withheld while it runs)."
+    )
+    @app_commands.describe(match="Match number (default: this channel's match, else your latest)")
+    async def export(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        row = await find_match(interaction, match)
+        record = build_record(
+            row, await self.bot.store.moves(row.id), await _names(self.bot, row), site=channel_link(row)
+        )
+        info = GAMES[row.game].info
+        if record.ended:
+            note = "Everything is in it, the seed too: `python -m bot.verify` checks every move and roll."
+        else:
+            note = f"The match is running: {record.withheld} secret moves and the seed are withheld until the end."
+        file = discord.File(io.BytesIO(format_record(record).encode()), filename=f"boneyard-match-{row.id}.txt")
+        await interaction.response.send_message(
+            f"📜 Record of match #{row.id} ({info.name}, {len(record.moves)} moves). {note}", file=file, ephemeral=True
+        )
+
+    @app_commands.command(
+        name="replay", description="An animated replay of a match (public information while it runs)."
+    )
+    @app_commands.describe(match="Match number (default: this channel's match, else your latest)")
+    async def replay(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        row = await find_match(interaction, match)
+        job = job_for(row, await self.bot.store.moves(row.id), await _names(self.bot, row))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        gif = await run_in_pool(self.bot, render_replay, job)
+        if len(gif) > ATTACHMENT_LIMIT:
+            raise ServiceError("That replay came out too large to attach; please tell the bot's admin.")
+        info = GAMES[row.game].info
+        if not job.ended:
+            when = "so far, public information only"
+        else:
+            when = "the whole match" + (", hidden information revealed at the end" if info.has_private_info else "")
+        await interaction.followup.send(
+            f"🎞️ Replay of match #{row.id} ({info.name}): {when}.",
+            file=discord.File(io.BytesIO(gif), filename=f"boneyard-replay-{row.id}.gif"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="history", description="A player's finished matches, newest first.")
+    @app_commands.describe(member="Whose matches (default: yours)", game="Only this game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        who = member or interaction.user
+        presenter_of(interaction).remember(who)
+        embed, view = await history_page(self.bot, who.id, who.display_name, game.value if game else ALL_GAMES, 0)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
+
+
+async def setup(bot: Boneyard) -> None:
+    bot.add_dynamic_items(VerifyButton, HistoryPageButton)
+    await bot.add_cog(RecordsCog(bot))

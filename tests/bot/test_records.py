@@ -1,0 +1,210 @@
+"""Match records: the text format's round trip, export → verify for every game, tampering."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import string
+from pathlib import Path
+
+import pytest
+
+from bot.games import CHANCE, GAMES
+from bot.match_records import build_record
+from bot.matches import MatchService, chance_rng
+from bot.records import Record, RecordError, RecordMove, format_record, parse_record, result_of
+from bot.verify import main as verify_main
+from bot.verify import verify, verify_text
+from tests.bot.conftest import ALICE
+from tests.bot.match_driver import play_randomly, start_match
+from tests.games.playout import step
+
+NASTY = string.ascii_letters + string.digits + ' "\\\n\t{}[]=-_é🎲'
+
+
+def _random_text(rng: random.Random, size: int = 12) -> str:
+    return "".join(rng.choice(NASTY) for _ in range(rng.randrange(1, size)))
+
+
+def _random_record(game: str, rng: random.Random) -> Record:
+    """A record of one random game of `game` (engine log, chance drawn from a random seed)."""
+    rules = GAMES[game]
+    seed = "".join(rng.choice("0123456789abcdef") for _ in range(32))
+    state = rules.start()
+    moves: list[RecordMove] = []
+    while state.outcome is None:
+        seat, move = step(state, rng)
+        if seat == CHANCE:
+            move = state.sample_chance(chance_rng(seed, len(moves)))
+        state = state.play(seat, move)
+        base = len(moves)
+        moves.extend(RecordMove(base + i, e.seat, e.move, e.public, e.forced) for i, e in enumerate(state.applied))
+    running = rng.random() < 0.3
+    if running:
+        moves = [RecordMove(m.ply, m.seat, None, public=False) if not m.public else m for m in moves]
+    outcome = state.outcome
+    assert outcome is not None
+    status = "active" if running else rng.choice(["finished", "aborted"])
+    return Record(
+        game=game,
+        options={k: str(v) for k, v in rules.resolve_options().items()},
+        players=(_random_text(rng), _random_text(rng)),
+        player_ids=(rng.randrange(10**18), None if rng.random() < 0.2 else rng.randrange(10**18)),
+        match_id=rng.choice([None, rng.randrange(1, 10**6)]),
+        site=rng.choice([None, "https://discord.com/channels/1/2"]),
+        start="2026-11-23T13:00:00Z",
+        end="-" if running else "2026-11-23T14:00:00Z",
+        status=status,
+        result=result_of(status, sorted(outcome.winners)),
+        reason=None if running else _random_text(rng, 40),
+        scores=None if running else outcome.scores,
+        seed_hash="ab" * 32,
+        seed=None if running else seed,
+        moves=tuple(moves),
+        extra=tuple((f"X{rng.randrange(100)}y{i}", _random_text(rng)) for i in range(rng.randrange(3))),
+    )
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_parse_then_format_round_trips_random_games(game: str) -> None:
+    rng = random.Random(f"records-{game}")
+    for _ in range(6):
+        record = _random_record(game, rng)
+        text = format_record(record)
+        assert parse_record(text) == record
+        assert format_record(parse_record(text)) == text
+        assert len(text.splitlines()) == len([t for t in text.splitlines() if t.startswith("[")]) + 1 + len(
+            record.moves
+        ), "one line per move after one blank line"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ('[Boneyard "2"]\n', "version 2"),
+        ('[Boneyard "1"]\n[Game "focus"]\n', "lacks the tags"),
+        ("hello\n", "Line 1"),
+        ('[Game "a\\q"]\n', "unknown escape"),
+    ],
+)
+def test_unreadable_texts_are_refused_with_the_reason(text: str, wanted: str) -> None:
+    with pytest.raises(RecordError, match=wanted):
+        parse_record(text)
+
+
+def test_a_skipped_ply_is_refused_with_its_line() -> None:
+    record = _random_record("focus", random.Random(3))
+    lines = format_record(record).splitlines()
+    blank = lines.index("")
+    del lines[blank + 2]
+    with pytest.raises(RecordError, match=f"Line {blank + 3}: expected ply 1, found ply 2"):
+        parse_record("\n".join(lines))
+
+
+async def _finished_record(service: MatchService, game: str, seed: int) -> Record:
+    # Random Focus play rarely ends by itself now that the source's "no ply limit" is the
+    # default (ruling 9), so these matches use the ply_limit option to end as a draw.
+    options = {"ply_limit": "400"} if game == "focus" else {}
+    match_id = await start_match(service, game, **options)
+    await play_randomly(service, match_id, random.Random(seed))
+    row = await service.get(match_id)
+    assert row.status == "finished"
+    return build_record(row, await service.store.moves(match_id), ("alice", "bob"))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_export_then_verify_holds_for_every_game(service: MatchService, game: str) -> None:
+    record = await _finished_record(service, game, 11)
+    assert record.seed is not None and record.result in ("1-0", "0-1", "1/2-1/2")
+    verdict = verify_text(format_record(record))
+    assert verdict.ok, verdict.sentence
+    assert verdict.sentence.startswith(f"The record of match #{record.match_id} holds")
+
+
+async def test_a_resigned_match_verifies(service: MatchService) -> None:
+    match_id = await start_match(service, "dominance")
+    await play_randomly(service, match_id, random.Random(5), max_moves=6)
+    await service.resign(match_id, ALICE)
+    row = await service.get(match_id)
+    record = build_record(row, await service.store.moves(match_id), ("alice", "bob"))
+    assert record.reason is not None and "resigned" in record.reason
+    assert verify(record).ok, verify(record).sentence
+
+
+def _replace_move(record: Record, index: int, text: str) -> Record:
+    moves = list(record.moves)
+    moves[index] = dataclasses.replace(moves[index], move=text)
+    return dataclasses.replace(record, moves=tuple(moves))
+
+
+async def test_a_changed_roll_fails_at_its_ply(service: MatchService) -> None:
+    record = await _finished_record(service, "dominance", 12)
+    index = next(i for i, m in enumerate(record.moves) if m.seat == CHANCE and i > 3)
+    original = record.moves[index].move
+    other = next(f"roll {a} {b}" for a in range(1, 7) for b in range(1, 7) if f"roll {a} {b}" != original)
+    assert original is not None and original.startswith("roll")
+    verdict = verify_text(format_record(_replace_move(record, index, other)))
+    assert not verdict.ok
+    assert verdict.sentence == (f"Ply {index}: the record has chance move `{other}`, but the seed gives `{original}`.")
+
+
+async def test_an_illegal_move_fails_at_its_ply(service: MatchService) -> None:
+    record = await _finished_record(service, "focus", 13)
+    verdict = verify_text(format_record(_replace_move(record, 2, "a1-h8")))
+    assert not verdict.ok
+    assert verdict.sentence.startswith("Ply 2: `a1-h8` by ") and "is illegal" in verdict.sentence
+
+
+async def test_a_wrong_seed_fails(service: MatchService) -> None:
+    record = await _finished_record(service, "domineering", 14)
+    assert record.seed is not None
+    wrong = ("0" if record.seed[0] != "0" else "1") + record.seed[1:]  # always a different seed
+    verdict = verify(dataclasses.replace(record, seed=wrong))
+    assert not verdict.ok and verdict.sentence == (
+        "The seed does not match the seed hash published when the match started."
+    )
+
+
+async def test_a_swapped_result_fails(service: MatchService) -> None:
+    record = await _finished_record(service, "domineering", 15)
+    flipped = {"1-0": "0-1", "0-1": "1-0"}[record.result]
+    verdict = verify(dataclasses.replace(record, result=flipped))
+    assert not verdict.ok and verdict.sentence == (
+        f"The moves end the game {record.result}, but the record says {flipped}."
+    )
+
+
+async def test_a_running_export_withholds_secret_moves_and_the_seed(service: MatchService) -> None:
+    match_id = await start_match(service, "domino_wars")
+    await play_randomly(service, match_id, random.Random(16), max_moves=12)
+    row = await service.get(match_id)
+    assert row.status == "active"
+    logged = await service.store.moves(match_id)
+    secret = [m for m in logged if not m.public]
+    assert secret, "the draft has secret picks and shuffles"
+    text = format_record(build_record(row, logged, ("alice", "bob")))
+    move_lines = text.split("\n\n", 1)[1].splitlines()
+    assert row.seed not in text and "[Seed " not in text and '[End "-"]' in text and '[Result "*"]' in text
+    for move in secret:
+        assert move_lines[move.ply] == f"{move.ply} {'chance' if move.seat == CHANCE else move.seat} {{withheld}}"
+    assert all(m.move in move_lines[m.ply] for m in logged if m.public)
+    assert not verify_text(text).ok
+
+
+async def test_the_command_line_prints_one_sentence_and_exits_0_or_1(
+    service: MatchService, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = await _finished_record(service, "dominance", 17)
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text(format_record(record))
+    index = next(i for i, m in enumerate(record.moves) if m.seat == CHANCE)
+    bad.write_text(format_record(_replace_move(record, index, "roll 9 9")))
+    assert verify_main([str(good)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.startswith(f"The record of match #{record.match_id} holds")
+    assert verify_main([str(bad)]) == 1
+    assert capsys.readouterr().out == (
+        f"Ply {index}: the record has chance move `roll 9 9`, but the seed gives `{record.moves[index].move}`.\n"
+    )
+    assert verify_main([str(tmp_path / "missing.txt")]) == 1
+    assert capsys.readouterr().out.startswith("Cannot read ")

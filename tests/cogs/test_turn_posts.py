@@ -1,0 +1,78 @@
+"""One post per turn: which updates extend the turn's post and which start a new one."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import discord
+
+from bot.games import CHANCE
+from bot.matches import Told, Update
+from bot.store import MatchRow
+from cogs.turn_posts import WINDOW, TurnPosts
+
+
+def row(game: str = "wonderland") -> MatchRow:
+    return MatchRow(
+        id=7, game=game, options={}, guild_id=1, channel_id=2, status="active", challenger_id=10, opponent_id=11,
+        seat_pref="first", seed="s", seed_hash="h", snapshot=None, version=1, outcome=None, seats=(10, 11),
+        created_at=0.0, updated_at=0.0,
+    )  # fmt: skip
+
+
+def update(mover: int, to_move: int | list[int], turn_number: int = 3, game: str = "wonderland", **kw: Any) -> Update:
+    turn = to_move if isinstance(to_move, list) else [to_move]
+    told = (Told(mover, "move 5D c2-c3", True, "Orange moves 5♦ c2→c3"), Told(CHANCE, "roll S", True, None))
+    return Update(row(game), {"turn": turn, "turn_number": turn_number}, told=told, **kw)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+MESSAGE = cast(discord.Message, object())
+
+
+def test_the_same_seat_acting_again_in_its_turn_extends_the_post() -> None:
+    posts = TurnPosts(Clock())
+    posts.started(update(1, 0), MESSAGE, ["Blue's turn ends."])
+    post = posts.continuing(update(0, 0))
+    assert post is not None and post.message is MESSAGE and post.seat == 0
+    posts.extended(post, update(0, 0), ["Orange moves 5♦ c2→c3."])
+    assert post.lines == ["Blue's turn ends.", "Orange moves 5♦ c2→c3."]
+    assert post.actions == ["move 5D c2-c3", "move 5D c2-c3"]
+
+
+def test_a_new_post_when_the_turn_passes_changes_or_the_game_ends() -> None:
+    posts = TurnPosts(Clock())
+    posts.started(update(1, 0), MESSAGE, [])
+    assert posts.continuing(update(0, 1)) is None, "the turn passed to the other seat"
+    assert posts.continuing(update(0, [0, 1])) is None, "two seats must act"
+    assert posts.continuing(update(1, 0)) is None, "the other seat acted"
+    assert posts.continuing(update(0, 0, turn_number=4)) is None, "a new turn number"
+    assert posts.continuing(update(0, 0, note="timeout")) is None, "a timeout is announced anew"
+    assert posts.continuing(update(0, 0, game="dominance")) is None, "only games with many quick actions"
+    posts.interrupted(7)
+    assert posts.continuing(update(0, 0)) is None, "another post came in between"
+
+
+def test_a_post_left_alone_for_longer_than_the_window_is_not_extended() -> None:
+    clock = Clock()
+    posts = TurnPosts(clock)
+    posts.started(update(1, 0), MESSAGE, [])
+    clock.now += WINDOW - 1
+    post = posts.continuing(update(0, 0))
+    assert post is not None
+    posts.extended(post, update(0, 0), ["x"])
+    clock.now += WINDOW + 1
+    assert posts.continuing(update(0, 0)) is None
+
+
+def test_a_finished_match_or_a_simultaneous_turn_keeps_no_post() -> None:
+    posts = TurnPosts(Clock())
+    posts.started(update(1, [0, 1]), MESSAGE, [])
+    assert posts.continuing(update(0, 0)) is None

@@ -1,0 +1,130 @@
+"""Records through the real bot: /export, /replay, /history and the Verify dice button, as two
+players and a spectator would use them, for a running match with secrets and a finished one."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.records import parse_record
+from bot.replays import job_for, replay_frames
+from bot.verify import verify_text
+from tests.e2e.harness import Harness
+from tests.fake_discord import FakeInteraction, FakeMessage
+
+pytestmark = pytest.mark.e2e
+
+
+def _only_file(message: FakeMessage | None, suffix: str) -> tuple[str, bytes]:
+    assert message is not None
+    files = message.files()
+    assert len(files) == 1, list(files)
+    name, data = next(iter(files.items()))
+    assert name.endswith(suffix), name
+    return name, data
+
+
+async def _deferred_followup(harness: Harness, interaction: FakeInteraction) -> FakeMessage:
+    """The private answer of a command or button that first said "thinking..."."""
+    assert interaction.callback_type == 5 and interaction.ephemeral, interaction.callback_data
+    return await harness.fake.wait_for_followup(interaction)
+
+
+async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> None:
+    fake, service = harness.fake, harness.bot.service
+    alice, bob, carol = fake.players
+    side = fake.add_text_channel(fake.guild, "side-table")
+
+    # A running Domino Wars match with a secret draft pick: the spectator's export and replay keep it secret.
+    wars_id, _ = await harness.start_match("domino_wars", alice, bob, channel=side)
+    row = await service.get(wars_id)
+    assert row.seats is not None
+    waiting = await harness.to_move(wars_id)
+    drafter = next(u for u in (alice, bob) if u.id in waiting)
+    pick = next(m for m in await service.legal_moves(wars_id, drafter.id) if m.startswith("pick"))
+    await harness.slash_move_answered_privately(drafter, pick, channel=side)
+    export = await harness.command("export", {"match": wars_id}, user=carol)
+    assert export.ephemeral and "secret moves and the seed are withheld" in str(export.callback_data)
+    name, data = _only_file(fake.original_response(export), ".txt")
+    assert name == f"boneyard-match-{wars_id}.txt"
+    text = data.decode()
+    assert "{withheld}" in text and pick not in text and row.seed not in text and '[Result "*"]' in text
+    assert not verify_text(text).ok
+    replay = await _deferred_followup(harness, await harness.command("replay", {"match": wars_id}, user=carol))
+    assert "public information only" in replay.content
+    _only_file(replay, ".gif")
+
+    # A Domineering match played to its end by slash commands.
+    match_id, _ = await harness.start_match("domineering", alice, bob)
+    rng = random.Random(5)
+    final: FakeMessage | None = None
+    while (await service.get(match_id)).status == "active":
+        waiting = await harness.to_move(match_id)
+        user = next(u for u in (alice, bob) if u.id in waiting)
+        final = await harness.slash_move(user, rng.choice(await service.legal_moves(match_id, user.id)))
+    assert final is not None and ("wins" in final.content or "Draw" in final.content)
+    row = await service.get(match_id)
+    assert final.custom_ids == [f"boneyard:verify:{match_id}"], "the final board offers the dice check"
+
+    # The spectator checks the dice with the button: the answer is private.
+    click = await fake.click_button(final, f"boneyard:verify:{match_id}", user=carol)
+    verdict = await _deferred_followup(harness, await fake.wait_for_response(click))
+    assert verdict.content.startswith(f"✅ The record of match #{match_id} holds: all ")
+
+    # Exports: a spectator with no match of their own must name one; a player gets their latest.
+    assert "give a match number" in await harness.error_reply("export", user=carol)
+    export = await harness.command("export", user=alice)
+    name, data = _only_file(fake.original_response(export), ".txt")
+    record = parse_record(data.decode())
+    assert name == f"boneyard-match-{match_id}.txt" and record.seed == row.seed and record.result != "*"
+    assert record.players == ("alice", "bob") or record.players == ("bob", "alice")
+    assert verify_text(data.decode()).ok
+
+    # The replay has one frame per action, the last showing the final position.
+    replay = await _deferred_followup(harness, await harness.command("replay", {"match": match_id}, user=bob))
+    assert "the whole match" in replay.content
+    _, gif = _only_file(replay, ".gif")
+    frames = replay_frames(job_for(row, await service.store.moves(match_id), record.players))
+    assert Image.open(io.BytesIO(gif)).n_frames == len(frames) == 1 + await harness.move_count(match_id)
+
+    # History: five more (resigned) matches push the Domineering one to page 2.
+    for _ in range(5):
+        challenge = await service.challenge(
+            game="focus", channel_id=fake.channel.id, guild_id=fake.guild.id, challenger_id=alice.id, opponent_id=bob.id
+        )
+        await service.accept(challenge.id, bob.id)
+        await service.resign(challenge.id, alice.id)
+    listing = await harness.command("history", {"member": bob}, user=carol)
+    page = fake.original_response(listing)
+    assert page is not None and listing.ephemeral
+    first = page.embeds[0]["description"]
+    assert first.count("Focus** vs alice · 🏆 won · rating +") == 5 and f"#{match_id} " not in first
+    assert f"https://discord.com/channels/{fake.guild.id}/{fake.channel.id}" in first
+    theirs = fake.original_response(await harness.command("history", {"member": alice}, user=alice))
+    assert theirs is not None and theirs.embeds[0]["description"].count("vs bob · 💀 lost · rating -") == 5
+    older = next(c for c in page.custom_ids if c.endswith(":o"))
+    turn = await fake.click_button(page, older, user=carol)
+    await fake.wait_for_response(turn)
+    assert turn.callback_type == 7
+    second = fake.original_response(listing)
+    assert second is not None
+    text = second.embeds[0]["description"]
+    assert f"#{match_id} Domineering** vs alice" in text and "rating " in text and "Page 2" in str(second.embeds)
+    assert str(row.outcome and row.outcome["reason"]) in text
+    assert (
+        "no finished matches"
+        in str(
+            (fake.original_response(await harness.command("history", {"member": carol}, user=carol)) or page).embeds
+        ).lower()
+    )
+
+    # The rating trend: six rated results for alice in two games, a sparkline and a chart.
+    stats = await harness.command("stats", {"member": alice}, user=carol)
+    assert stats.callback_type == 4 and stats.callback_data is not None
+    fields = {f["name"]: f["value"] for f in stats.callback_data["embeds"][0]["fields"]}
+    assert "Trend: 1500 → " in fields["Focus"] and "Trend: 1500 → " in fields["Domineering"]
+    _, chart = _only_file(fake.original_response(stats), "ratings.png")
+    assert Image.open(io.BytesIO(chart)).size == (720, 340)

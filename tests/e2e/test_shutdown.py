@@ -1,0 +1,30 @@
+"""Closing the bot leaves nothing running behind it.
+
+discord.py starts a task on READY that waits `guild_ready_timeout` (2 s) for further guilds and
+then dispatches `on_ready`.  `Client.close()` does not cancel it: a bot closed within those two
+seconds (a quick test, or a SIGTERM right after connecting) had the task wake up later, dispatch
+into the closed client and die with "Task exception was never retrieved ... _delay_ready",
+which surfaced as a flaky teardown error in the end-to-end tests when the machine was loaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.harness import Harness
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_closing_right_after_ready_leaves_no_ready_task_to_fail_later(harness: Harness) -> None:
+    bot = harness.bot
+    ready_task = bot._connection._ready_task
+    assert ready_task is not None and not ready_task.done(), "stopped within guild_ready_timeout of READY"
+
+    await harness.stop()
+    assert ready_task.done()
+    await asyncio.sleep(bot._connection.guild_ready_timeout + 0.2)  # when it would have woken up
+    assert ready_task.cancelled() or ready_task.exception() is None
+    assert bot._connection._ready_task is None
