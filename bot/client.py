@@ -42,11 +42,15 @@ PICTURE_MODULES = (
     "renderers.domino_wars",
     "renderers.focus",
     "renderers.rating_chart",
+    "renderers.replay",
     "renderers.rules_sample",
     "renderers.tournament",
     "renderers.wonderland",
+    "bot.replays",
+    "bot.verify",
 )
-"""Imported once by the picture workers' fork server (names only: bot never imports renderers)."""
+"""Imported once by the workers' fork server (names only: bot never imports renderers).  The
+same pool draws boards, replays and charts and checks records (`/replay`, Verify dice)."""
 
 EXTENSIONS = (
     "cogs.play",

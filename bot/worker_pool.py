@@ -1,4 +1,5 @@
-"""A pool of worker processes for CPU-heavy work: board, DM and tournament pictures.
+"""A pool of worker processes for CPU-heavy work: board, DM and tournament pictures, rating
+charts, animated replays and the dice check of a record (`python -m bot.verify`'s, for the button).
 
 Why processes and not threads: Pillow holds the GIL for most of a render, so a render in a
 worker thread still stalls the event loop (27–63 ms per burst under load, measured with
