@@ -60,6 +60,14 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Records and replays",
+        (
+            ("/history", "`/history member:@bob game:Focus`: finished matches, newest first"),
+            ("/export", "`/export match:12`: the match record as a text file (this channel's match by default)"),
+            ("/replay", "`/replay match:12`: an animated replay; the final board's Verify dice button checks it"),
+        ),
+    ),
+    (
         "Tournaments",
         (("/tournament", "`/tournament create name:Cup game:Focus format:Swiss`, then `join`, `start`"),),
     ),
