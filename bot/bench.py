@@ -9,6 +9,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
     python -m bot.bench throughput   # moves/s with pictures, worker processes vs threads
+    python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
 """
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import renderers
+from bot import render_bench
 from bot.clock_store import HEARTBEAT_KEY, SqliteClockStore
 from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState, bench_idle_clocks
 from bot.games import CHANCE, GAMES, GameState
@@ -497,6 +499,19 @@ def print_table(rows: list[Row]) -> None:
         print(f"{row.what:<{width}}  {row.value:>{value_width}}  {target}")
 
 
+def render_rows() -> list[Row]:
+    """Our pictures' median time as a ratio of the peer pipeline's (see bot/render_bench.py)."""
+    ratios = render_bench.measure()
+    if ratios is None:
+        return [Row("render vs peer", "not measured", f"install the peer first: {render_bench.INSTALL_HINT}")]
+    rows = []
+    for r in ratios:
+        verdict = "ok" if r.ratio <= r.target else "MISSED"
+        value = f"{r.ours_ms:.1f} / {r.peer_ms:.1f} ms = {r.ratio:.2f}x"
+        rows.append(Row(f"render vs peer: {r.what}", value, f"<= {r.target:.2f}x  {verdict}"))
+    return rows
+
+
 def replay_rows() -> list[Row]:
     from bot.bench_records import LIMIT_BYTES, replay_figures
 
@@ -528,6 +543,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "clocks": clock_rows,
     "tournaments": tournament_rows,
     "throughput": lambda: asyncio.run(throughput_rows()),
+    "render": render_rows,
     "replay": replay_rows,
     "history": history_rows,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -101,20 +102,29 @@ class MovesCog(BoneyardCog):
             log.warning("could not answer a secret move typed in channel %d", message.channel.id)
 
     @app_commands.command(name="board", description="Show this channel's match board again.")
+    @app_commands.describe(text="Lay the position out in characters (for screen readers and copying)")
     @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction) -> None:
+    async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         if row.status != "active":
             raise ServiceError("The challenge has not been accepted yet.")
         view = await service.view(row.id, None)
+        if text:
+            board = await presenter_of(interaction).text_board(row, view)
+            if len(board) <= 2000:
+                await interaction.followup.send(board, allowed_mentions=discord.AllowedMentions.none())
+            else:  # a big Wonderland crop: too long for one message, so a text file to open or copy
+                plain = io.BytesIO(board.strip("`\n").encode())
+                await interaction.followup.send(file=discord.File(plain, filename="board.txt"))
+            return
         file = await presenter_of(interaction).board_file(row, view)
         turn = [row.seats[s] for s in view.get("turn", []) if row.seats and s in (0, 1)]
-        text = f"{GAMES[row.game].info.name} · match #{row.id}" + (
+        line = f"{GAMES[row.game].info.name} · match #{row.id}" + (
             f" · {', '.join(f'<@{u}>' for u in turn)} to move" if turn else ""
         )
-        await interaction.followup.send(text, file=file, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(line, file=file, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")
     @app_commands.guild_only()

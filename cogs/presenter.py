@@ -92,12 +92,23 @@ class Presenter:
     async def board_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File:
         header = await self.header(row, view)
         png = await self.bot.pictures.run(renderers.render, row.game, view, header)
-        return discord.File(io.BytesIO(png), filename=BOARD_FILE)
+        return discord.File(
+            io.BytesIO(png), filename=BOARD_FILE, description=renderers.describe(row.game, view, header)
+        )
 
     async def private_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File | None:
         header = await self.header(row, view)
         png = await self.bot.pictures.run(renderers.render_private, row.game, view, header)
-        return discord.File(io.BytesIO(png), filename="hand.png") if png else None
+        if png is None:
+            return None
+        return discord.File(
+            io.BytesIO(png), filename="hand.png", description=renderers.describe_private(row.game, view)
+        )
+
+    async def text_board(self, row: MatchRow, view: dict[str, Any]) -> str:
+        """`/board`'s text form: the position in characters inside a code block."""
+        header = await self.header(row, view)
+        return f"```\n{renderers.text_board(row.game, view, header)}\n```"
 
     # --- announcements -----------------------------------------------------------------
 

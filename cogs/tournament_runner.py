@@ -44,24 +44,31 @@ def round_label(row: TournamentRow, pairing_id: int) -> str:
     return pictures.round_names(tournament).get(pairing_id, "Game") if tournament is not None else "Game"
 
 
-def picture_png(row: TournamentRow, standings: bool) -> bytes | None:
-    """The bracket (or table) picture of a started event as PNG bytes; None before it
-    starts.  CPU work: run it in the bot's worker processes (`picture_file` does)."""
+def picture_png(row: TournamentRow, standings: bool, whole: bool | None = None) -> tuple[bytes, str] | None:
+    """The bracket (or table) picture of a started event as PNG bytes and its alt text; None
+    before it starts.  A big bracket is drawn as the round being played and the next unless
+    `whole` is true.  CPU work: run it in the bot's worker processes (`picture_file` does)."""
     tournament = loaded(row)
     if tournament is None:
         return None
     info = GAMES[row.game].info
     subtitle = f"{info.name} · {row.format.replace('_', ' ')} · best of {row.best_of}"
     data = pictures.picture_data(tournament, row.name, subtitle)
-    return pictures.standings_png(data) if standings else pictures.bracket_png(data)
+    png = pictures.standings_png(data) if standings else pictures.bracket_png(data, whole=whole)
+    return png, pictures.describe(data, standings=standings)
 
 
-async def picture_file(bot: Boneyard, row: TournamentRow, *, standings: bool) -> discord.File | None:
-    """`picture_png` rendered in the bot's worker processes, as an attachment."""
-    png = await bot.pictures.run(picture_png, row, standings)
-    if png is None:
+async def picture_file(
+    bot: Boneyard, row: TournamentRow, *, standings: bool, whole: bool | None = None
+) -> discord.File | None:
+    """`picture_png` rendered in the bot's worker processes, as an attachment with alt text."""
+    drawn = await bot.pictures.run(picture_png, row, standings, whole)
+    if drawn is None:
         return None
-    return discord.File(io.BytesIO(png), filename="standings.png" if standings else "bracket.png")
+    png, description = drawn
+    return discord.File(
+        io.BytesIO(png), filename="standings.png" if standings else "bracket.png", description=description
+    )
 
 
 class TournamentRunner:

@@ -310,17 +310,18 @@ class TournamentsCog(BoneyardCog):
         await self._picture(interaction, standings=True)
 
     @tournament.command(name="bracket", description="The bracket (or Swiss table) as a picture.")
-    async def bracket(self, interaction: discord.Interaction) -> None:
-        await self._picture(interaction, standings=False)
+    @app_commands.describe(whole="Every round, not just the round being played and the next")
+    async def bracket(self, interaction: discord.Interaction, whole: bool = False) -> None:
+        await self._picture(interaction, standings=False, whole=whole or None)
 
-    async def _picture(self, interaction: discord.Interaction, *, standings: bool) -> None:
+    async def _picture(self, interaction: discord.Interaction, *, standings: bool, whole: bool | None = None) -> None:
         await defer(interaction)
         row = await self._here(interaction)
         if row.state is None:
             names = ", ".join(e.name for e in await self.bot.tournaments.entries(row.id)) or "nobody yet"
             await answer(interaction, f"**{row.name}** has not started. Signed up: {names}."[:2000], ephemeral=True)
             return
-        file = await picture_file(self.bot, row, standings=standings)
+        file = await picture_file(self.bot, row, standings=standings, whole=whole)
         assert file is not None
         await interaction.followup.send(f"**{row.name}**", file=file)
 

@@ -5,6 +5,7 @@ did not contain: the channel gets pictures of public views, a DM of that seat's 
 
 Each game module offers `board(view) -> Image` (the body under the shared header) and,
 for games with private information, `private(view) -> Image | None` (a player's hand).
+A module may name its `SEAT_COLOURS` (Domineering's black and white) for the header.
 """
 
 from __future__ import annotations
@@ -17,8 +18,19 @@ from PIL import Image
 
 from bot.games import GAMES
 from renderers.kit import Header, frame, to_png
+from renderers.words import describe, describe_private, text_board
 
-__all__ = ["Header", "has_private_picture", "picture", "private_picture", "render", "render_private"]
+__all__ = [
+    "Header",
+    "describe",
+    "describe_private",
+    "has_private_picture",
+    "picture",
+    "private_picture",
+    "render",
+    "render_private",
+    "text_board",
+]
 
 _MODULES = {
     "dominance": "renderers.dominance",
@@ -36,15 +48,23 @@ def _module(game_key: str) -> ModuleType:
         raise ValueError(f"no renderer for game {game_key!r}") from None
 
 
+def _frame(
+    module: ModuleType, game_key: str, body: Image.Image, view: dict[str, Any], header: Header | None
+) -> Image.Image:
+    return frame(body, view, header, GAMES[game_key].info.seat_names, getattr(module, "SEAT_COLOURS", None))
+
+
 def render(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes:
-    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop)."""
-    return to_png(picture(game_key, view, header))
+    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop).
+    A module with a `palette()` (every colour it draws) gets the faster fixed-palette PNG."""
+    fixed = getattr(_module(game_key), "palette", None)
+    return to_png(picture(game_key, view, header), fixed() if fixed is not None else None)
 
 
 def picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image:
     """The board picture of `view` as an image, for callers that compose pictures (replays)."""
-    body = _module(game_key).board(view)
-    return frame(body, view, header, GAMES[game_key].info.seat_names)
+    module = _module(game_key)
+    return _frame(module, game_key, module.board(view), view, header)
 
 
 def has_private_picture(game_key: str) -> bool:
@@ -54,18 +74,13 @@ def has_private_picture(game_key: str) -> bool:
 def render_private(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes | None:
     """A seat's private picture (hand, draw pile, pool) as PNG bytes, or None when the
     game has nothing private for that seat now."""
-    module = _module(game_key)
-    draw_private = getattr(module, "private", None)
-    if draw_private is None:
-        return None
-    body = draw_private(view)
-    if body is None:
-        return None
-    return to_png(frame(body, view, header, GAMES[game_key].info.seat_names))
+    image = private_picture(game_key, view, header)
+    return None if image is None else to_png(image)
 
 
 def private_picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image | None:
     """A seat's private picture as an image (None: nothing private now), for replays."""
-    draw_private = getattr(_module(game_key), "private", None)
+    module = _module(game_key)
+    draw_private = getattr(module, "private", None)
     body = draw_private(view) if draw_private is not None else None
-    return frame(body, view, header, GAMES[game_key].info.seat_names) if body is not None else None
+    return _frame(module, game_key, body, view, header) if body is not None else None

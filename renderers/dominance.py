@@ -24,10 +24,21 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
-from renderers.kit import PALETTE, Color, coordinate_labels, font, pips, seat_token, text_center
+from renderers.kit import (
+    PALETTE,
+    Color,
+    coordinate_labels,
+    line_height,
+    phone_size,
+    pips,
+    seat_token,
+    text,
+    text_center,
+    wrap,
+)
 
 FILES, RANKS = 6, 7
-CELL = 76
+CELL = 72
 LEFT, TOP = 40, 20
 BOARD_W, BOARD_H = FILES * CELL, RANKS * CELL
 PANEL_X = LEFT + BOARD_W + 26
@@ -90,7 +101,7 @@ def _battlefield(
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((LEFT - 8, TOP - 8, LEFT + BOARD_W + 8, TOP + BOARD_H + 8), radius=12, fill=TABLE)
-    coordinate_labels(draw, (LEFT, TOP), CELL, FILES, RANKS, size=20)
+    coordinate_labels(draw, (LEFT, TOP), CELL, FILES, RANKS, size=SMALL_TEXT)
     if layout:
         _draw_tiles(draw, layout, tiles, active)
     else:
@@ -161,7 +172,7 @@ def _draw_path(draw: ImageDraw.ImageDraw, path: list[str]) -> None:
 
 
 def _draw_underworld(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    draw.text((LEFT, UW_TOP - 30), "Underworld: stones per space (u6 leads to u0)", font=font(20), fill=PALETTE.muted)
+    text(draw, (LEFT, UW_TOP - 34), "Underworld: stones per space (u6 leads to u0)", SMALL_TEXT, PALETTE.muted)
     active = set(view["active"])
     ready = set(view["can_act"]) if view["phase"] == "move" else set()
     for name in UW_NAMES:
@@ -196,21 +207,6 @@ def _die(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, value: int)
     pips(draw, (x + 4, y + 4, x + size - 4, y + size - 4), value)
 
 
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        line = ""
-        for word in paragraph.split():
-            trial = f"{line} {word}".strip()
-            if font(size).getlength(trial) <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
-
-
 def _instruction(view: dict[str, Any]) -> str:
     """What the player to move may do now, in one short paragraph."""
     names = _seat_names()
@@ -236,66 +232,66 @@ def _instruction(view: dict[str, Any]) -> str:
     return f"{who} returns a stone: `enter {view['can_act'][0]}` or `enter {view['can_act'][1]}`."
 
 
+SMALL_TEXT = phone_size(WIDTH)
+KEY_TEXT = phone_size(WIDTH, 14)
+PANEL_BOX = (PANEL_X - 4, 0, WIDTH - 2, UW_TOP - 38)
+"""The room the panel's text may use: right of the board, above the Underworld."""
+
+
+class _Column:
+    """The panel as a column of lines: each call draws at the running y and moves it down."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw, x: int, y: float) -> None:
+        self.draw, self.x, self.y = draw, x, y
+
+    def lines(self, content: str, size: int, colour: Color, *, indent: int = 0, key: bool = False) -> None:
+        for line in wrap(content, size, PANEL_W - indent):
+            text(self.draw, (self.x + indent, self.y), line, size, colour, box=PANEL_BOX, key=key)
+            self.y += line_height(size)
+
+
 def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    x, y = PANEL_X, TOP
     names = _seat_names()
+    col = _Column(draw, PANEL_X, TOP - 8)
     title = PHASE_TITLES.get(view["phase"], view["phase"])
-    draw.text((x, y), title, font=font(30), fill=PALETTE.text)
-    y += 42
     limit = view["turn_limit"]
-    turn_text = f"Turn {view['turn_number']}" + (f" of {limit}" if limit else "")
     if view["phase"] not in ("layout", "setup"):
-        draw.text((x, y), turn_text, font=font(20), fill=PALETTE.muted)
-    y += 36
+        title += f" · turn {view['turn_number']}" + (f"/{limit}" if limit else "")
+    col.lines(title, SMALL_TEXT, PALETTE.text)
     dice: list[int] = view["roll"]
     if dice:
         roller = view["roll_seat"]
-        label = "Roll" if roller == view["to_move"] else f"{names[roller]}'s last roll"
-        draw.text((x, y), label, font=font(20), fill=PALETTE.muted)
-        y += 28
-        size = 60
+        col.lines("Roll" if roller == view["to_move"] else f"{names[roller]}'s last roll", SMALL_TEXT, PALETTE.muted)
+        size = 56
         for i, value in enumerate(dice):
-            _die(draw, x + i * (size + 12), y, size, value)
-        y += size + 16
+            _die(draw, col.x + i * (size + 10), col.y + 2, size, value)
+        col.y += size + 10
     extra = view["return_roll"] or view["setup_roll"]
     if extra:
-        draw.text((x, y), "Return roll", font=font(20), fill=PALETTE.muted)
-        y += 28
+        col.lines("Return roll", SMALL_TEXT, PALETTE.muted)
         for i, value in enumerate(extra):
-            _die(draw, x + i * 62, y, 50, value)
-        y += 66
+            _die(draw, col.x + i * 58, col.y + 2, 48, value)
+        col.y += 58
     who = view["to_move"]
     if not view["outcome"]:
-        seat_token(draw, (x + 14, y + 16), 13, who)
-        draw.text((x + 36, y + 3), f"{names[who]} to play", font=font(24), fill=PALETTE.text)
-        y += 44
-    for line in _wrap(_instruction(view), 22, PANEL_W):
-        draw.text((x, y), line, font=font(22), fill=PALETTE.highlight)
-        y += 30
-    y += 14
+        seat_token(draw, (col.x + 12, col.y + line_height(KEY_TEXT) / 2), 11, who)
+        col.lines(f"{names[who]} to play", KEY_TEXT, PALETTE.text, indent=30, key=True)
+    col.lines(_instruction(view), SMALL_TEXT, PALETTE.highlight)
+    col.y += 6
     last = view["last_move"]
     if last:
-        draw.text((x, y), "Last move", font=font(20), fill=PALETTE.muted)
-        y += 28
-        seat = view["last_seat"]
-        seat_token(draw, (x + 12, y + 14), 11, seat)
-        draw.text((x + 32, y), last, font=font(26), fill=PALETTE.text)
-        y += 40
-    _draw_counts(draw, view, max(y, TOP + BOARD_H - 90))
-
-
-def _draw_counts(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: float) -> None:
-    """Stones on the Battlefield and in the Underworld, per seat."""
-    names = _seat_names()
-    x = PANEL_X
+        seat_token(draw, (col.x + 12, col.y + line_height(KEY_TEXT) / 2), 11, view["last_seat"])
+        col.lines(f"Last: {last}", KEY_TEXT, PALETTE.text, indent=30, key=True)
     on_board = [0, 0]
     for owner in view["stones"].values():
         on_board[owner] += 1
     below = [sum(c[s] for c in view["underworld"].values()) for s in (0, 1)]
+    counts = [f"{names[seat]}: {on_board[seat]} on board, {below[seat]} below" for seat in (0, 1)]
+    needed = sum(len(wrap(c, SMALL_TEXT, PANEL_W - 30)) for c in counts) * line_height(SMALL_TEXT)
+    col.y = max(col.y + 6, PANEL_BOX[3] - needed)  # at the foot of the panel, level with the board's bottom
     for seat in (0, 1):
-        seat_token(draw, (x + 14, y + 14 + 36 * seat), 12, seat)
-        text = f"{names[seat]}: {on_board[seat]} on board, {below[seat]} below"
-        draw.text((x + 34, y + 2 + 36 * seat), text, font=font(20), fill=PALETTE.text)
+        seat_token(draw, (col.x + 12, col.y + line_height(SMALL_TEXT) / 2), 11, seat)
+        col.lines(counts[seat], SMALL_TEXT, PALETTE.text, indent=30)
 
 
 def board(view: dict[str, Any]) -> Image.Image:

@@ -17,7 +17,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, domino, font, text_center
+from bot.games import GAMES
+from renderers.kit import PALETTE, Color, domino, fit_text, phone_size, pips, text, text_center
 
 SIZE = 8
 FILES = "abcdefgh"
@@ -26,7 +27,7 @@ RIM = 26  # the faded wrap-around strip on each side of the board
 LABEL = 24
 WIDTH = 800
 BOARD = SIZE * CELL
-TOP_HEIGHT = 118
+TOP_HEIGHT = 134
 BOARD_X = 6 + LABEL + RIM  # left edge of the a-file
 BOARD_Y = TOP_HEIGHT + LABEL + RIM  # top edge of rank 8
 TILE = (30, 54)  # a small domino: on its square and in the pool
@@ -36,8 +37,13 @@ POOL_X = WIDTH - 8 - (POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0])
 POOL_Y = BOARD_Y - RIM - LABEL
 HEIGHT = BOARD_Y + BOARD + RIM + LABEL + 10
 ALL_TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
-SEAT_NAMES = ("Black", "White")
+SEAT_NAMES = GAMES["domineering"].info.seat_names
+SEAT_COLOURS: tuple[Color, Color] = ((28, 28, 30), (246, 246, 242))
+"""Black and White, as the rules name the seats: the pieces, header tokens and kept-tile frames."""
+SEAT_EDGES: tuple[Color, Color] = ((246, 246, 242), (28, 28, 30))
 PATH_INK = (20, 20, 20)
+SMALL_TEXT = phone_size(WIDTH)
+KEY_TEXT = phone_size(WIDTH, 14)
 
 
 def _square_xy(name: str) -> tuple[int, int]:
@@ -63,7 +69,9 @@ def _small_domino(tile: str, faded: bool) -> Image.Image:
     draw = ImageDraw.Draw(img)
     if faded:
         draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=6, outline=PALETTE.grid, width=2)
-        text_center(draw, (w / 2, h / 2), tile, 13, PALETTE.muted)
+        draw.line((3, h / 2, w - 4, h / 2), fill=PALETTE.grid, width=1)
+        pips(draw, (0, 0, w - 1, h / 2), a, PALETTE.grid)
+        pips(draw, (0, h / 2, w - 1, h - 1), b, PALETTE.grid)
     else:
         domino(draw, (0, 0, w - 1, h - 1), a, b)
     return img
@@ -89,7 +97,7 @@ def _backdrop() -> Image.Image:
     draw = ImageDraw.Draw(img)
     _labels(draw)
     centre = POOL_X + (POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0]) / 2
-    text_center(draw, (centre, POOL_Y + 12), "Pool", 20, PALETTE.text)
+    text_center(draw, (centre, POOL_Y + 12), "Pool", SMALL_TEXT, PALETTE.text)
     return img
 
 
@@ -117,13 +125,13 @@ def _squares_layer(view: dict[str, Any]) -> Image.Image:
             cx, cy = col * CELL + CELL / 2, row * CELL + CELL / 2
             draw.ellipse(
                 (cx - radius, cy - radius, cx + radius, cy + radius),
-                fill=PALETTE.seats[seat],
+                fill=SEAT_COLOURS[seat],
                 outline=PALETTE.pip,
                 width=3,
             )
             draw.ellipse(
                 (cx - radius + 7, cy - radius + 7, cx + radius - 7, cy + radius - 7),
-                outline=PALETTE.seat_ink[seat],
+                outline=SEAT_EDGES[seat],
                 width=2,
             )
     return img
@@ -157,10 +165,10 @@ def _labels(draw: ImageDraw.ImageDraw) -> None:
     for i in range(SIZE):
         x, _ = _centre(i, 0)
         for y in (BOARD_Y - RIM - LABEL / 2, BOARD_Y + BOARD + RIM + LABEL / 2):
-            text_center(draw, (x, y), FILES[i], 18, PALETTE.muted)
+            text_center(draw, (x, y), FILES[i], SMALL_TEXT, PALETTE.muted)
         _, y = _centre(0, i)
         for x in (BOARD_X - RIM - LABEL / 2, BOARD_X + BOARD + RIM + LABEL / 2):
-            text_center(draw, (x, y), str(SIZE - i), 18, PALETTE.muted)
+            text_center(draw, (x, y), str(SIZE - i), SMALL_TEXT, PALETTE.muted)
 
 
 def _path_points(path: list[str]) -> list[list[tuple[float, float]]]:
@@ -226,13 +234,24 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             seat = outcome["winners"][0] if outcome["winners"] else -1
     x = box[2] + 26
     if seat >= 0:
-        draw.ellipse((x, 26, x + 26, 52), fill=PALETTE.seats[seat], outline=PALETTE.pip, width=2)
-    draw.text((x + 38, 39), lead, font=font(30), fill=PALETTE.text, anchor="lm")
-    draw.text((x, 74), sub, font=font(18), fill=PALETTE.muted, anchor="lm")
+        draw.ellipse((x, 24, x + 28, 52), fill=SEAT_COLOURS[seat], outline=SEAT_EDGES[seat], width=2)
+    room = (x, 4, WIDTH - 8, TOP_HEIGHT - 2)
+    text(
+        draw,
+        (x + 38, 38),
+        fit_text(lead, KEY_TEXT, room[2] - x - 38),
+        KEY_TEXT,
+        PALETTE.text,
+        anchor="lm",
+        box=room,
+        key=True,
+    )
+    text(draw, (x, 72), fit_text(sub, SMALL_TEXT, room[2] - x), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
     if last:
         mover = SEAT_NAMES[1 - int(view["to_move"])]  # the turn has passed since that move
         said = f"{mover} kept the tile" if last == "keep" else f"{mover} {last}"
-        draw.text((x, 100), f"last move: {said}", font=font(18), fill=PALETTE.highlight, anchor="lm")
+        line = fit_text(f"last: {said}", KEY_TEXT, room[2] - x)
+        text(draw, (x, 106), line, KEY_TEXT, PALETTE.highlight, anchor="lm", box=room, key=True)
 
 
 def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) -> None:
@@ -242,7 +261,7 @@ def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) ->
     kept = [set(k) for k in view.get("kept", [[], []])]
     width = POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0]
     centre = POOL_X + width / 2
-    text_center(draw, (centre, POOL_Y + 36), f"{len(left)} left", 18, PALETTE.highlight)
+    text_center(draw, (centre, POOL_Y + 38), f"{len(left)} left", SMALL_TEXT, PALETTE.highlight)
     top = POOL_Y + 56
     for i, tile in enumerate(ALL_TILES):
         x = POOL_X + (i % POOL_COLUMNS) * (TILE[0] + POOL_GAP[0])
@@ -252,16 +271,18 @@ def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) ->
         for seat in (0, 1):
             if tile in kept[seat]:
                 draw.rounded_rectangle(
-                    (x - 2, y - 2, x + TILE[0] + 1, y + TILE[1] + 1), radius=6, outline=PALETTE.seats[seat], width=3
+                    (x - 3, y - 3, x + TILE[0] + 2, y + TILE[1] + 2), radius=6, outline=SEAT_EDGES[seat], width=2
+                )
+                draw.rounded_rectangle(
+                    (x - 1, y - 1, x + TILE[0], y + TILE[1]), radius=6, outline=SEAT_COLOURS[seat], width=2
                 )
     if view.get("options", {}).get("unplayable") == "keep":
         y = top + 7 * (TILE[1] + POOL_GAP[1]) + 8
-        text_center(draw, (centre, y), "kept", 18, PALETTE.text)
+        text_center(draw, (centre, y), "kept", SMALL_TEXT, PALETTE.text)
         for seat in (0, 1):
-            draw.ellipse((POOL_X + 6, y + 16 + seat * 26, POOL_X + 24, y + 34 + seat * 26), fill=PALETTE.seats[seat])
-            draw.text(
-                (POOL_X + 34, y + 25 + seat * 26), str(len(kept[seat])), font=font(20), fill=PALETTE.text, anchor="lm"
-            )
+            cy = y + 30 + seat * 30
+            draw.ellipse((POOL_X + 6, cy - 10, POOL_X + 26, cy + 10), fill=SEAT_COLOURS[seat], outline=SEAT_EDGES[seat])
+            text(draw, (POOL_X + 36, cy), str(len(kept[seat])), SMALL_TEXT, PALETTE.text, anchor="lm")
 
 
 def board(view: dict[str, Any]) -> Image.Image:

@@ -21,7 +21,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, domino, font, seat_token, text_center
+from renderers.kit import (
+    PALETTE,
+    Color,
+    domino,
+    fit_text,
+    line_height,
+    phone_size,
+    seat_token,
+    text,
+    text_center,
+    wrap,
+)
 
 SIZE = 4
 FILES = "abcd"
@@ -29,7 +40,7 @@ CELL = 116
 LABEL = 30
 MARGIN = 24
 BOARD_X = MARGIN + LABEL
-BOARD_Y = 60
+BOARD_Y = 104
 BOARD = SIZE * CELL
 PANEL_X = BOARD_X + BOARD + 32
 WIDTH = 860
@@ -38,11 +49,12 @@ PANEL_GAP = 16
 PANEL_HEIGHT = (BOARD + 12 - PANEL_GAP) // 2
 SEAT_NAMES = ("Orange", "Blue")
 SMALL = (60, 30)
-DISCARDS_PER_ROW = 4
-DISCARDS_SHOWN = 8
+DISCARDS_SHOWN = 3
 LARGE = (140, 70)
 PILE = (76, 38)
-HAND_GAP = 40
+HAND_GAP = 46
+SMALL_TEXT = phone_size(WIDTH)
+KEY_TEXT = phone_size(WIDTH, 14)
 EFFECT_TEXT = {
     0: "choose a discarded tile for the bottom of the pile",
     2: "choose a pile tile to put on top",
@@ -118,12 +130,16 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
             draw.rounded_rectangle(
                 (x0 + 8, y0 + 8, x1 - 8, y1 - 8), radius=14, fill=PALETTE.seats[owner], outline=PALETTE.pip, width=2
             )
-            text_center(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 2), str(cell["number"]), 72, PALETTE.seat_ink[owner])
+            text_center(draw, ((x0 + x1) / 2 - 4, (y0 + y1) / 2 + 8), str(cell["number"]), 64, PALETTE.seat_ink[owner])
             if cell.get("under"):
-                badge = (x1 - 46, y0 + 12, x1 - 12, y0 + 38)
+                badge = (x1 - 50, y0 + 4, x1 - 4, y0 + 32)
                 draw.rounded_rectangle(badge, radius=8, fill=PALETTE.panel)
                 text_center(
-                    draw, ((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2), f"+{cell['under']}", 17, PALETTE.text
+                    draw,
+                    ((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2),
+                    f"+{cell['under']}",
+                    SMALL_TEXT,
+                    PALETTE.text,
                 )
     placement = view.get("last_placement")
     if placement:
@@ -132,60 +148,58 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
         draw.rounded_rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), radius=12, outline=PALETTE.highlight, width=6)
     for col in range(SIZE):
-        text_center(draw, (BOARD_X + col * CELL + CELL / 2, BOARD_Y + BOARD + 22), FILES[col], 20, PALETTE.muted)
+        text_center(
+            draw, (BOARD_X + col * CELL + CELL / 2, BOARD_Y + BOARD + 22), FILES[col], SMALL_TEXT, PALETTE.muted
+        )
     for row in range(SIZE):
-        text_center(draw, (BOARD_X - 22, BOARD_Y + row * CELL + CELL / 2), str(SIZE - row), 20, PALETTE.muted)
+        text_center(draw, (BOARD_X - 22, BOARD_Y + row * CELL + CELL / 2), str(SIZE - row), SMALL_TEXT, PALETTE.muted)
 
 
 def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int) -> None:
+    """Name and score, then wrapped facts, items and the newest discards, each line in the panel's box."""
     x = PANEL_X
     right = WIDTH - MARGIN
     turn = view.get("turn", [])
+    room = (x, top, right, top + PANEL_HEIGHT)
     draw.rounded_rectangle(
-        (x, top, right, top + PANEL_HEIGHT),
-        radius=12,
-        fill=PALETTE.panel,
-        outline=PALETTE.highlight if seat in turn else PALETTE.panel,
-        width=3,
+        room, radius=12, fill=PALETTE.panel, outline=PALETTE.highlight if seat in turn else PALETTE.panel, width=3
     )
-    seat_token(draw, (x + 26, top + 30), 13, seat)
-    directions = view.get("directions")
-    draw.text((x + 48, top + 16), SEAT_NAMES[seat], font=font(24), fill=PALETTE.text)
+    seat_token(draw, (x + 24, top + 28), 12, seat)
     scores = view.get("scores", [0, 0])
-    draw.text((right - 16, top + 12), str(scores[seat]), font=font(44), fill=PALETTE.seats[seat], anchor="ra")
+    score_w = text(draw, (right - 14, top + 4), str(scores[seat]), 44, PALETTE.seats[seat], anchor="ra", box=room)
+    name = fit_text(SEAT_NAMES[seat], SMALL_TEXT, right - x - 60 - score_w)
+    text(draw, (x + 44, top + 28), name, SMALL_TEXT, PALETTE.text, anchor="lm", bold=True, box=room)
+    directions = view.get("directions")
     facts = [directions[seat]] if directions else []
     facts += [f"hand {view['hand_sizes'][seat]}", f"pile {view['pile_sizes'][seat]}"]
     if view.get("skips", [0, 0])[seat]:
         facts.append(f"skips next turn ×{view['skips'][seat]}")
     if view.get("phase") == "draft":
         facts = ["drafted ✓" if view.get("drafted", [False, False])[seat] else "drafting…"]
-    draw.text((x + 16, top + 62), "  ·  ".join(facts), font=font(19), fill=PALETTE.muted)
+    y = top + 56
+    inner = right - x - 28
     items = [name for name, holder in view.get("items", {}).items() if holder in (str(seat), "both")]
+    lines = [(line, PALETTE.muted) for line in wrap(" · ".join(facts), SMALL_TEXT, inner)]
     if items:
-        draw.text((x + 16, top + 90), "items: " + ", ".join(items), font=font(17), fill=PALETTE.accent)
-    draw.text((x + 16, top + 118), "Discard pile", font=font(17), fill=PALETTE.text)
+        lines += [(line, PALETTE.accent) for line in wrap("items: " + ", ".join(items), SMALL_TEXT, inner)]
+    for line, colour in lines:
+        text(draw, (x + 14, y), line, SMALL_TEXT, colour, box=room)
+        y += line_height(SMALL_TEXT)
     discards = view.get("discards", [[], []])[seat]
-    if len(discards) > DISCARDS_SHOWN:
-        draw.text(
-            (right - 16, top + 118),
-            f"+{len(discards) - DISCARDS_SHOWN} older",
-            font=font(17),
-            fill=PALETTE.muted,
-            anchor="ra",
-        )
+    label = "Discards" + (f" (+{len(discards) - DISCARDS_SHOWN} older)" if len(discards) > DISCARDS_SHOWN else "")
+    text(draw, (x + 14, y), label if discards else "Discards: none", SMALL_TEXT, PALETTE.text, box=room)
+    y += line_height(SMALL_TEXT) + 2
     for k, tile in enumerate(discards[-DISCARDS_SHOWN:]):
-        tx = x + 16 + (k % DISCARDS_PER_ROW) * (SMALL[0] + 10)
-        ty = top + 142 + (k // DISCARDS_PER_ROW) * (SMALL[1] + 12)
-        _paste_tile(img, tile, (tx, ty), SMALL, PALETTE.pip)
-    if not discards:
-        draw.text((x + 16, top + 148), "empty", font=font(17), fill=PALETTE.muted)
+        _paste_tile(img, tile, (x + 14 + k * (SMALL[0] + 10), y), SMALL, PALETTE.pip)
 
 
 def board(view: dict[str, Any]) -> Image.Image:
     """The public picture: status line, the 4×4 board, and a panel per seat."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
-    draw.text((MARGIN, 18), _status(view), font=font(24), fill=PALETTE.text)
+    room = (0, 0, WIDTH, BOARD_Y - 8)
+    for i, line in enumerate(wrap(_status(view), KEY_TEXT, WIDTH - 2 * MARGIN)[:2]):
+        text(draw, (MARGIN, 10 + i * line_height(KEY_TEXT)), line, KEY_TEXT, PALETTE.text, box=room, key=True)
     _draw_board(img, draw, view)
     for seat in (0, 1):
         _draw_seat_panel(img, draw, view, seat, BOARD_Y - 6 + seat * (PANEL_HEIGHT + PANEL_GAP))
@@ -212,38 +226,38 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     pile = _pile_rows(mine)
     choices = list(mine.get("choices", []))
     hand_rows = max(1, (len(shown_tiles) + 4) // 5)
-    pile_rows = 0 if drafting else max(1, (len(pile) + 8) // 9)
-    pile_height = 54 + pile_rows * (PILE[1] + 34) if pile_rows else 0
-    height = 70 + hand_rows * (LARGE[1] + HAND_GAP) + pile_height + (50 if choices else 0) + 16
+    pile_rows = 0 if drafting else max(1, (len(pile) + 7) // 8)
+    pile_height = 54 + pile_rows * (PILE[1] + 40) if pile_rows else 0
+    choice_lines = wrap("Choose: " + "  /  ".join(choices), SMALL_TEXT, WIDTH - 2 * MARGIN) if choices else []
+    height = 70 + hand_rows * (LARGE[1] + HAND_GAP) + pile_height + len(choice_lines) * line_height(SMALL_TEXT) + 26
     img = Image.new("RGB", (WIDTH, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     seat_token(draw, (MARGIN + 14, 34), 13, seat)
     title = f"Your draft ({len(shown_tiles)}/8)" if drafting else f"Your hand ({len(hand)})"
-    draw.text((MARGIN + 36, 20), title, font=font(26), fill=PALETTE.text)
+    text(draw, (MARGIN + 36, 34), title, SMALL_TEXT, PALETTE.text, anchor="lm", bold=True)
     y = 66
     for k, tile in enumerate(shown_tiles):
         tx = MARGIN + (k % 5) * (LARGE[0] + 24)
         ty = y + (k // 5) * (LARGE[1] + HAND_GAP)
         _paste_tile(img, tile, (tx, ty), LARGE, PALETTE.seats[seat])
-        text_center(draw, (tx + LARGE[0] / 2, ty + LARGE[1] + 16), tile, 20, PALETTE.muted)
+        text_center(draw, (tx + LARGE[0] / 2, ty + LARGE[1] + 20), tile, SMALL_TEXT, PALETTE.muted)
     if not shown_tiles:
-        draw.text((MARGIN, y + 20), "no tiles", font=font(22), fill=PALETTE.muted)
+        text(draw, (MARGIN, y + 20), "no tiles", SMALL_TEXT, PALETTE.muted)
     y += hand_rows * (LARGE[1] + HAND_GAP) + 4
     if drafting:
         return img
-    draw.text(
-        (MARGIN, y), f"Draw pile ({len(pile)}), order unknown except where marked", font=font(20), fill=PALETTE.text
-    )
+    text(draw, (MARGIN, y), f"Draw pile ({len(pile)}), order unknown except where marked", SMALL_TEXT, PALETTE.text)
     y += 40
     for k, (tile, mark) in enumerate(pile):
-        tx = MARGIN + (k % 9) * (PILE[0] + 14)
-        ty = y + (k // 9) * (PILE[1] + 34)
+        tx = MARGIN + (k % 8) * (PILE[0] + 24)
+        ty = y + (k // 8) * (PILE[1] + 40)
         _paste_tile(img, tile, (tx, ty), PILE, PALETTE.highlight if mark else PALETTE.pip)
         if mark:
-            text_center(draw, (tx + PILE[0] / 2, ty + PILE[1] + 13), mark, 15, PALETTE.highlight)
+            text_center(draw, (tx + PILE[0] / 2, ty + PILE[1] + 18), mark, SMALL_TEXT, PALETTE.highlight)
     if not pile:
-        draw.text((MARGIN, y + 6), "empty", font=font(20), fill=PALETTE.muted)
-    y += pile_rows * (PILE[1] + 34)
+        text(draw, (MARGIN, y + 6), "empty", SMALL_TEXT, PALETTE.muted)
+    y += pile_rows * (PILE[1] + 40)
     if choices:
-        draw.text((MARGIN, y + 10), "Choose: " + "  /  ".join(choices), font=font(20), fill=PALETTE.highlight)
+        for i, line in enumerate(choice_lines):
+            text(draw, (MARGIN, y + 10 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.highlight)
     return img

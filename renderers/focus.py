@@ -23,10 +23,21 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
-from renderers.kit import PALETTE, Color, coordinate_labels, font, seat_token, text_center
+from renderers.kit import (
+    PALETTE,
+    Color,
+    coordinate_labels,
+    fit_text,
+    line_height,
+    phone_size,
+    seat_token,
+    text,
+    text_center,
+    wrap,
+)
 
 SIZE = 8
-CELL = 84
+CELL = 74
 LEFT = 44  # room for rank numbers
 TOP = 22
 BOARD_PX = SIZE * CELL
@@ -34,11 +45,16 @@ FRAME = 7  # the wooden rim around the 52 squares
 PANEL_X = LEFT + BOARD_PX + 30
 PANEL_W = 236
 WIDTH = PANEL_X + PANEL_W + 18
-HEIGHT = TOP + BOARD_PX + 40
+SMALL_TEXT = phone_size(WIDTH)
+KEY_TEXT = phone_size(WIDTH, 14)
+CARD_H = 256
+NOTES_Y = TOP + 2 * CARD_H + 14 + line_height(KEY_TEXT) // 2 + 8
+"""The centre of the last-move line under the two seat cards."""
+HEIGHT = max(TOP + BOARD_PX + 40, NOTES_Y + 2 * line_height(SMALL_TEXT))
 
-DISC_W = 58  # width of one disc
-FACE_H = 24  # height of a disc's top face (an ellipse seen from above at an angle)
-RIM = 10  # thickness of one disc seen from the side
+DISC_W = 52  # width of one disc
+FACE_H = 21  # height of a disc's top face (an ellipse seen from above at an angle)
+RIM = 9  # thickness of one disc seen from the side
 OUTLINE: Color = (21, 24, 28)
 FRAME_COLOUR: Color = (92, 80, 60)
 
@@ -135,9 +151,9 @@ def _draw_stack(draw: ImageDraw.ImageDraw, name: str, pieces: list[int]) -> None
         _draw_disc(draw, cx, bottom_face - i * RIM, owner, top=i == height - 1)
     if height > 1:
         owner = pieces[-1]
-        bx, by, r = x + CELL - 16, y + 16, 14
+        bx, by, r = x + CELL - 16, y + 16, 16
         draw.ellipse((bx - r, by - r, bx + r, by + r), fill=PALETTE.seats[owner], outline=OUTLINE, width=2)
-        text_center(draw, (bx, by + 1), str(height), 21, PALETTE.seat_ink[owner])
+        text_center(draw, (bx, by + 1), str(height), SMALL_TEXT, PALETTE.seat_ink[owner], bold=True)
 
 
 def _draw_arrow(draw: ImageDraw.ImageDraw, src: str, dst: str) -> None:
@@ -190,19 +206,17 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[st
     turn = set(view.get("turn", []))
     setup_left = view.get("setup_left", [0, 0])
     in_setup = any(setup_left)
-    card_h = 290
+    card_h = CARD_H
     for seat in (0, 1):
-        top = TOP + seat * (card_h + 18)
+        top = TOP + seat * (card_h + 14)
         box = (PANEL_X, top, PANEL_X + PANEL_W, top + card_h)
         active = seat in turn and outcome is None
         won = seat in winners
         border = PALETTE.highlight if active or won else PALETTE.panel
         draw.rounded_rectangle(box, radius=14, fill=PALETTE.panel, outline=border, width=4 if active or won else 1)
         seat_token(draw, (PANEL_X + 30, top + 32), 15, seat)
-        draw.text((PANEL_X + 56, top + 32), seat_names[seat], font=font(26), fill=PALETTE.text, anchor="lm")
-        status = "wins" if won else ("to move" if active else "")
-        if status:
-            draw.text((PANEL_X + PANEL_W - 16, top + 33), status, font=font(17), fill=PALETTE.highlight, anchor="rm")
+        name = fit_text(seat_names[seat], SMALL_TEXT, PANEL_W - 70, bold=True)  # the outline marks who moves
+        text(draw, (PANEL_X + 56, top + 32), name, SMALL_TEXT, PALETTE.text, anchor="lm", bold=True, box=box)
         controlled = sum(1 for pieces in stacks.values() if pieces[-1] == seat)
         on_board = sum(pieces.count(seat) for pieces in stacks.values())
         rows: list[tuple[str, int, int | None]] = [
@@ -212,30 +226,33 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], stacks: dict[st
             ("Captured", view["captured"][seat], 1 - seat),
         ]
         for i, (label, value, disc) in enumerate(rows):
-            y = top + 84 + i * 52
+            y = top + 76 + i * 46
             draw.line((PANEL_X + 16, y - 22, PANEL_X + PANEL_W - 16, y - 22), fill=PALETTE.background, width=1)
             if disc is not None:
                 _mini_disc(draw, PANEL_X + 32, y, disc)
                 text_x = PANEL_X + 54
             else:
                 text_x = PANEL_X + 18
-            draw.text((text_x, y), label, font=font(20), fill=PALETTE.muted, anchor="lm")
-            draw.text((PANEL_X + PANEL_W - 18, y), str(value), font=font(32), fill=PALETTE.text, anchor="rm")
-    _draw_notes(draw, view, TOP + 2 * card_h + 36)
+            text(draw, (text_x, y), label, SMALL_TEXT, PALETTE.muted, anchor="lm", box=box)
+            text(draw, (PANEL_X + PANEL_W - 18, y), str(value), 32, PALETTE.text, anchor="rm", box=box)
+    _draw_notes(draw, view, NOTES_Y)
 
 
 def _draw_notes(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
     """Last move and repetition count under the cards, in small print."""
     last = view.get("last_move")
     x = PANEL_X + 8
+    room = (PANEL_X, y - 30, WIDTH, HEIGHT)
     if last:
-        draw.text((x, y), "Last move", font=font(19), fill=PALETTE.muted, anchor="lm")
-        draw.text((PANEL_X + PANEL_W - 10, y), last, font=font(24), fill=PALETTE.text, anchor="rm")
+        text(draw, (x, y), f"Last: {last}", KEY_TEXT, PALETTE.text, anchor="lm", box=room, key=True)
     else:
-        draw.text((x, y), "No move yet", font=font(19), fill=PALETTE.muted, anchor="lm")
+        text(draw, (x, y), "No move yet", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
     repetitions = int(view.get("repetitions") or 0)
     if repetitions >= 2:
-        draw.text((x, y + 30), f"Position seen {repetitions} times", font=font(19), fill=PALETTE.accent, anchor="lm")
+        for i, line in enumerate(wrap(f"Position seen {repetitions} times", SMALL_TEXT, PANEL_W - 8)):
+            text(
+                draw, (x, y + 42 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.accent, anchor="lm", box=room
+            )
 
 
 def board(view: dict[str, Any]) -> Image.Image:
@@ -248,7 +265,7 @@ def board(view: dict[str, Any]) -> Image.Image:
     _src, dst = _parse_last(last)
     squares = _squares(cut)
     _draw_board(draw, squares, dst)
-    coordinate_labels(draw, (LEFT, TOP), CELL, SIZE, SIZE, size=19)
+    coordinate_labels(draw, (LEFT, TOP), CELL, SIZE, SIZE, size=SMALL_TEXT)
     for name in sorted(stacks, key=lambda n: (-int(n[1:]), n[0])):  # top rank first: lower piles overlap upward
         _draw_stack(draw, name, stacks[name])
     _draw_last_move(draw, last)

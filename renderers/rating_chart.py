@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, font, rgb, to_png
+from renderers.kit import PALETTE, Color, rgb, text, text_width, to_png
 
 WIDTH, HEIGHT = 720, 340
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 20, 60
@@ -45,7 +45,7 @@ def chart_png(series: Mapping[str, Sequence[float]]) -> bytes:
         value = low + (high - low) * step / 4
         y = y_of(value)
         draw.line((left, y, right, y), fill=PALETTE.panel, width=1)
-        draw.text((left - 8, y), f"{value:.0f}", font=font(18), fill=PALETTE.muted, anchor="rm")
+        text(draw, (left - 8, y), f"{value:.0f}", 18, PALETTE.muted, anchor="rm")
     legend_x = 16.0
     for index, (name, line) in enumerate(series.items()):
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
@@ -57,6 +57,6 @@ def chart_png(series: Mapping[str, Sequence[float]]) -> bytes:
         for x, y in points[-1:]:
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
         draw.rectangle((legend_x, HEIGHT - 31, legend_x + 16, HEIGHT - 15), fill=colour)
-        draw.text((legend_x + 22, HEIGHT - 23), name, font=font(16), fill=PALETTE.text, anchor="lm")
-        legend_x += 22 + font(16).getlength(name) + 18
+        text(draw, (legend_x + 22, HEIGHT - 23), name, 16, PALETTE.text, anchor="lm")
+        legend_x += 22 + text_width(name, 16) + 18
     return to_png(img)

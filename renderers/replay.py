@@ -25,7 +25,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers import Header, picture, private_picture
-from renderers.kit import PALETTE, fit_text, font
+from renderers.kit import PALETTE, fit_text, text
 
 WIDTH = 500
 """Frame width in pixels: legible on a phone (400 px).  Boards are about twice as wide, so
@@ -61,11 +61,12 @@ def frame_image(game_key: str, frame: Frame, header: Header) -> Image.Image:
     out = Image.new("RGB", (scaled.width, height + CAPTION_HEIGHT), PALETTE.panel)
     out.paste(scaled, (0, 0))
     draw = ImageDraw.Draw(out)
-    draw.text(
+    text(
+        draw,
         (10, height + CAPTION_HEIGHT / 2),
         fit_text(frame.caption, 18, scaled.width - 20),
-        font=font(18),
-        fill=PALETTE.text,
+        18,
+        PALETTE.text,
         anchor="lm",
     )
     return out

@@ -24,10 +24,8 @@ Representation chosen:
 - A bracket of one pairing (a deathmatch) adds a strip of chips, one per game played.
 - Swiss and round robin have no tree: `bracket_png` draws the standings table (top
   `TABLE_ROWS`, then "+N more") followed by the current round's pairings as a grid of boxes.
-- The bundled font covers ASCII only, and Discord display names carry accents, fancy
-  letters and emoji: names are folded (NFKD, so "José" and "𝓐𝓭𝓪" read "Jose" and "Ada"), what
-  the font still cannot draw is dropped rather than shown as boxes, and the rest is cut
-  with an ellipsis to its box.
+- Names are drawn as written: the kit's fonts cover Latin, Greek, Cyrillic, CJK and emoji
+  with per-character fallback; a name too long for its box is cut with an ellipsis.
 """
 
 from __future__ import annotations
@@ -35,7 +33,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import statistics
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,7 +43,8 @@ from PIL import Image, ImageDraw
 from bot.tournaments import Format, Pairing, Player, Standing, Tournament
 from bot.tournaments.brackets import FINAL, LOSERS, MAIN, RESET, WINNERS
 from bot.tournaments.model import BYE, FORFEIT, HOST, PLAYED, UNNEEDED
-from renderers.kit import PALETTE, Color, font, to_png
+from renderers.kit import PALETTE, Color, fit_text, fixed_palette, line_height, phone_size, text_width, to_png, wrap
+from renderers.kit import text as kit_text
 
 MAX_SIDE = 4000
 """Largest width or height of a bracket picture before early rounds are left out."""
@@ -54,6 +52,8 @@ TABLE_ROWS = 32
 MAX_ROUND_PAIRINGS = 30
 MIN_WIDTH = 800
 PAD = 28
+STANDINGS_WIDTH = 900
+"""Standings and round pictures are this wide, so their text is sized for a phone once."""
 
 Draw = ImageDraw.ImageDraw
 
@@ -78,6 +78,21 @@ CHAMPION_FILL = _blend(PALETTE.panel, PALETTE.highlight, 0.18)
 LIVE = PALETTE.bad
 
 
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Every colour these pictures draw with, and the anti-aliased edges between them: PNGs of
+    tall brackets encode ~3x faster than with a palette found per picture."""
+    solids = [
+        PALETTE.background, PALETTE.panel, PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.accent,
+        PALETTE.good, PALETTE.bad, BOX_FILL, BOX_EDGE, DIM_EDGE, DIM_TEXT, WON_FILL, LINE, LINE_DECIDED, STRIPE,
+        CHAMPION_FILL, LIVE,
+    ]  # fmt: skip
+    inks = [PALETTE.text, PALETTE.muted, DIM_TEXT, PALETTE.highlight, PALETTE.accent, BOX_EDGE, LINE, LINE_DECIDED]
+    inks.append(PALETTE.bad)
+    grounds = [PALETTE.background, PALETTE.panel, WON_FILL, STRIPE, CHAMPION_FILL, LIVE]
+    return fixed_palette(solids, inks, grounds)
+
+
 # ----------------------------------------------------------------------------- public API
 
 
@@ -93,70 +108,62 @@ def picture_data(t: Tournament, title: str, subtitle: str) -> dict[str, Any]:
     }
 
 
-def bracket_png(data: dict[str, Any]) -> bytes:
-    """The bracket of an elimination event, or table plus current pairings of a round format."""
+def bracket_png(data: dict[str, Any], *, whole: bool | None = None) -> bytes:
+    """The bracket of an elimination event, or table plus current pairings of a round format.
+
+    A bracket wider than two columns is, unless `whole` is true, drawn as what a player
+    needs now: the round being played and the next one, at phone size (`focused_bracket`);
+    `whole=True` gives every round (the `/tournament bracket whole:True` picture)."""
     event = Event.load(data)
-    if event.tournament.format.is_bracket:
-        return to_png(_bracket_picture(event))
-    return to_png(_rounds_picture(event))
+    if not event.tournament.format.is_bracket:
+        return to_png(_rounds_picture(event), _palette())
+    if whole is None:
+        sections, finals = bracket_sections(event.tournament)
+        whole = max((len(s.columns) for s in sections), default=0) + len(finals) <= 2
+    return to_png(_bracket_picture(event) if whole else focused_bracket(event), _palette())
 
 
 def standings_png(data: dict[str, Any]) -> bytes:
     """The standings table; the champion on top with a trophy once the event is over."""
     event = Event.load(data)
     table = standings_table(event)
-    width = max(MIN_WIDTH, table.width + 2 * PAD)
-    header = _Header(event, width)
+    width = max(STANDINGS_WIDTH, table.width + 2 * PAD)
+    header = _Header(event, width, phone=True)
     img = Image.new("RGB", (width, header.height + table.height + PAD), PALETTE.background)
     draw = ImageDraw.Draw(img)
     header.draw(draw)
     table.draw(draw, (width - table.width) // 2, header.height)
-    return to_png(img)
+    return to_png(img, _palette())
+
+
+def describe(data: dict[str, Any], *, standings: bool) -> str:
+    """Alt text of the bracket or standings picture: the event, the champion or the games
+    being played, and the top of the table (short enough for an attachment description)."""
+    event = Event.load(data)
+    t = event.tournament
+    parts = [f"{'Standings' if standings else 'Bracket'} of {event.title}: {event.subtitle}"]
+    if event.finished and event.winner is not None:
+        parts.append(f"Champion: {_player_name(event.player(event.winner))}")
+    else:
+        names = round_names(t)
+        live = [p for p in t.pairings if p.ready and not p.finished and p.method not in (BYE, UNNEEDED)]
+        for p in live[:6]:
+            a, b = (_player_name(event.player(x)) if x is not None else "bye" for x in p.players)
+            parts.append(f"{names[p.id]} #{p.id}: {a} v {b}")
+        if len(live) > 6:
+            parts.append(f"and {len(live) - 6} more pairings")
+    top = [f"{s.place}. {s.name}" for s in event.standings[:8]]
+    parts.append("Standings: " + ", ".join(top))
+    text = ". ".join(parts) + "."
+    return text if len(text) <= 1000 else text[:999] + "…"
 
 
 # ----------------------------------------------------------------------------- names
 
 
-@lru_cache(maxsize=4096)
-def _has_glyph(char: str) -> bool:
-    """Whether the kit font draws `char` as itself rather than its missing-glyph box."""
-    f = font(24)
-    mask = f.getmask(char)
-    return (f.getlength(char), mask.size, bytes(mask)) != _missing_glyph()
-
-
-@lru_cache(maxsize=1)
-def _missing_glyph() -> tuple[float, tuple[int, int], bytes]:
-    f = font(24)
-    mask = f.getmask("\ue000")  # a private-use code point: no font maps it
-    return f.getlength("\ue000"), mask.size, bytes(mask)
-
-
-def printable(text: str) -> str:
-    """`text` as the kit font can draw it: folded to plain letters, undrawable characters dropped."""
-    folded = unicodedata.normalize("NFKD", text)
-    kept = "".join(c for c in folded if not unicodedata.combining(c) and (c.isspace() or _has_glyph(c)))
-    return " ".join(kept.split())
-
-
-def fit_text(text: str, size: int, max_width: float) -> str:
-    """`text` (made printable) cut with an ellipsis so that it fits `max_width` px at `size`."""
-    text = printable(text)
-    f = font(size)
-    if f.getlength(text) <= max_width:
-        return text
-    low, high = 0, len(text)  # the longest prefix that fits with the ellipsis: binary search
-    while low < high:
-        middle = (low + high + 1) // 2
-        if f.getlength(text[:middle].rstrip() + "…") <= max_width:
-            low = middle
-        else:
-            high = middle - 1
-    return text[:low].rstrip() + "…" if low else "…"
-
-
 def _player_name(player: Player) -> str:
-    return printable(player.name) or f"Player {player.seed}"
+    """The name as the player wrote it: the kit's fonts draw every script and emoji."""
+    return player.name.strip() or f"Player {player.seed}"
 
 
 # ----------------------------------------------------------------------------- the event
@@ -242,11 +249,10 @@ def trophy(draw: Draw, centre: tuple[float, float], size: float, colour: Color =
 
 def _badge(draw: Draw, right: float, bottom: float, text: str, size: int) -> None:
     """A small pill ending at (`right`, `bottom`): white text on vermillion."""
-    f = font(size)
-    width = f.getlength(text) + size
-    height = size + 6
+    width = text_width(text, size) + size
+    height = round(size * 1.4)
     draw.rounded_rectangle((right - width, bottom - height, right, bottom), radius=height // 2, fill=LIVE)
-    draw.text((right - width / 2, bottom - height / 2), text, font=f, fill=PALETTE.text, anchor="mm")
+    kit_text(draw, (right - width / 2, bottom - height / 2), text, size, PALETTE.text, anchor="mm")
 
 
 class _Header:
@@ -255,28 +261,44 @@ class _Header:
     TITLE = 34
     SUBTITLE = 20
     CHAMPION = 28
+    """Sizes for a whole bracket (made for a big screen); `phone` raises them to phone size."""
 
-    def __init__(self, event: Event, width: int, note: str = "") -> None:
+    def __init__(self, event: Event, width: int, note: str = "", *, phone: bool = False) -> None:
         self.event, self.width = event, width
-        self.subtitle = "  ·  ".join(part for part in (event.subtitle, note) if part)
+        if phone:  # every text >= 11 px, the champion >= 14 px, when shown 400 px wide
+            self.title_size = max(self.TITLE, phone_size(width, 14))
+            self.subtitle_size = phone_size(width)
+            self.champion_size = max(self.CHAMPION, phone_size(width, 14))
+        else:
+            self.title_size, self.subtitle_size, self.champion_size = self.TITLE, self.SUBTITLE, self.CHAMPION
+        subtitle = "  ·  ".join(part for part in (event.subtitle, note) if part)
+        self.subtitles = wrap(subtitle, self.subtitle_size, width - 2 * PAD) if subtitle else []
         self.champion = (
             _player_name(event.player(event.winner)) if event.finished and event.winner is not None else None
         )
-        self.height = PAD + 44 + (30 if self.subtitle else 0) + (50 if self.champion else 0) + 16
+        self.height = (
+            PAD
+            + line_height(self.title_size)
+            + len(self.subtitles) * line_height(self.subtitle_size)
+            + (line_height(self.champion_size) + 16 if self.champion else 0)
+            + 16
+        )
 
     def draw(self, draw: Draw) -> None:
         inner = self.width - 2 * PAD
+        room = (0, 0, self.width, self.height)
         y = PAD
-        draw.text((PAD, y), fit_text(self.event.title, self.TITLE, inner), font=font(self.TITLE), fill=PALETTE.text)
-        y += 44
-        if self.subtitle:
-            text = fit_text(self.subtitle, self.SUBTITLE, inner)
-            draw.text((PAD, y), text, font=font(self.SUBTITLE), fill=PALETTE.muted)
-            y += 30
+        title = fit_text(self.event.title, self.title_size, inner)
+        kit_text(draw, (PAD, y), title, self.title_size, PALETTE.text, box=room)
+        y += line_height(self.title_size)
+        for line in self.subtitles:
+            kit_text(draw, (PAD, y), line, self.subtitle_size, PALETTE.muted, box=room)
+            y += line_height(self.subtitle_size)
         if self.champion:
-            trophy(draw, (PAD + 18, y + 24), 36)
-            text = fit_text(f"Champion: {self.champion}", self.CHAMPION, inner - 50)
-            draw.text((PAD + 48, y + 24), text, font=font(self.CHAMPION), fill=PALETTE.highlight, anchor="lm")
+            middle = y + 8 + line_height(self.champion_size) / 2
+            trophy(draw, (PAD + 18, middle), 36)
+            text = fit_text(f"Champion: {self.champion}", self.champion_size, inner - 50)
+            kit_text(draw, (PAD + 48, middle), text, self.champion_size, PALETTE.highlight, anchor="lm", box=room)
 
 
 # ----------------------------------------------------------------------------- pairing boxes
@@ -310,6 +332,15 @@ SMALL = BoxStyle(name_size=18, row=29, width=250, column_gap=40, label_size=14, 
 TINY = BoxStyle(name_size=16, row=25, width=220, column_gap=34, label_size=13, gap=21)
 """Only to keep the round being played in the picture when SMALL would not fit."""
 STYLES = (XL, LARGE, MEDIUM, SMALL, TINY)
+PHONE = BoxStyle(
+    name_size=phone_size(STANDINGS_WIDTH),
+    row=line_height(phone_size(STANDINGS_WIDTH)) + 12,
+    width=390,
+    column_gap=44,
+    label_size=phone_size(STANDINGS_WIDTH),
+    gap=line_height(phone_size(STANDINGS_WIDTH)) + 10,
+)
+"""Round pictures and the focused bracket: every text >= 11 px when shown 400 px wide."""
 
 
 def _style_for(stacked: int) -> BoxStyle:
@@ -330,6 +361,7 @@ class PairingBox:
         digits = len(str(len(t.players)))
         self.seed_width = round(style.name_size * (0.62 * digits + 0.9)) if show_seed else 0
         self.score_width = round(style.name_size * 1.6) if t.best_of > 1 else 0
+        self.seed_size = max(round(style.name_size * 0.8), style.label_size)
         self.bye = "rest" if t.format is Format.ROUND_ROBIN else "bye"  # a round robin's odd one out rests
 
     def draw(self, draw: Draw, pairing: Pairing, left: int, top: int) -> None:
@@ -354,28 +386,23 @@ class PairingBox:
             (left, top, left + s.width, top + s.row), radius=8, fill=BOX_FILL, outline=DIM_EDGE, width=2
         )
         middle = top + s.row / 2
-        small = font(s.label_size)
-        draw.text((left + s.width - 12, middle), self.bye, font=small, fill=DIM_TEXT, anchor="rm")
-        room = s.width - 36 - self.seed_width - small.getlength(self.bye)
+        kit_text(draw, (left + s.width - 12, middle), self.bye, s.label_size, DIM_TEXT, anchor="rm")
+        room = s.width - 36 - self.seed_width - text_width(self.bye, s.label_size)
         if pairing.winner is None:
-            draw.text(
-                (left + 12 + self.seed_width, middle), "nobody", font=font(s.name_size), fill=DIM_TEXT, anchor="lm"
-            )
+            kit_text(draw, (left + 12 + self.seed_width, middle), "nobody", s.name_size, DIM_TEXT, anchor="lm")
             return
         who = self.event.player(pairing.winner)
         if self.seed_width:
-            draw.text(
-                (left + 10, middle), str(who.seed), font=font(round(s.name_size * 0.8)), fill=DIM_TEXT, anchor="lm"
-            )
+            kit_text(draw, (left + 10, middle), str(who.seed), self.seed_size, DIM_TEXT, anchor="lm")
         name = fit_text(_player_name(who), s.name_size, room)
-        draw.text((left + 12 + self.seed_width, middle), name, font=font(s.name_size), fill=PALETTE.muted, anchor="lm")
+        kit_text(draw, (left + 12 + self.seed_width, middle), name, s.name_size, PALETTE.muted, anchor="lm")
 
     def _label(self, draw: Draw, pairing: Pairing, left: int, top: int) -> None:
         note = {BYE: self.bye, UNNEEDED: "not needed", FORFEIT: "forfeit", HOST: "reported"}.get(pairing.method, "")
         if pairing.finished and pairing.winner is None and pairing.method in (PLAYED, HOST):
             note = "draw"
         text = f"#{pairing.id}" + (f"  ·  {note}" if note else "")
-        draw.text((left + 4, top - 4), text, font=font(self.style.label_size), fill=PALETTE.muted, anchor="ld")
+        kit_text(draw, (left + 4, top - 4), text, self.style.label_size, PALETTE.muted, anchor="ld")
 
     def _row(self, draw: Draw, pairing: Pairing, slot: int, left: int, top: int, *, dim: bool) -> None:
         s = self.style
@@ -392,36 +419,35 @@ class PairingBox:
             )
         name_left = left + 12 + self.seed_width
         name_room = s.width - 24 - self.seed_width - self.score_width
-        f = font(s.name_size)
         if not pairing.filled[slot]:
             source = pairing.sources[slot] if slot < len(pairing.sources) else ""
             hint = f"loser of #{source.partition(':')[2]}" if source.startswith("loser:") else ""
-            draw.text((name_left, middle), "…", font=f, fill=PALETTE.muted, anchor="lm")
+            kit_text(draw, (name_left, middle), "…", s.name_size, PALETTE.muted, anchor="lm")
             if hint:
-                small = font(s.label_size)
                 room = name_room - 30
-                draw.text(
-                    (name_left + 30, middle), fit_text(hint, s.label_size, room), font=small, fill=DIM_TEXT, anchor="lm"
-                )
+                kit_text(
+                    draw, (name_left + 30, middle), fit_text(hint, s.label_size, room), s.label_size, DIM_TEXT,
+                    anchor="lm",
+                )  # fmt: skip
             return
         if player is None:
-            draw.text((name_left, middle), self.bye, font=f, fill=DIM_TEXT, anchor="lm")
+            kit_text(draw, (name_left, middle), self.bye, s.name_size, DIM_TEXT, anchor="lm")
             return
         who = self.event.player(player)
         lost = pairing.finished and pairing.winner is not None and not won
         colour = DIM_TEXT if dim or who.dropped else PALETTE.muted if lost else PALETTE.text
         if self.seed_width:
             seed_colour = PALETTE.text if won else DIM_TEXT
-            draw.text(
-                (left + 10, middle), str(who.seed), font=font(round(s.name_size * 0.8)), fill=seed_colour, anchor="lm"
-            )
+            kit_text(draw, (left + 10, middle), str(who.seed), self.seed_size, seed_colour, anchor="lm")
         name = fit_text(_player_name(who), s.name_size, name_room)
-        draw.text((name_left, middle), name, font=f, fill=colour, anchor="lm")
+        drawn = kit_text(draw, (name_left, middle), name, s.name_size, colour, anchor="lm")
         if who.dropped:
-            draw.line((name_left, middle, name_left + f.getlength(name), middle), fill=colour, width=2)
+            draw.line((name_left, middle, name_left + drawn, middle), fill=colour, width=2)
         if self.score_width and pairing.games and pairing.method not in (BYE, UNNEEDED, FORFEIT):
             score = str(_games_won(pairing, player))
-            draw.text((left + s.width - 14, middle), score, font=f, fill=PALETTE.text if won else colour, anchor="rm")
+            kit_text(
+                draw, (left + s.width - 14, middle), score, s.name_size, PALETTE.text if won else colour, anchor="rm"
+            )
 
 
 # ----------------------------------------------------------------------------- bracket layout
@@ -478,9 +504,18 @@ COLUMN_HEADER = 18
 
 
 def layout_bracket(
-    sections: Sequence[Section], finals: Sequence[Pairing], style: BoxStyle, top: int, names: dict[int, str]
+    sections: Sequence[Section],
+    finals: Sequence[Pairing],
+    style: BoxStyle,
+    top: int,
+    names: dict[int, str],
+    *,
+    title_size: int | None = None,
 ) -> Layout:
-    """Place every shown box: first shown columns stacked, later boxes between their feeders."""
+    """Place every shown box: first shown columns stacked, later boxes between their feeders.
+    `title_size` sets the section titles and column headers (default: the whole bracket's)."""
+    section_title = title_size or SECTION_TITLE
+    column_header = title_size or COLUMN_HEADER
     centres: dict[int, float] = {}
     boxes: dict[int, tuple[int, int]] = {}
     texts: list[tuple[int, int, str, int, Color]] = []
@@ -490,37 +525,65 @@ def layout_bracket(
     columns_used = 0
     for section in sections:
         if section.title:
-            texts.append((PAD, y, section.title, SECTION_TITLE, PALETTE.accent))
-            y += SECTION_TITLE + 14
+            texts.append((PAD, y, section.title, section_title, PALETTE.accent))
+            y += line_height(section_title) + 4
         header_y = y
-        y += COLUMN_HEADER + 8
+        y += line_height(column_header)
+        section_top = y
         y = math.ceil(_stack(section.shown[0], style, y, centres, boxes, compact))
         for c, column in enumerate(section.shown):
             x = PAD + c * step
-            for pairing in column:
-                if c:
-                    feeders = [centres[f] for f in _winner_feeders(pairing) if f in centres]
-                    centres[pairing.id] = statistics.fmean(feeders) if feeders else top
-                    boxes[pairing.id] = (x, round(centres[pairing.id] - style.height / 2))
-            label = fit_text(names[column[0].id], COLUMN_HEADER, style.width)
-            texts.append((x, header_y, label, COLUMN_HEADER, PALETTE.muted))
+            if c:
+                y = max(y, math.ceil(_place_column(column, style, x, section_top, centres, boxes)))
+            label = fit_text(names[column[0].id], column_header, style.width)
+            texts.append((x, header_y, label, column_header, PALETTE.muted))
         y += 26
         columns_used = max(columns_used, len(section.shown))
     bottom = y - 26
+    final_header = column_header + 2
+    lowest = top + line_height(final_header) + style.gap + style.height / 2
     for k, pairing in enumerate(finals):
         feeders = [centres[f] for f in _winner_feeders(pairing) if f in centres]
-        centre = statistics.fmean(feeders) if feeders else top + style.gap + style.height / 2
+        centre = max(statistics.fmean(feeders) if feeders else lowest, lowest)
         centres[pairing.id] = centre
         box_top = round(centre - style.height / 2)
         boxes[pairing.id] = ((columns_used + k) * step + PAD, box_top)
-        label = fit_text(names[pairing.id], COLUMN_HEADER + 2, style.width)
-        texts.append(
-            (boxes[pairing.id][0], box_top - style.gap - 8 - COLUMN_HEADER, label, COLUMN_HEADER + 2, PALETTE.accent)
-        )
+        label = fit_text(names[pairing.id], final_header, style.width)
+        label_y = box_top - style.gap - line_height(final_header)
+        texts.append((boxes[pairing.id][0], label_y, label, final_header, PALETTE.accent))
         bottom = max(bottom, box_top + style.height)
     columns = columns_used + len(finals)
     width = 2 * PAD + columns * style.width + (columns - 1) * style.column_gap
     return Layout(style, width, bottom + PAD, boxes, texts, compact)
+
+
+def _place_column(
+    column: list[Pairing],
+    style: BoxStyle,
+    x: int,
+    top: float,
+    centres: dict[int, float],
+    boxes: dict[int, tuple[int, int]],
+) -> float:
+    """Place a later column: each box between the boxes that feed it, then pushed down
+    where two would come closer than a pitch (a losers round fed by one winner each, or a
+    box whose feeders are not shown).  Returns the column's bottom."""
+    wanted: list[tuple[float, int, Pairing]] = []
+    previous = top + style.gap + style.height / 2
+    for order, pairing in enumerate(column):
+        feeders = [centres[f] for f in _winner_feeders(pairing) if f in centres]
+        centre = statistics.fmean(feeders) if feeders else previous
+        wanted.append((centre, order, pairing))
+        previous = centre + style.pitch
+    lowest = top + style.gap + style.height / 2
+    bottom = top
+    for centre, _, pairing in sorted(wanted, key=lambda w: (w[0], w[1])):
+        centre = max(centre, lowest)
+        centres[pairing.id] = centre
+        boxes[pairing.id] = (x, round(centre - style.height / 2))
+        lowest = centre + style.pitch
+        bottom = centre + style.height / 2
+    return bottom
 
 
 def _stack(
@@ -600,6 +663,37 @@ def _preferred_layout(
     return layout
 
 
+def focused_window(t: Tournament) -> tuple[list[Section], list[Pairing]]:
+    """The two columns a player needs: each section's round being played (its pairings
+    still to decide) and its next, or, when a section has no next round left, its current
+    round and the grand final; once every section is decided, the finals."""
+    sections, finals = bracket_sections(t)
+    opens = []
+    for section in sections:
+        open_columns = [i for i, column in enumerate(section.columns) if not all(p.finished for p in column)]
+        opens.append(open_columns[0] if open_columns else None)
+    live = [(s, o) for s, o in zip(sections, opens, strict=True) if o is not None]
+    if not live:
+        return [], finals[:2]
+    room = min(len(s.columns) - o for s, o in live)
+    for section, start in live:
+        section.start = start
+        section.columns = section.columns[: start + min(2, room)]
+        current = section.columns[start]  # its decided pairings live on in the next round's boxes
+        section.columns[start] = [p for p in current if not p.finished]
+    return [s for s, _ in live], (finals[:1] if room < 2 else [])
+
+
+def focused_bracket(event: Event) -> Image.Image:
+    """The round being played and the next, in the phone style (see `focused_window`)."""
+    t = event.tournament
+    sections, finals = focused_window(t)
+    names = round_names(t)
+    probe = _Header(event, STANDINGS_WIDTH, phone=True)
+    layout = layout_bracket(sections, finals, PHONE, probe.height, names, title_size=PHONE.name_size)
+    return _draw_bracket(event, layout, "the round being played and the next", phone=True)
+
+
 def _bracket_picture(event: Event) -> Image.Image:
     t = event.tournament
     sections, finals = bracket_sections(t)
@@ -610,11 +704,17 @@ def _bracket_picture(event: Event) -> Image.Image:
     if trimmed:
         firsts = " and ".join(names[s.shown[0][0].id] for s in sections)
         note = f"earlier rounds not shown: from {firsts} on"
+    return _draw_bracket(event, layout, note, phone=False)
+
+
+def _draw_bracket(event: Event, layout: Layout, note: str, *, phone: bool) -> Image.Image:
+    t = event.tournament
+    probe = _Header(event, STANDINGS_WIDTH if phone else MIN_WIDTH, phone=phone)
     single = len(t.pairings) == 1
     strip = _GameStrip(event, t.pairings[0], layout.style) if single else None
     width = max(MIN_WIDTH, layout.width)
     height = layout.height + (strip.height if strip else 0)
-    header = _Header(event, width, note)
+    header = _Header(event, width, note, phone=phone)
     shift_y = header.height - probe.height
     shift_x = (width - layout.width) // 2
     img = Image.new("RGB", (width, height + shift_y), PALETTE.background)
@@ -624,7 +724,7 @@ def _bracket_picture(event: Event) -> Image.Image:
     boxes = layout.boxes
     _draw_connectors(draw, t, layout)
     for x, y, text, size, colour in layout.texts:
-        draw.text((x + shift_x, y + shift_y), text, font=font(size), fill=colour)
+        kit_text(draw, (x + shift_x, y + shift_y), text, size, colour)
     painter = PairingBox(event, layout.style)
     for pairing in t.pairings:
         if pairing.id in layout.compact:
@@ -674,7 +774,7 @@ class _GameStrip:
             return
         best_of = self.event.tournament.best_of
         intro = f"Best of {best_of}: first to {best_of // 2 + 1} game wins"
-        draw.text((left, top), intro, font=font(self.size), fill=PALETTE.muted)
+        kit_text(draw, (left, top), intro, self.size, PALETTE.muted)
         chip_w = (width - (self.PER_ROW - 1) * 12) / self.PER_ROW
         for i, game in enumerate(self.pairing.games):
             row, col = divmod(i, self.PER_ROW)
@@ -689,16 +789,12 @@ class _GameStrip:
                 text, fill, edge = _player_name(self.event.player(game.winner)), WON_FILL, WON_FILL
             draw.rounded_rectangle(box, radius=8, fill=fill, outline=edge, width=2)
             label = f"G{i + 1}"
-            f = font(self.size)
-            draw.text((x0 + 10, y0 + self.chip_h / 2), label, font=f, fill=PALETTE.muted, anchor="lm")
-            room = chip_w - 30 - f.getlength(label)
-            draw.text(
-                (x0 + 20 + f.getlength(label), y0 + self.chip_h / 2),
-                fit_text(text, self.size, room),
-                font=f,
-                fill=PALETTE.text,
-                anchor="lm",
-            )
+            label_w = kit_text(draw, (x0 + 10, y0 + self.chip_h / 2), label, self.size, PALETTE.muted, anchor="lm")
+            room = chip_w - 30 - label_w
+            kit_text(
+                draw, (x0 + 20 + label_w, y0 + self.chip_h / 2), fit_text(text, self.size, room), self.size,
+                PALETTE.text, anchor="lm",
+            )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- tables
@@ -731,14 +827,20 @@ class StandingsTable:
     more: int
     """Players left out below the last row (shown as "+N more")."""
 
-    ROW = 42
-    HEAD = 34
-    SIZE = 22
-    NAME_WIDTH = 360
+    SIZE = phone_size(STANDINGS_WIDTH)
+    ROW = line_height(SIZE) + 8
+    HEAD = line_height(SIZE) + 4
+    name_width: int = 360
+    """Set by `fit_to` to what the picture's width leaves the name column."""
+
+    def fit_to(self, width: int) -> None:
+        """Give the name column the room `width` leaves after the other columns."""
+        others = sum(c.width for c in self.columns if c.width) + 16 * len(self.columns)
+        self.name_width = max(160, width - others)
 
     @property
     def width(self) -> int:
-        return sum(c.width or self.NAME_WIDTH for c in self.columns) + 16 * len(self.columns)
+        return sum(c.width or self.name_width for c in self.columns) + 16 * len(self.columns)
 
     @property
     def height(self) -> int:
@@ -747,7 +849,7 @@ class StandingsTable:
     def draw(self, draw: Draw, left: int, top: int) -> None:
         xs = self._column_lefts(left)
         for column, x in zip(self.columns, xs, strict=True):
-            self._cell(draw, column, x, top + self.HEAD / 2, column.title, 17, PALETTE.muted)
+            self._cell(draw, column, x, top + self.HEAD / 2, column.title, self.SIZE, PALETTE.muted)
         draw.line((left, top + self.HEAD - 1, left + self.width, top + self.HEAD - 1), fill=BOX_EDGE, width=2)
         for i, row in enumerate(self.rows):
             y = top + self.HEAD + i * self.ROW
@@ -762,24 +864,24 @@ class StandingsTable:
         if self.more:
             more_y = top + self.HEAD + len(self.rows) * self.ROW + self.ROW / 2
             more = f"+{self.more} more"
-            draw.text((xs[1], more_y), more, font=font(self.SIZE - 2), fill=PALETTE.muted, anchor="lm")
+            kit_text(draw, (xs[1], more_y), more, self.SIZE, PALETTE.muted, anchor="lm")
 
     def _column_lefts(self, left: int) -> list[int]:
         xs, x = [], left + 8
         for column in self.columns:
             xs.append(x)
-            x += (column.width or self.NAME_WIDTH) + 16
+            x += (column.width or self.name_width) + 16
         return xs
 
     def _cell(self, draw: Draw, column: Column, x: int, y: float, text: str, size: int, colour: Color) -> None:
-        width = column.width or self.NAME_WIDTH
+        width = column.width or self.name_width
         text = fit_text(text, size, width)
         if column.align == "left":
-            draw.text((x, y), text, font=font(size), fill=colour, anchor="lm")
+            kit_text(draw, (x, y), text, size, colour, anchor="lm")
         elif column.align == "centre":
-            draw.text((x + width / 2, y), text, font=font(size), fill=colour, anchor="mm")
+            kit_text(draw, (x + width / 2, y), text, size, colour, anchor="mm")
         else:
-            draw.text((x + width, y), text, font=font(size), fill=colour, anchor="rm")
+            kit_text(draw, (x + width, y), text, size, colour, anchor="rm")
 
 
 def standings_table(event: Event, limit: int = TABLE_ROWS) -> StandingsTable:
@@ -794,16 +896,18 @@ def standings_table(event: Event, limit: int = TABLE_ROWS) -> StandingsTable:
         Row(cells(s), s.player, champion=s.player == champion, dropped=s.dropped or t.player(s.player).dropped)
         for s in ordered[:limit]
     ]
-    return StandingsTable(columns, rows, max(0, len(ordered) - limit))
+    table = StandingsTable(columns, rows, max(0, len(ordered) - limit))
+    table.fit_to(STANDINGS_WIDTH - 2 * PAD)
+    return table
 
 
 def _columns_for(event: Event) -> tuple[list[Column], Callable[[Standing], tuple[str, ...]]]:
     t = event.tournament
-    place = Column("#", 56, "centre")
+    place = Column("#", 60, "centre")
 
     def name(s: Standing) -> str:
         player = t.player(s.player)
-        text = printable(s.name) or f"Player {player.seed}"
+        text = s.name.strip() or f"Player {player.seed}"
         return f"{text} (left)" if s.dropped else text
 
     def wdl(s: Standing) -> str:
@@ -813,7 +917,7 @@ def _columns_for(event: Event) -> tuple[list[Column], Callable[[Standing], tuple
         return "" if s.player == event.winner and event.finished else str(s.place)
 
     if t.format is Format.SWISS:
-        swiss = [Column("Pts", 64), Column("W-D-L", 100), Column("Byes", 64), Column("Buchholz", 112), Column("SB", 72)]
+        swiss = [Column("Pts", 70), Column("W-D-L", 104), Column("Byes", 74), Column("Buchholz", 124), Column("SB", 64)]
 
         def swiss_cells(s: Standing) -> tuple[str, ...]:
             numbers = (_points(s.points), wdl(s), str(s.byes), _points(s.buchholz), _points(s.sonneborn_berger))
@@ -821,7 +925,7 @@ def _columns_for(event: Event) -> tuple[list[Column], Callable[[Standing], tuple
 
         return [place, NAME, *swiss], swiss_cells
     if t.format is Format.ROUND_ROBIN:
-        league = [Column("Pts", 64), Column("W-D-L", 100), Column("SB", 72)]
+        league = [Column("Pts", 70), Column("W-D-L", 110), Column("SB", 70)]
 
         def league_cells(s: Standing) -> tuple[str, ...]:
             return (place_text(s), name(s), _points(s.points), wdl(s), _points(s.sonneborn_berger))
@@ -832,7 +936,7 @@ def _columns_for(event: Event) -> tuple[list[Column], Callable[[Standing], tuple
     def bracket_cells(s: Standing) -> tuple[str, ...]:
         return (place_text(s), name(s), f"{s.wins}-{s.losses}", bracket_status(event, s.player, names))
 
-    return [place, NAME, Column("W-L", 72), Column("Stage", 250, "left")], bracket_cells
+    return [place, NAME, Column("W-L", 76), Column("Stage", 260, "left")], bracket_cells
 
 
 def bracket_status(event: Event, player: int, names: dict[int, str]) -> str:
@@ -860,17 +964,17 @@ def _rounds_picture(event: Event) -> Image.Image:
     """Swiss and round robin: the standings table, then the current round's pairings."""
     t = event.tournament
     table = standings_table(event)
-    per_row = 3 if table.width >= 900 else 2  # boxes at least ~290 px wide: names stay readable
+    per_row = 2  # boxes ~400 px wide: names stay readable at phone size
     gap = 24
-    style = dataclasses.replace(MEDIUM, width=(table.width - (per_row - 1) * gap) // per_row, column_gap=gap)
+    style = dataclasses.replace(PHONE, width=(table.width - (per_row - 1) * gap) // per_row, column_gap=gap)
     current = [p for p in t.pairings if p.round == t.round]
     shown = current[:MAX_ROUND_PAIRINGS]
     grid_rows = -(-len(shown) // per_row)
-    width = max(MIN_WIDTH, table.width + 2 * PAD)
-    header = _Header(event, width)
+    width = max(STANDINGS_WIDTH, table.width + 2 * PAD)
+    header = _Header(event, width, phone=True)
     left = (width - table.width) // 2
-    round_top = header.height + table.height + 40
-    grid_top = round_top + 40
+    round_top = header.height + table.height + 30
+    grid_top = round_top + line_height(PHONE.name_size) + 4
     more = len(current) - len(shown)
     height = grid_top + grid_rows * style.pitch + (40 if more else 0) + PAD
     img = Image.new("RGB", (width, height), PALETTE.background)
@@ -879,7 +983,7 @@ def _rounds_picture(event: Event) -> Image.Image:
     table.draw(draw, left, header.height)
     state = "results" if t.is_round_complete() else "pairings"
     title = f"Round {t.round} of {t.rounds}: {state}"
-    draw.text((left, round_top), title, font=font(24), fill=PALETTE.accent)
+    kit_text(draw, (left, round_top), title, PHONE.name_size, PALETTE.accent)
     painter = PairingBox(event, style)
     for i, pairing in enumerate(shown):
         row, col = divmod(i, per_row)
@@ -888,5 +992,5 @@ def _rounds_picture(event: Event) -> Image.Image:
         )
     if more:
         y = grid_top + grid_rows * style.pitch + 20
-        draw.text((left, y), f"+{more} more pairings", font=font(20), fill=PALETTE.muted, anchor="lm")
+        kit_text(draw, (left, y), f"+{more} more pairings", PHONE.name_size, PALETTE.muted, anchor="lm")
     return img

@@ -45,26 +45,41 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.kit import PALETTE, Color, fit_text, font, seat_token, text_center
+from renderers.kit import (
+    PALETTE,
+    Color,
+    fit_text,
+    fixed_palette,
+    line_height,
+    phone_size,
+    seat_token,
+    text,
+    text_center,
+    text_width,
+    wrap,
+)
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
-CELL = 64
-"""One square in pixels: ~30 px on a phone, where a token's rank still stands ~11 px tall."""
-LEFT = 42
-TOP = 14
-MARGIN = 14
-LABEL_BAND = 36
+WIDTH = 900
+"""Every board picture is this wide, whatever the crop: the panel always sits right of the
+board, and the phone scale (and so every text size) never changes between pictures."""
+SMALL_TEXT = phone_size(WIDTH)
+KEY_TEXT = phone_size(WIDTH, 14)
+MAX_CELL = 62
+MAX_BOARD_H = 1000
+"""The squares shrink so that 20 ranks stay within this: the picture stays <= ~1,250 px tall."""
+LEFT = 46
+"""Room for the rank numbers."""
+TOP = 12
+MARGIN = 12
+LABEL_BAND = 40
 """Room for the file letters under the board."""
-GAP = 22
+GAP = 16
 PANEL_W = 300
-PANEL_BELOW_H = 350
-"""The panel under the board with up to `PENDING_ROWS_BELOW` pending attacks; more add rows."""
-PENDING_ROWS_BELOW = 3
-PENDING_ROW_H = 28
+BOARD_ROOM = WIDTH - LEFT - GAP - PANEL_W - MARGIN
 MIN_WIDTH = 860
-MAX_WIDTH = 960
-"""Board plus a right-hand panel may be this wide; wider crops put the panel below."""
-COORD_SIZE = 22
+"""The private pool-deck picture's width."""
+COORD_SIZE = SMALL_TEXT
 RED_INK: Color = (200, 30, 30)
 BLACK_INK: Color = (20, 20, 20)
 ATTACK: Color = (190, 20, 20)
@@ -105,32 +120,23 @@ def _file_range(view: dict[str, Any]) -> tuple[int, int]:
 
 
 class Layout:
-    """Where the cropped board and the panel sit, and pixel helpers for squares."""
+    """Where the cropped board and the panel sit, and pixel helpers for squares.
+
+    The panel is always right of the board and the picture always `WIDTH` wide; the
+    squares take what is left (at most `MAX_CELL`, and small enough that every rank fits
+    in `MAX_BOARD_H`), and the board is centred in its room."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.ranks = int(view["ranks"])
         self.lo, self.hi = _file_range(view)
         self.cols = self.hi - self.lo + 1
-        self.cell = CELL
-        self.board_w = self.cols * CELL
-        self.board_h = self.ranks * CELL
+        self.cell = min(MAX_CELL, BOARD_ROOM // self.cols, MAX_BOARD_H // self.ranks)
+        self.board_w = self.cols * self.cell
+        self.board_h = self.ranks * self.cell
         board_bottom = TOP + self.board_h + LABEL_BAND
-        beside = LEFT + self.board_w + GAP + PANEL_W + MARGIN
-        self.panel_below = beside > MAX_WIDTH
-        if self.panel_below:
-            self.width = max(MIN_WIDTH, LEFT + self.board_w + MARGIN)
-            self.left = LEFT + (self.width - LEFT - self.board_w - MARGIN) // 2  # centre the board
-            extra_rows = max(0, len(view["pending_attacks"]) - PENDING_ROWS_BELOW)
-            self.panel = (
-                MARGIN,
-                board_bottom,
-                self.width - MARGIN,
-                board_bottom + PANEL_BELOW_H + extra_rows * PENDING_ROW_H,
-            )
-        else:
-            self.width = max(MIN_WIDTH, beside)
-            self.left = LEFT
-            self.panel = (LEFT + self.board_w + GAP, TOP, self.width - MARGIN, board_bottom - 8)
+        self.width = WIDTH
+        self.left = LEFT + (BOARD_ROOM - self.board_w) // 2
+        self.panel = (LEFT + BOARD_ROOM + GAP, TOP, WIDTH - MARGIN, max(board_bottom, PANEL_MIN_H) - 8)
         self.height = self.panel[3] + 8
 
     def box(self, name: str) -> tuple[float, float, float, float]:
@@ -175,11 +181,10 @@ def suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size:
 def card_label(draw: ImageDraw.ImageDraw, card: str, cx: float, cy: float, size: int) -> None:
     """Rank then suit symbol on one line, centred on (cx, cy)."""
     rank, suit = card[:-1], card[-1]
-    f = font(size)
-    width = f.getlength(rank) + size * 0.85
-    x = cx - width / 2
-    draw.text((x, cy), rank, font=f, fill=RED_INK if suit in "HD" else BLACK_INK, anchor="lm")
-    suit_shape(draw, suit, x + f.getlength(rank) + size * 0.45, cy, size * 0.8)
+    rank_w = text_width(rank, size)
+    x = cx - (rank_w + size * 0.85) / 2
+    text(draw, (x, cy), rank, size, RED_INK if suit in "HD" else BLACK_INK, anchor="lm")
+    suit_shape(draw, suit, x + rank_w + size * 0.45, cy, size * 0.8)
 
 
 _PIECES: dict[str, list[list[tuple[float, float]]]] = {
@@ -271,12 +276,13 @@ def heart(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Co
     draw.polygon([(cx - 2 * r + 0.5, cy - s * 0.2), (cx + 2 * r - 0.5, cy - s * 0.2), (cx, cy + s)], fill=fill)
 
 
-def badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, cell: int) -> None:
+def badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, cell: int) -> None:
     """A red disc with bold white text (damage, attack points), big enough to read on a phone."""
     cx, cy = centre
-    r = cell * 0.27
+    size = max(SMALL_TEXT, int(cell * 0.36))
+    r = max(cell * 0.27, text_width(label, size, bold=True) / 2 + 5, size * 0.62)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ATTACK, outline=WHITE, width=2)
-    text_center(draw, (cx, cy + 1), text, int(cell * 0.36), WHITE, stroke_width=1, stroke_fill=WHITE)
+    text_center(draw, (cx, cy), label, size, WHITE, bold=True)
 
 
 def arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: Color, cell: int) -> None:
@@ -300,16 +306,34 @@ def arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, flo
     draw.line(shaft, fill=colour, width=width)
 
 
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """Every colour the board picture draws with, and the anti-aliased edges between them.
+
+    Why fixed: mapping to a known palette is ~3x faster than finding one per picture, and
+    quantising was half of a Wonderland picture's time."""
+    solids = [
+        PALETTE.background, PALETTE.panel, PALETTE.board_light, PALETTE.board_dark, PALETTE.text, PALETTE.muted,
+        PALETTE.highlight, PALETTE.ivory, PALETTE.pip, PALETTE.accent, *PALETTE.seats, *PALETTE.seat_ink,
+        RED_INK, BLACK_INK, ATTACK, WHITE, BACK, BACK_HATCH, GUIDE, *TOKEN, *GHOST, (90, 90, 90), (190, 180, 160),
+        (10, 30, 50),
+    ]  # fmt: skip
+    inks = [PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.pip, RED_INK, ATTACK, *PALETTE.seats, WHITE]
+    grounds = [PALETTE.background, PALETTE.panel, PALETTE.board_light, PALETTE.board_dark, PALETTE.ivory, *TOKEN]
+    return fixed_palette(solids, inks, grounds)
+
+
 # --- the board --------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=16)
-def _background(left: int, lo: int, cols: int, ranks: int, size: tuple[int, int], guide_file: int) -> Image.Image:
+def _background(
+    left: int, lo: int, cols: int, ranks: int, size: tuple[int, int], guide_file: int, cell: int
+) -> Image.Image:
     """The empty board for one crop: squares, coordinates and the guide line (cached:
     it only changes when the crop does)."""
     img = Image.new("RGB", size, PALETTE.background)
     draw = ImageDraw.Draw(img)
-    cell = CELL
     board_w, board_h = cols * cell, ranks * cell
     draw.rectangle((left, TOP, left + board_w - 1, TOP + board_h - 1), fill=PALETTE.board_light)
     for col in range(cols):
@@ -323,9 +347,15 @@ def _background(left: int, lo: int, cols: int, ranks: int, size: tuple[int, int]
             top = TOP + (ranks - 1 - r) * cell
             draw.line((gx, top + cell * 0.2, gx, top + cell * 0.8), fill=GUIDE, width=3)
     for col in range(cols):
-        text_center(draw, (left + col * cell + cell / 2, TOP + board_h + 17), FILES[lo + col], COORD_SIZE, PALETTE.text)
+        text_center(
+            draw,
+            (left + col * cell + cell / 2, TOP + board_h + LABEL_BAND / 2),
+            FILES[lo + col],
+            COORD_SIZE,
+            PALETTE.text,
+        )
     for r in range(ranks):
-        centre = (left - LEFT / 2, TOP + (ranks - 1 - r) * cell + cell / 2)
+        centre = (left - LEFT / 2 - 2, TOP + (ranks - 1 - r) * cell + cell / 2)
         text_center(draw, centre, str(r + 1), COORD_SIZE, PALETTE.text)
     return img
 
@@ -376,7 +406,7 @@ def _draw_image(draw: ImageDraw.ImageDraw, lay: Layout, image: dict[str, Any]) -
     fill = PALETTE.seats[seat] if lives else PALETTE.muted
     draw.regular_polygon((cx, cy, lay.cell * 0.5), 6, fill=fill, outline=PALETTE.pip, width=3)
     ink = PALETTE.seat_ink[seat] if lives else PALETTE.pip
-    text_center(draw, (cx, cy), str(lives), int(lay.cell * 0.6), ink, stroke_width=1, stroke_fill=ink)
+    text_center(draw, (cx, cy), str(lives), max(SMALL_TEXT, int(lay.cell * 0.6)), ink, bold=True)
 
 
 def _draw_being(img: Image.Image, lay: Layout, being: dict[str, Any]) -> None:
@@ -411,9 +441,10 @@ def _being_sprite(card: str, owner: int, cell: int) -> Image.Image:
     rank, suit = card[:-1], card[-1]
     piece(draw, piece_kind(rank), (cell * 0.14, cell * 0.12, cell * 0.86, cell * 0.86), owner, ghost=True)
     ink = RED_INK if suit in "HD" else BLACK_INK
-    size = int(cell * 0.53)  # its cap height, ~0.38 of a square, ends just above the suit
-    draw.text((cell * 0.5, cell * 0.52), rank, font=font(size), fill=ink, anchor="ms", stroke_width=1, stroke_fill=ink)
-    suit_shape(draw, suit, cell * 0.5, cell * 0.71, cell * 0.31)
+    size = max(SMALL_TEXT, int(cell * 0.53))  # at least phone size: on small squares it fills more
+    crowded = size > cell * 0.55
+    text(draw, (cell * 0.5, cell * (0.5 if crowded else 0.54)), rank, size, ink, anchor="ms", bold=True)
+    suit_shape(draw, suit, cell * 0.5, cell * (0.76 if crowded else 0.71), cell * (0.26 if crowded else 0.31))
     return img
 
 
@@ -431,20 +462,18 @@ def _last_squares(last: str | None) -> list[str]:
 
 
 def _draw_move_trail(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
-    """The last move's path as a yellow line (under the tokens, which cover its ends)."""
-    last = view.get("last_move")
-    squares = [s for s in _last_squares(last) if lay.visible(s)]
-    if last and last.startswith("move") and len(squares) > 1:
-        points = [lay.centre(s) for s in squares]
-        draw.line(points, fill=PALETTE.pip, width=11, joint="curve")  # a dark edge: yellow alone fades on ivory
-        draw.line(points, fill=PALETTE.highlight, width=6, joint="curve")
+    """Each last move's path as a yellow line (under the tokens, which cover its ends)."""
+    for last in _last_actions(view):
+        squares = [s for s in _last_squares(last) if lay.visible(s)]
+        if last.startswith("move") and len(squares) > 1:
+            points = [lay.centre(s) for s in squares]
+            draw.line(points, fill=PALETTE.pip, width=11, joint="curve")  # a dark edge: yellow alone fades on ivory
+            draw.line(points, fill=PALETTE.highlight, width=6, joint="curve")
 
 
 def _draw_highlight(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
-    """Yellow outlines on the squares of the last moves (`last_actions`, the moves told in the
-    post this picture goes with; else `last_move`), over the tokens so they stay visible."""
-    moves = view.get("last_actions") or [view.get("last_move")]
-    for s in dict.fromkeys(sq for move in moves for sq in _last_squares(move)):
+    """Yellow outlines on the last actions' squares (over the tokens, so they stay visible)."""
+    for s in sorted({sq for last in _last_actions(view) for sq in _last_squares(last)}):
         if lay.visible(s):
             x0, y0, x1, y1 = lay.box(s)
             draw.rectangle((x0, y0, x1, y1), outline=PALETTE.pip, width=6)  # a dark edge: yellow alone fades on ivory
@@ -485,127 +514,148 @@ def _draw_badges(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], p
 
 # --- the panel --------------------------------------------------------------------------------
 
-SEAT_CARD_H = 150
+PANEL_MIN_H = 900
+"""The panel's least height (a board of few ranks would otherwise leave it too short)."""
 
 
-def _draw_seat_card(draw: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, view: dict[str, Any], seat: int) -> int:
-    """One seat's box: name, Image lives as hearts, factor pool, cards left; returns its bottom."""
-    active = seat in view["turn"]
-    draw.rounded_rectangle(
-        (x0, y0, x1, y0 + SEAT_CARD_H), radius=10, fill=PALETTE.panel,
-        outline=PALETTE.highlight if active else PALETTE.panel, width=4,
-    )  # fmt: skip
-    seat_token(draw, (x0 + 24, y0 + 28), 14, seat)
-    draw.text((x0 + 46, y0 + 28), ("Orange", "Blue")[seat], font=font(26), fill=PALETTE.text, anchor="lm")
-    lives = int(view["images"][seat]["lives"])
-    for i in range(3):  # hearts from the right: lost lives are the grey ones on the left
-        heart(draw, x1 - 28 - i * 36, y0 + 28, 28, RED_INK if i < lives else (90, 90, 90))
+class _Column:
+    """The panel as a column: each call draws at the running y, inside the panel's box."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+        self.draw = draw
+        self.x0, self.y, self.x1, self.bottom = lay.panel
+        self.box = (self.x0 - 4, 0, WIDTH, lay.height)
+
+    def lines(self, content: str, size: int, colour: Color, *, key: bool = False, indent: int = 0) -> None:
+        for line in wrap(content, size, self.x1 - self.x0 - indent):
+            text(self.draw, (self.x0 + indent, self.y), line, size, colour, box=self.box, key=key)
+            self.y += line_height(size)
+
+
+def _factors(view: dict[str, Any], seat: int) -> dict[str, int] | None:
     factors = view["factors"][seat] if view["factors"] is not None else None
     if factors is None and view.get("private") is not None and view.get("you") == seat:
         factors = view["private"].get("factors")
+    return factors
+
+
+def _draw_seat_card(col: _Column, view: dict[str, Any], seat: int) -> None:
+    """One seat's box: colour name and Image lives as hearts, the factor pool, cards left."""
+    draw, x0, x1 = col.draw, col.x0, col.x1
+    active = seat in view["turn"]
+    factors = _factors(view, seat)
+    if view["pool_left"] is None:
+        detail = "picking the pool deck" if active else "pool deck picked"
+    else:
+        detail = f"{view['pool_left'][seat]} cards left · {len(view['summoned'][seat])} summoned"
+    if view["factors"] is None and factors is None:
+        detail += " · factors hidden"
+    details = wrap(detail, SMALL_TEXT, x1 - x0 - 24)
+    top = col.y
+    name_h = line_height(SMALL_TEXT) + 8
+    boxes_h = line_height(SMALL_TEXT) + 40
+    height = 8 + name_h + boxes_h + 8 + len(details) * line_height(SMALL_TEXT) + 8
+    room = (x0, top, x1, top + height)
+    draw.rounded_rectangle(
+        room, radius=10, fill=PALETTE.panel, outline=PALETTE.highlight if active else PALETTE.panel, width=4
+    )
+    seat_token(draw, (x0 + 22, top + 8 + name_h / 2), 12, seat)
+    text(draw, (x0 + 42, top + 8 + name_h / 2), ("Orange", "Blue")[seat], SMALL_TEXT, PALETTE.text, anchor="lm",
+         bold=True, box=room)  # fmt: skip
+    lives = int(view["images"][seat]["lives"])
+    for i in range(3):  # hearts from the right: lost lives are the grey ones on the left
+        heart(draw, x1 - 24 - i * 34, top + 8 + name_h / 2, 26, RED_INK if i < lives else (90, 90, 90))
+    y = top + 8 + name_h
     gap = 6
     box_w = (x1 - x0 - 24 - 4 * gap) / 5
     for i, kind in enumerate("CFDAM"):
         bx = x0 + 12 + i * (box_w + gap)
-        draw.rounded_rectangle((bx, y0 + 54, bx + box_w, y0 + 114), radius=6, fill=PALETTE.background)
-        text_center(draw, (bx + box_w / 2, y0 + 66), kind, 16, PALETTE.muted)
+        draw.rounded_rectangle((bx, y, bx + box_w, y + boxes_h), radius=6, fill=PALETTE.background)
+        text_center(
+            draw, (bx + box_w / 2, y + line_height(SMALL_TEXT) / 2 + 2), kind, SMALL_TEXT, PALETTE.muted, box=room
+        )
         value = "?" if factors is None else str(factors[kind])
-        text_center(draw, (bx + box_w / 2, y0 + 94), value, 30, PALETTE.text, stroke_width=1, stroke_fill=PALETTE.text)
-    if view["pool_left"] is None:
-        detail = "picking the pool deck" if seat in view["turn"] else "pool deck picked"
-    else:
-        detail = f"cards left {view['pool_left'][seat]}  ·  summoned {len(view['summoned'][seat])}"
-    if view["factors"] is None and factors is None:
-        detail += "  ·  factors hidden"
-    draw.text((x0 + 12, y0 + 132), fit_text(detail, 18, x1 - x0 - 24), font=font(18), fill=PALETTE.muted, anchor="lm")
-    return y0 + SEAT_CARD_H
+        text_center(draw, (bx + box_w / 2, y + boxes_h - 20), value, SMALL_TEXT, PALETTE.text, bold=True, box=room)
+    y += boxes_h + 8
+    for line in details:
+        text(draw, (x0 + 12, y), line, SMALL_TEXT, PALETTE.muted, box=room)
+        y += line_height(SMALL_TEXT)
+    col.y = top + height + 12
 
 
-def _draw_dice(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any]) -> int:
+def _draw_dice(col: _Column, view: dict[str, Any]) -> None:
     """This turn's dice: the rolled face (or ?) over the card named on the die, and its level."""
     dice = view["dice"]
     rolled = view.get("rolled")
     if rolled is None and view.get("private") is not None:
         rolled = view["private"].get("rolled")
-    draw.text((x, y), "Dice this turn", font=font(22), fill=PALETTE.text)
     if not dice:
-        draw.text((x, y + 34), "none chosen yet", font=font(18), fill=PALETTE.muted)
-        return y + 66
+        col.lines("Dice: none chosen yet", SMALL_TEXT, PALETTE.muted)
+        return
+    col.lines("Dice this turn", SMALL_TEXT, PALETTE.text)
+    draw, size = col.draw, 58
+    step = (col.x1 - col.x0) // max(3, len(dice))
     for i, die in enumerate(dice):
-        bx, by = x + i * 98, y + 32
-        draw.rounded_rectangle((bx, by, bx + 60, by + 60), radius=9, fill=PALETTE.ivory, outline=PALETTE.pip, width=2)
+        bx, by = col.x0 + i * step, col.y
+        draw.rounded_rectangle(
+            (bx, by, bx + size, by + size), radius=9, fill=PALETTE.ivory, outline=PALETTE.pip, width=2
+        )
         face = rolled[i] if rolled is not None else "?"
         ink = ATTACK if face == "S" else PALETTE.pip
-        text_center(draw, (bx + 30, by + 31), face, 36, ink, stroke_width=1, stroke_fill=ink)
-        draw.rounded_rectangle((bx, by + 66, bx + 60, by + 96), radius=5, fill=WHITE)
-        card_label(draw, die["card"], bx + 30, by + 81, 20)
-        text_center(draw, (bx + 78, by + 14), f"L{die['level']}", 18, PALETTE.muted)
-    return y + 136
+        text_center(draw, (bx + size / 2, by + size / 2), face, 36, ink, bold=True, box=col.box)
+        label_top = by + size + 6
+        draw.rounded_rectangle((bx, label_top, bx + size + 20, label_top + 38), radius=5, fill=WHITE)
+        card_label(draw, die["card"], bx + (size + 20) / 2, label_top + 19, SMALL_TEXT)
+        text(draw, (bx + size + 6, by + 2), f"L{die['level']}", SMALL_TEXT, PALETTE.muted, box=col.box)
+    col.y += size + 6 + 38 + 10
 
 
-def _draw_pending(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, bottom: int, view: dict[str, Any]) -> int:
-    """The attacks waiting for the defence step, one line each, cut with … at `bottom`."""
+def _draw_pending(col: _Column, view: dict[str, Any]) -> None:
+    """The attacks waiting for the defence step, wrapped; the rest counted when room runs out."""
     attacks = view["pending_attacks"]
-    draw.text((x, y), "Pending attacks", font=font(22), fill=PALETTE.text)
-    y += 34
     if not attacks:
-        draw.text((x, y), "none", font=font(18), fill=PALETTE.muted)
-        return y + 28
-    for attack in attacks:
-        if y > bottom - PENDING_ROW_H:
-            draw.text((x, y), "…", font=font(20), fill=PALETTE.muted)
-            break
+        col.lines("Pending attacks: none", SMALL_TEXT, PALETTE.muted)
+        return
+    col.lines("Pending attacks", SMALL_TEXT, PALETTE.text)
+    for n, attack in enumerate(attacks):
         target = attack["target"]
-        what = "Image" if target["card"] is None else f"{target['card']} {target['square'] or ''}"
-        line = f"{attack['attacker']['card']} -> {what}: {attack['points']} pts"
-        draw.text((x, y), fit_text(line, 20, width), font=font(20), fill=PALETTE.text)
-        y += PENDING_ROW_H
-    return y
+        what = "Image" if target["card"] is None else f"{target['card']} {target['square'] or ''}".strip()
+        line = f"{attack['attacker']['card']} → {what}: {attack['points']} pts"
+        needed = len(wrap(line, SMALL_TEXT, col.x1 - col.x0)) * line_height(SMALL_TEXT)
+        if col.y + needed + line_height(SMALL_TEXT) > col.bottom and n < len(attacks) - 1:
+            col.lines(f"and {len(attacks) - n} more", SMALL_TEXT, PALETTE.muted)
+            return
+        col.lines(line, SMALL_TEXT, PALETTE.text)
 
 
-def _status(view: dict[str, Any]) -> str:
-    return f"Turn {view['turn_number']}/{view['turn_limit']}  ·  {view['phase']}"
-
-
-def _last(view: dict[str, Any], width: float) -> str:
+def _last_actions(view: dict[str, Any]) -> list[str]:
+    """The last actions to highlight: `last_actions` when the view lists them, else the last move."""
     actions = view.get("last_actions")
     if actions:
-        return fit_text("Last: " + " · ".join(actions), 20, width)
-    return fit_text(f"Last: {view['last_move']}", 20, width) if view.get("last_move") else ""
+        return [str(a) for a in actions]
+    return [view["last_move"]] if view.get("last_move") else []
 
 
-def _draw_panel_beside(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
-    """One column right of the board: seat 1 first, as it sits at the top of the board."""
-    x0, y, x1, bottom = lay.panel
-    draw.text((x0, y), _status(view), font=font(24), fill=PALETTE.text)
-    y += 40
+def _draw_panel(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+    """One column right of the board, always in the same place: status, the last actions,
+    seat 1's card (it sits at the top of the board), seat 0's, the dice, pending attacks."""
+    col = _Column(draw, lay)
+    col.lines(f"Turn {view['turn_number']}/{view['turn_limit']} · {view['phase']}", SMALL_TEXT, PALETTE.text)
+    actions = _last_actions(view)
+    for action in actions[-3:]:
+        col.lines(f"Last: {action}", KEY_TEXT, PALETTE.highlight, key=True)
+    col.y += 6
     for seat in (1, 0):
-        y = _draw_seat_card(draw, x0, y, x1, view, seat) + 14
-    y = _draw_dice(draw, x0, y, view)
-    _draw_pending(draw, x0, y, x1 - x0, bottom - 40, view)
-    draw.text((x0, bottom - 26), _last(view, x1 - x0), font=font(20), fill=PALETTE.highlight)
-
-
-def _draw_panel_below(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
-    """A grid under the board: status and last move, the seats side by side (seat 0 on the
-    left, as in the header), then dice and pending attacks."""
-    x0, y0, x1, bottom = lay.panel
-    mid = (x0 + x1) // 2
-    draw.text((x0, y0 + 4), _status(view), font=font(24), fill=PALETTE.text)
-    draw.text((mid + 8, y0 + 6), _last(view, x1 - mid - 8), font=font(20), fill=PALETTE.highlight)
-    y = y0 + 44
-    _draw_seat_card(draw, x0, y, mid - 8, view, 0)
-    _draw_seat_card(draw, mid + 8, y, x1, view, 1)
-    y += SEAT_CARD_H + 16
-    _draw_dice(draw, x0 + 4, y, view)
-    _draw_pending(draw, mid + 12, y, x1 - mid - 12, bottom, view)
+        _draw_seat_card(col, view, seat)
+    _draw_dice(col, view)
+    _draw_pending(col, view)
 
 
 def board(view: dict[str, Any]) -> Image.Image:
     """The board body for `view` (public or a seat's view)."""
     lay = Layout(view)
     guide_file = _coords(view["images"][0]["square"])[0]
-    img = _background(lay.left, lay.lo, lay.cols, lay.ranks, (lay.width, lay.height), guide_file).copy()
+    img = _background(lay.left, lay.lo, lay.cols, lay.ranks, (lay.width, lay.height), guide_file, lay.cell).copy()
     draw = ImageDraw.Draw(img)
     for path in view["paths"]:
         for a, b in path["dominoes"]:
@@ -619,7 +669,7 @@ def board(view: dict[str, Any]) -> Image.Image:
     _draw_highlight(draw, lay, view)
     pending = _draw_attacks(draw, lay, view)
     _draw_badges(draw, lay, view, pending)
-    (_draw_panel_below if lay.panel_below else _draw_panel_beside)(draw, lay, view)
+    _draw_panel(draw, lay, view)
     return img
 
 
@@ -632,8 +682,9 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     if mine is None:
         return None
     cards = list(mine.get("pool", []))
-    per_row = 6
-    card_w, card_h, gap = 122, 150, 14
+    per_row = 4
+    card_w, card_h, gap = 192, 170, 14
+    small = phone_size(MIN_WIDTH)
     rows = max(1, math.ceil(len(cards) / per_row))
     width = max(MIN_WIDTH, per_row * (card_w + gap) + gap)
     secret_lines = _hidden_factor_lines(view)
@@ -642,23 +693,24 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
-    draw.text((gap, 18), title, font=font(24), fill=PALETTE.text)
+    text(draw, (gap, 14), title, small, PALETTE.text, bold=True)
     for i, line in enumerate(secret_lines):
-        draw.text((gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), font=font(26), fill=PALETTE.highlight)
+        text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.highlight)
     if not cards:
-        draw.text((gap, 70), "(empty)", font=font(18), fill=PALETTE.muted)
+        text(draw, (gap, 70), "(empty)", small, PALETTE.muted)
     for i, card in enumerate(cards):
         x = gap + (i % per_row) * (card_w + gap)
         y = top + (i // per_row) * (card_h + gap)
         draw.rounded_rectangle(
             (x, y, x + card_w, y + card_h), radius=10, fill=(255, 255, 255), outline=PALETTE.pip, width=2
         )
-        card_label(draw, card, x + card_w / 2, y + 30, 30)
+        card_label(draw, card, x + card_w / 2 - 30, y + 28, 30)
+        text(draw, (x + card_w - 12, y + 28), f"L{_level(card)}", small, (90, 90, 90), anchor="rm")
         rank = card[:-1]
-        piece(draw, piece_kind(rank), (x + 40, y + 52, x + card_w - 40, y + 98), int(view.get("you", 0)))
+        piece(draw, piece_kind(rank), (x + 70, y + 48, x + card_w - 70, y + 98), int(view.get("you", 0)))
         strength, attack, defence = STATS[rank]
-        text_center(draw, (x + card_w / 2, y + 112), f"{strength} / {attack} / {defence}", 18, BLACK_INK)
-        text_center(draw, (x + card_w / 2, y + 134), f"Str Atk Def · L{_level(card)}", 12, (90, 90, 90))
+        text_center(draw, (x + card_w / 2, y + 118), f"{strength} / {attack} / {defence}", small, BLACK_INK, bold=True)
+        text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, (90, 90, 90))
     return img
 
 

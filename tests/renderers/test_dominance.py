@@ -11,7 +11,7 @@ from PIL import Image
 from bot.games import CHANCE, GAMES, GameState
 from renderers import Header, render
 from renderers.dominance import ACTIVE_FACE, CELL, LEFT, TOP, WIDTH, board
-from renderers.kit import HEADER_HEIGHT
+from renderers.kit import Chrome
 
 RULES = GAMES["dominance"]
 HEADER = Header(players=("Ada", "Grace"), ply=40)
@@ -77,5 +77,7 @@ def test_the_picture_keeps_its_size_through_a_game() -> None:
 
 
 def test_header_sits_above_the_board() -> None:
-    image = _png(_game(1)[-1])
-    assert image.height > HEADER_HEIGHT + 600
+    state = _game(1)[-1]
+    image = _png(state)
+    chrome = Chrome(WIDTH, state.view(None), HEADER, GAMES["dominance"].info.seat_names)
+    assert image.height > chrome.header_height + 600

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.games import GAMES
 from bot.games.focus import FocusRules, FocusState
 from renderers import Header, render
 from renderers.focus import CELL, LEFT, TOP, board
-from renderers.kit import FOOTER_HEIGHT, HEADER_HEIGHT
+from renderers.kit import Chrome
 
 RULES = FocusRules()
 
@@ -72,7 +73,8 @@ def test_positions_render_valid_pngs(state: FocusState) -> None:
     image = _decode(png)
     body = board(state.view(None))
     assert image.format == "PNG" and image.mode in ("RGB", "P")
-    assert image.size == (body.width, HEADER_HEIGHT + body.height + FOOTER_HEIGHT)
+    chrome = Chrome(body.width, state.view(None), HEADER, GAMES["focus"].info.seat_names)
+    assert image.size == (body.width, chrome.header_height + body.height + chrome.footer_height)
     assert image.width >= 800
 
 

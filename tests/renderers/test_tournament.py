@@ -9,18 +9,19 @@ import pytest
 from PIL import Image
 
 from bot.tournaments import Format, Tournament
-from renderers.kit import font
+from renderers.kit import MIN_TEXT, PHONE_WIDTH, font, recording, text_width
 from renderers.tournament import (
     MAX_SIDE,
     MIN_WIDTH,
+    STANDINGS_WIDTH,
     TABLE_ROWS,
     Event,
     bracket_png,
     bracket_sections,
     fit_bracket,
     fit_text,
+    focused_window,
     picture_data,
-    printable,
     round_names,
     standings_png,
     standings_table,
@@ -190,21 +191,22 @@ def test_fit_text_cuts_long_names_with_an_ellipsis_to_the_width() -> None:
     cut = fit_text(name, 20, 150)
     assert cut.endswith("…") and name.startswith(cut[:-1])
     assert font(20).getlength(cut) <= 150
-    one_more = name[: len(cut)] + "…"  # the cut keeps as much of the name as fits
+    kept = len(cut) - 1
+    one_more = name[: kept + 1 + (name[kept] == " ")] + "…"  # the cut keeps as much of the name as fits
     assert font(20).getlength(one_more) > 150
     assert fit_text("Ada", 20, 150) == "Ada"
     assert fit_text(name, 20, 5) == "…"
 
 
-def test_names_are_folded_to_what_the_font_draws() -> None:
-    assert printable("José Raúl") == "Jose Raul"
-    assert printable("𝓜𝓪𝓰𝓷𝓾𝓼") == "Magnus"
-    assert printable("🎲 Grace  Hopper 🎲") == "Grace Hopper"
-    assert printable("🎲🎲") == ""
+def test_names_are_shown_as_written_not_transliterated() -> None:
+    names = ["José Raúl", "Жора", "李小龍", "🐉 Drake"]
+    t = Tournament.new(Format.SINGLE_ELIMINATION, list(enumerate(names, 1)))
+    rows = standings_table(Event.load(data(t))).rows
+    assert {row.cells[1] for row in rows} == set(names)
 
 
-def test_a_name_the_font_cannot_draw_falls_back_to_the_seed() -> None:
-    t = Tournament.new(Format.SINGLE_ELIMINATION, [(1, "Ada"), (2, "🎲🎲🎲")])
+def test_a_blank_name_falls_back_to_the_seed() -> None:
+    t = Tournament.new(Format.SINGLE_ELIMINATION, [(1, "Ada"), (2, "   ")])
     rows = standings_table(Event.load(data(t))).rows
     assert {row.cells[1] for row in rows} == {"Ada", "Player 2"}
 
@@ -241,7 +243,7 @@ def test_a_64_player_double_elimination_mid_event_starts_at_the_rounds_being_pla
     t = play(Tournament.new(Format.DOUBLE_ELIMINATION, players(64)), 40, open_next=True)  # winners R1 over
     *_, trimmed, first = layout_of(t)
     assert trimmed and first == ["Winners R2", "Losers R1"]
-    decode(bracket_png(data(t)))
+    decode(bracket_png(data(t), whole=True))
 
 
 def test_round_robin_tie_breaks_keep_quarter_points() -> None:
@@ -256,3 +258,84 @@ def test_round_robin_tie_breaks_keep_quarter_points() -> None:
     expected = [f"{s.sonneborn_berger:g}" for s in t.standings()]
     assert [row.cells[-1] for row in table.rows] == expected
     assert any(value.endswith(".75") or value.endswith(".25") for value in expected)
+
+
+def _rectangles(t: Tournament) -> list[tuple[str, float, float, float, float]]:
+    """Every box of the bracket layout (with the label band above a full box) and every title."""
+    sections, finals = bracket_sections(t)
+    layout, _ = fit_bracket(sections, finals, 150, round_names(t))
+    s = layout.style
+    rects = []
+    for pid, (x, y) in layout.boxes.items():
+        compact = pid in layout.compact
+        rects.append(
+            (f"#{pid}", x, y - (0 if compact else 0.8 * s.gap), x + s.width, y + (s.row if compact else s.height))
+        )
+    for x, y, words, size, _ in layout.texts:
+        rects.append((words, x, y, x + text_width(words, size), y + size * 1.2))
+    return rects
+
+
+@pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_no_two_boxes_or_titles_of_a_bracket_overlap(fmt: Format) -> None:
+    for n in range(2, 65):
+        t = Tournament.new(fmt, players(n))
+        for stage in range(3):  # new, part-played, later
+            for _ in range(n // 2 * stage):
+                if not t.finished:
+                    play(t, 1)
+            rects = _rectangles(t)
+            for i, a in enumerate(rects):
+                for b in rects[i + 1 :]:
+                    clash = a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+                    assert not clash, (n, stage, a, b)
+
+
+@pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_a_big_bracket_shows_the_round_being_played_and_the_next_readable_on_a_phone(fmt: Format) -> None:
+    for n in (6, 12, 33, 64):
+        t = Tournament.new(fmt, players(n))
+        while not t.finished:
+            sections, finals = focused_window(t)
+            shown = [column for section in sections for column in section.shown]
+            assert all(len(section.shown) <= 2 for section in sections) and len(finals) <= 2
+            for section in sections:  # starts at the round being played
+                assert not all(p.finished for p in section.shown[0])
+            with recording() as records:
+                png = bracket_png(data(t))
+            image = Image.open(io.BytesIO(png))
+            assert image.width <= STANDINGS_WIDTH
+            for r in records:
+                assert r.overflow() == 0, (n, r.content, r.ink, r.box)
+                assert r.size * PHONE_WIDTH / r.image_size[0] >= MIN_TEXT, (n, r.content, r.size)
+            assert shown or finals
+            for _ in range(max(1, n // 4)):
+                if not t.finished:
+                    play(t, 1)
+    whole = Image.open(io.BytesIO(bracket_png(data(Tournament.new(fmt, players(64))), whole=True)))
+    assert whole.width > STANDINGS_WIDTH  # the whole thing is still there when asked for
+
+
+def test_standings_and_round_pictures_read_on_a_phone() -> None:
+    for fmt in (Format.SWISS, Format.ROUND_ROBIN, Format.DOUBLE_ELIMINATION):
+        t = Tournament.new(
+            fmt,
+            [
+                (i, name)
+                for i, name in enumerate(
+                    ["Sir Reginald Featherstonehaugh", "李小龍", "🐉 Drake", "Ωμέγα", "Жора", "José"] * 3, 1
+                )
+            ],
+        )
+        for _ in range(3):
+            with recording() as records:
+                standings_png(data(t))
+                if not fmt.is_bracket:
+                    bracket_png(data(t))
+            assert records
+            for r in records:
+                assert r.overflow() == 0, (r.content, r.ink, r.box)
+                assert r.size * PHONE_WIDTH / r.image_size[0] >= MIN_TEXT, (r.content, r.size, r.image_size)
+            for _ in range(3):
+                if not t.finished:
+                    play(t, 1)

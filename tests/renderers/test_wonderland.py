@@ -12,10 +12,9 @@ from PIL import Image
 from bot.games import CHANCE
 from bot.games.wonderland import WonderlandRules, WonderlandState
 from renderers import Header, render, render_private
-from renderers.wonderland import CELL, MAX_WIDTH, RED_INK, Layout, _being_sprite, board, private
+from renderers.wonderland import MAX_CELL, RED_INK, WIDTH, Layout, _being_sprite, board, private
 
 RULES = WonderlandRules()
-PHONE_WIDTH = 420
 POOL0 = "AH 2H 3H 4H 5D 6D 7D 8S 9S 10S JS JH QS QH KH"
 POOL1 = "AC 2C 3C 4S 5S 6C 7C 8H 9D 10D JC JD QC QD KS"
 HEADER = Header(players=("Ada", "Grace"), ply=40)
@@ -102,28 +101,31 @@ def test_the_crop_keeps_every_being_and_both_images() -> None:
         assert all(layout.visible(image["square"]) for image in view["images"])
 
 
-def test_squares_stay_big_enough_to_read_on_a_phone() -> None:
-    """Scaled to a phone's width a square keeps >= 28 px: a wide crop moves the panel below
-    the board instead of making the picture wider."""
-    for turns in (0, 8, 14):
+def test_the_picture_fits_a_phone_with_the_panel_always_in_one_place() -> None:
+    """Whatever the crop, the picture is WIDTH wide with the panel at the same place right
+    of the board, and with header and footer it stays <= 1,400 px tall."""
+    panels = set()
+    for turns in (0, 3, 8, 14):
         view = middle(turns).view(None)
         layout = Layout(view)
-        picture = board(view)
-        assert picture.width == layout.width <= MAX_WIDTH
-        assert layout.cell * PHONE_WIDTH / picture.width >= 28
-    assert Layout(middle(14).view(None)).panel_below and not Layout(start().view(None)).panel_below
+        picture = _png(render("wonderland", view, HEADER))
+        assert board(view).width == layout.width == picture.width == WIDTH
+        assert layout.left + layout.board_w <= layout.panel[0]
+        assert picture.height <= 1400
+        panels.add(layout.panel[0])
+    assert len(panels) == 1
 
 
 def test_a_beings_rank_is_drawn_big() -> None:
     """The rank's red ink on a heart token is >= 20 px tall at full size (~10 px on a phone)."""
-    sprite = _being_sprite("8H", 0, CELL).convert("RGB")
+    sprite = _being_sprite("8H", 0, MAX_CELL).convert("RGB")
 
     def red(x: int, y: int) -> bool:
         pixel = sprite.getpixel((x, y))
         assert isinstance(pixel, tuple)
         return sum(abs(a - b) for a, b in zip(pixel, RED_INK, strict=True)) < 60
 
-    rows = [y for y in range(int(CELL * 0.55)) if any(red(x, y) for x in range(CELL))]  # above the suit
+    rows = [y for y in range(int(MAX_CELL * 0.55)) if any(red(x, y) for x in range(MAX_CELL))]  # above the suit
     assert rows and rows[-1] - rows[0] >= 20
 
 

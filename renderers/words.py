@@ -1,0 +1,224 @@
+"""Pictures in words: alt text for every picture sent, and `/board`'s text form.
+
+Why here and not in the cogs: both are read off the same view the picture is drawn from,
+so they can say no more than the picture (a public view never holds a hand) and change
+with it.  `describe` is one paragraph for a screen reader (whose turn, the score or the
+material, the last move), short enough for Discord's 1,024-character attachment
+description; `text_board` lays the position out in characters, monospaced, for a code
+block that a screen reader reads row by row and anyone can copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.games import CHANCE, GAMES
+from renderers.kit import Header
+
+DESCRIPTION_LIMIT = 1000
+"""Discord allows 1,024 characters in an attachment's description."""
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _names(game: str, header: Header | None) -> list[str]:
+    """'Ada (Orange)' per seat, or just the seat names without a header."""
+    seats = GAMES[game].info.seat_names
+    if header is None:
+        return list(seats)
+    return [f"{header.players[s]} ({seats[s]})" for s in (0, 1)]
+
+
+def _turn(game: str, view: dict[str, Any], header: Header | None) -> str:
+    names = _names(game, header)
+    outcome = view.get("outcome")
+    if outcome:
+        winners = outcome.get("winners") or []
+        lead = f"{names[winners[0]]} wins" if winners else "Draw"
+        return f"Game over: {lead}, {outcome.get('reason', '')}".rstrip(", ")
+    turn = [s for s in view.get("turn", []) if s in (0, 1)]
+    if CHANCE in view.get("turn", []):
+        return "Waiting for a roll or a draw"
+    if not turn:
+        return "Nobody to move"
+    return " and ".join(names[s] for s in turn) + " to move"
+
+
+def _clip(sentences: Sequence[str]) -> str:
+    out = ". ".join(s.rstrip(".") for s in sentences if s) + "."
+    return out if len(out) <= DESCRIPTION_LIMIT else out[: DESCRIPTION_LIMIT - 1] + "…"
+
+
+def _grid(files: int, ranks: int, cell: Callable[[str], str], width: int, first_file: int = 0) -> list[str]:
+    """Rows from the top rank down, rank numbers on the left, file letters under."""
+    label = len(str(ranks))
+    rows = []
+    for r in range(ranks, 0, -1):
+        cells = [cell(f"{FILES[first_file + f]}{r}").ljust(width) for f in range(files)]
+        rows.append(f"{r:>{label}} " + " ".join(cells).rstrip())
+    rows.append(" " * (label + 1) + " ".join(FILES[first_file + f].ljust(width) for f in range(files)).rstrip())
+    return rows
+
+
+# ----------------------------------------------------------------------------- per game
+
+
+def _focus(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
+    stacks: dict[str, list[int]] = view.get("stacks", {})
+    cut = set(view.get("cut", []))
+    facts = []
+    for seat in (0, 1):
+        controlled = sum(1 for pieces in stacks.values() if pieces[-1] == seat)
+        facts.append(
+            f"{seats[seat]} controls {controlled} stacks, reserve {view['reserves'][seat]}, "
+            f"captured {view['captured'][seat]}"
+        )
+
+    def cell(name: str) -> str:
+        if name in cut:
+            return ""
+        pieces = stacks.get(name)
+        return f"{seats[pieces[-1]][0]}{len(pieces)}" if pieces else "."
+
+    legend = f"Each square: owner of the top piece ({seats[0][0]} or {seats[1][0]}) and the stack's height."
+    return facts, [*_grid(8, 8, cell, 2), legend]
+
+
+def _domineering(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
+    pieces = view["pieces"]
+    laid = {t["square"]: t["tile"] for t in view["laid"]}
+    facts = [f"{seats[s]} pieces on {', '.join(pieces[s]) or 'none'}" for s in (0, 1)]
+    facts.append(f"tile drawn {view['drawn']}" if view.get("drawn") else "no tile drawn")
+    facts.append(f"{len(view['pool'])} tiles left in the pool")
+    owner = {sq: seats[s][0] for s in (0, 1) for sq in pieces[s]}
+
+    def cell(name: str) -> str:
+        return owner.get(name) or laid.get(name) or "."
+
+    legend = f"{seats[0][0]} and {seats[1][0]}: pieces; 3-5: a tile laid there. The board wraps around."
+    return facts, [*_grid(8, 8, cell, 3), legend, "Pool: " + (" ".join(view["pool"]) or "empty")]
+
+
+def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
+    board: dict[str, dict[str, Any]] = view.get("board", {})
+    scores = view.get("scores", [0, 0])
+    facts = [f"phase {view.get('phase')}"]
+    facts += [
+        f"{seats[s]} scores {scores[s]}, hand {view['hand_sizes'][s]}, pile {view['pile_sizes'][s]}" for s in (0, 1)
+    ]
+
+    def cell(name: str) -> str:
+        mino = board.get(name)
+        if mino is None:
+            return "."
+        under = f"+{mino['under']}" if mino.get("under") else ""
+        return f"{seats[int(mino['owner'])][0]}{mino['number']}{under}"
+
+    legend = "Each square: owner and number of the top mino, +n minos under it."
+    discards = [f"{seats[s]} discards: {' '.join(view['discards'][s]) or 'none'}" for s in (0, 1)]
+    return facts, [*_grid(4, 4, cell, 4), legend, *discards]
+
+
+def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
+    stones: dict[str, int] = view.get("stones", {})
+    underworld: dict[str, list[int]] = view.get("underworld", {})
+    below = [sum(c[s] for c in underworld.values()) for s in (0, 1)]
+    on_board = [sum(1 for o in stones.values() if o == s) for s in (0, 1)]
+    facts = [f"{view['phase']} phase, turn {view.get('turn_number')}"]
+    facts += [f"{seats[s]}: {on_board[s]} stones on the Battlefield, {below[s]} in the Underworld" for s in (0, 1)]
+    if view.get("roll"):
+        facts.append("dice " + " ".join(str(d) for d in view["roll"]))
+    layout = view.get("layout") or []
+    active = set(view.get("active", []))
+
+    def cell(name: str) -> str:
+        if not layout:
+            return "."
+        value = layout[int(name[1:]) - 1][FILES.index(name[0])]
+        stone = stones.get(name)
+        mark = seats[stone][0] if stone is not None else ""
+        return f"{value}{mark}{'*' if name in active else ''}"
+
+    legend = f"Each space: its number, then the stone on it ({seats[0][0]}/{seats[1][0]}); * marks a lit space."
+    uw = "Underworld: " + ", ".join(
+        f"{name} {seats[0][0]}{counts[0]} {seats[1][0]}{counts[1]}" for name, counts in underworld.items()
+    )
+    return facts, [*_grid(6, 7, cell, 3), legend, uw]
+
+
+def _wonderland(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
+    images = view["images"]
+    facts = [f"turn {view['turn_number']} of {view['turn_limit']}, {view['phase']} phase"]
+    facts += [f"{seats[i['seat']]} Image on {i['square']} with {i['lives']} lives" for i in images]
+    for seat in (0, 1):
+        beings = [f"{b['card']} on {b['square']}" for b in view["beings"] if b["owner"] == seat]
+        facts.append(f"{seats[seat]} beings: {', '.join(beings) or 'none'}")
+    if view.get("pending_attacks"):
+        facts.append(f"{len(view['pending_attacks'])} attacks pending")
+    squares: dict[str, str] = {}
+    for path in view["paths"]:
+        for domino in path["dominoes"]:
+            for sq in domino:
+                squares[sq] = seats[path["owner"]][0].lower()
+    for image in images:
+        squares[image["square"]] = f"I{seats[image['seat']][0]}{image['lives']}"
+    for being in view["beings"]:
+        squares[being["square"]] = f"{seats[being['owner']][0]}{being['card']}"
+    used = [FILES.index(sq[0]) for sq in squares]
+    lo, hi = max(0, min(used) - 1), min(int(view["files"]) - 1, max(used) + 1)
+
+    def cell(name: str) -> str:
+        return squares.get(name, ".")
+
+    legend = (
+        f"{seats[0][0].lower()}/{seats[1][0].lower()}: a path square; I{seats[0][0]}3: an Image and its lives; "
+        f"{seats[0][0]}10H: a being (owner, card)."
+    )
+    return facts, [*_grid(hi - lo + 1, int(view["ranks"]), cell, 4, lo), legend]
+
+
+_GAMES: dict[str, Callable[[dict[str, Any], Sequence[str]], tuple[list[str], list[str]]]] = {
+    "focus": _focus,
+    "domineering": _domineering,
+    "domino_wars": _domino_wars,
+    "dominance": _dominance,
+    "wonderland": _wonderland,
+}
+
+
+def _last(view: dict[str, Any]) -> str:
+    last = view.get("last_move")
+    return f"Last move: {last}" if last else "No move yet"
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+def describe(game: str, view: dict[str, Any], header: Header | None = None) -> str:
+    """Alt text of the board picture of `view`: the game, whose turn, material, last move."""
+    facts, _ = _GAMES[game](view, GAMES[game].info.seat_names)
+    title = f"{GAMES[game].info.name} board"
+    return _clip([title, _turn(game, view, header), *facts, _last(view)])
+
+
+def text_board(game: str, view: dict[str, Any], header: Header | None = None) -> str:
+    """The position in characters (monospaced lines), with whose turn and the last move on top."""
+    facts, rows = _GAMES[game](view, GAMES[game].info.seat_names)
+    sentences = [f"{GAMES[game].info.name}: {_turn(game, view, header)}", _last(view), *facts]
+    top = [s.rstrip(".") + "." for s in sentences]
+    return "\n".join([*top, "", *rows])
+
+
+def describe_private(game: str, view: dict[str, Any]) -> str:
+    """Alt text of a seat's private picture: only what that seat's own view holds."""
+    mine = view.get("private") or {}
+    name = GAMES[game].info.name
+    if game == "domino_wars":
+        shown = mine.get("draft") if view.get("phase") == "draft" else mine.get("hand")
+        what = "draft" if view.get("phase") == "draft" else "hand"
+        pile = " ".join(sorted(mine.get("pile", [])))
+        return _clip([f"{name}: your {what}: {' '.join(shown or []) or 'empty'}", f"draw pile: {pile or 'empty'}"])
+    if game == "wonderland":
+        pool = mine.get("pool", [])
+        return _clip([f"{name}: your pool deck, {len(pool)} cards: {' '.join(pool) or 'empty'}"])
+    return _clip([f"{name}: your private view"])

@@ -1,0 +1,51 @@
+"""Random positions of every game for picture tests: random playouts from random set-ups,
+with long names in several scripts, big clocks and move numbers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from bot.games import CHANCE, GAMES, GameState
+from renderers import Header
+
+LONG_NAMES = [
+    ("Sir Reginald Maximilian Featherstonehaugh", "Wolfeschlegelsteinhausenbergerdorff"),
+    ("李小龍李小龍李小龍李小龍李小龍李小龍", "Жора Александрович Ковальчук-Петренко"),
+    ("🐉🐉 Drake the Dragon 🐉🐉🐉🐉", "Ωμέγα Παπαδοπούλου-Χατζηγεωργίου"),
+    ("José", "Ann"),
+]
+
+
+def headers(rng: random.Random) -> Iterator[Header]:
+    for players in LONG_NAMES:
+        clocks = rng.choice([None, ("0:03", "1:59:59"), ("123:59:59", "99:00:00")])
+        status = rng.choice([None, "ranked · best of 7, game 5 of 7"])
+        yield Header(players=players, ply=rng.choice([None, 1, 9999]), clocks=clocks, status=status)
+
+
+def playout(game: str, rng: random.Random, options: dict[str, Any] | None = None) -> list[GameState]:
+    """Every state of one random game from its start to its end."""
+    state = GAMES[game].start(players=2, options=options or {})
+    states = [state]
+    while True:
+        if state.outcome is not None or len(states) > 2000:
+            return states
+        if CHANCE in state.turn:
+            state = state.play(CHANCE, state.sample_chance(rng))
+        else:
+            seat = rng.choice(sorted(state.turn))
+            state = state.play(seat, rng.choice(state.legal_moves(seat)))
+        states.append(state)
+
+
+def sample(game: str, seed: int, count: int) -> list[GameState]:
+    """`count` states spread over random games (start, every phase met, the end)."""
+    rng = random.Random(seed)
+    chosen: list[GameState] = []
+    while len(chosen) < count:
+        states = playout(game, rng)
+        picks = {0, len(states) - 1, *rng.sample(range(len(states)), min(len(states), 4))}
+        chosen += [states[i] for i in sorted(picks)]
+    return chosen
