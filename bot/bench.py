@@ -12,6 +12,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
+    python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
 """
 
 from __future__ import annotations
@@ -489,6 +490,15 @@ TARGETS = {
 }
 
 
+def ai_bench_rows() -> list[Row]:
+    """Computer players (bot.ai_bench; `python -m bot.ai_bench --games N --scale F` for a
+    shorter run): the event-loop stall, then win rates and thinking times."""
+    from bot import ai_bench
+
+    rows = [Row(*r) for r in ai_bench.stall_rows()]
+    return rows + [Row(*r) for r in ai_bench.ai_rows()]
+
+
 def print_table(rows: list[Row]) -> None:
     width = max(len(r.what) for r in rows)
     value_width = max(len(r.value) for r in rows)
@@ -546,6 +556,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "render": render_rows,
     "replay": replay_rows,
     "history": history_rows,
+    "ai": ai_bench_rows,
 }
 
 

@@ -61,6 +61,7 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.help",
     "cogs.records",
+    "cogs.computer",
 )
 
 

@@ -161,6 +161,10 @@ class Settings:
     """Bot downtime beyond this many minutes is not charged to a player's clock (None: all of it is)."""
     host_roles: frozenset[str] = frozenset()
     """Role names or ids whose members host tournaments (besides creators and Manage Server)."""
+    computer_rated: bool = False
+    """Matches against the computer change ratings (COMPUTER_RATED=on); off by default."""
+    computer_iterations: int | None = None
+    """COMPUTER_ITERATIONS: a fixed search size for every level (tests); None: the levels'."""
 
     @property
     def forgive_downtime_seconds(self) -> float | None:
@@ -192,6 +196,8 @@ class Settings:
             host_roles=frozenset(
                 role.strip().lower() for role in env.get("TOURNAMENT_HOST_ROLES", "").split(",") if role.strip()
             ),
+            computer_rated=env.get("COMPUTER_RATED", "off").strip().lower() in ("1", "on", "true", "yes"),
+            computer_iterations=int(env["COMPUTER_ITERATIONS"]) if env.get("COMPUTER_ITERATIONS") else None,
         )
         if problems:
             raise ConfigError(" ".join(problems))

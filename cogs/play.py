@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import shlex
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
 
+from bot.ai import LEVELS
+from bot.ai.levels import DEFAULT_LEVEL
 from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.matches import clock_of
@@ -21,9 +23,11 @@ from renderers.rules_sample import move_example
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
+    from cogs.computer import ComputerCog
 
 GAME_CHOICES = [app_commands.Choice(name=rules.info.name, value=key) for key, rules in GAMES.items()]
 SEAT_WORDS = {"random": "decided at random", "first": "the challenger", "second": "the opponent"}
+COMPUTER_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 SEAT_CHOICES = [
     app_commands.Choice(name="random", value="random"),
     app_commands.Choice(name="I move first", value="first"),
@@ -59,8 +63,9 @@ class PlayCog(BoneyardCog):
         seat="Who moves first",
         clock="Time control: blitz, rapid, daily, none, or e.g. 2m+5m (add timeout=pass, draft=2m, ...)",
         rated="Whether the result changes both players' ratings (default: yes)",
+        computer="Play the computer at this level (or pick me as the opponent)",
     )
-    @app_commands.choices(game=GAME_CHOICES, seat=SEAT_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, seat=SEAT_CHOICES, computer=COMPUTER_CHOICES)
     @app_commands.guild_only()
     async def play(
         self,
@@ -71,10 +76,31 @@ class PlayCog(BoneyardCog):
         seat: app_commands.Choice[str] | None = None,
         clock: str | None = None,
         rated: bool = True,
+        computer: app_commands.Choice[str] | None = None,
     ) -> None:
         presenter_of(interaction).remember(interaction.user)
+        me = self.bot.user
+        if computer is not None or (opponent is not None and me is not None and opponent.id == me.id):
+            if opponent is not None and (me is None or opponent.id != me.id):
+                raise app_commands.CheckFailure("Choose either an opponent or the computer, not both.")
+            # The extension loader gives each cog module its own copy: no isinstance here.
+            cog = cast("ComputerCog | None", self.bot.get_cog("ComputerCog"))
+            if cog is None:
+                raise app_commands.CheckFailure("The computer opponent is not available on this bot.")
+            await cog.start_match(
+                interaction,
+                game=game.value,
+                level=computer.value if computer else DEFAULT_LEVEL,
+                options=parse_options(options),
+                seat_pref=seat.value if seat else "random",
+                clock=clock,
+                rated=rated,
+            )
+            return
         if opponent is not None and opponent.bot:
-            raise app_commands.CheckFailure("Bots do not play (yet): challenge a person or leave the opponent empty.")
+            raise app_commands.CheckFailure(
+                "Other bots do not play: challenge a person, me, or leave the opponent empty."
+            )
         assert interaction.channel_id is not None
         await defer(interaction)
         row = await service_of(interaction).challenge(

@@ -176,6 +176,8 @@ class Presenter:
         ones; the channel is the fallback when DMs are closed)."""
         row = notice.match
         info = GAMES[row.game].info
+        if self.bot.user is not None and notice.user_id == self.bot.user.id:
+            return  # the computer is reminded of nothing: it is already thinking
         if notice.via == "dm":
             text = (
                 f"⏰ {notice.text} for your move in **{info.name}** — match #{row.id} in {channel_link(row)} "
@@ -228,6 +230,7 @@ class Presenter:
         if interaction is not None and private_reply:
             await self._acknowledge(interaction, update)
         await self.send_private(update)
+        self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
         return not_posted
 
     def private_reply(self, update: Update) -> bool:
@@ -333,6 +336,8 @@ class Presenter:
         prompted = set(update.prompt) if private.has_controls(row.game) else set()
         for seat in sorted(set(update.private_views) | prompted):
             user_id = row.seats[seat]
+            if self.bot.user is not None and user_id == self.bot.user.id:
+                continue  # the computer's seat: it reads its view itself, nobody to DM
             view = update.private_views.get(seat) or await self.bot.service.view(row.id, user_id)
             controls = await self.controls(row, user_id, seat, view) if seat in prompted else None
             if seat in update.private_views or controls is not None:

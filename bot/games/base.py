@@ -238,6 +238,18 @@ class GameState(ABC):
             raise IllegalMove("No chance move is due now.")
         return self._sample_chance(rng)
 
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A full state consistent with `view(seat)`: what a computer player of `seat`
+        searches instead of the real state, whose secrets it must not use.
+
+        Contract: the result's `view(seat)` equals this state's `view(seat)`; it is a
+        legal state that plays on; and it depends on `view(seat)` and `rng` only, so two
+        states that `seat` cannot tell apart give the same result for the same `rng`
+        state.  Hidden parts (an opponent's hand, draft, pool, pile order, secret rolls)
+        are drawn with `rng`.  Perfect-information games keep this default: the state
+        itself, which `seat` sees entirely."""
+        return self
+
     @abstractmethod
     def view(self, seat: int | None) -> JSON:
         """What `seat` may know (None: the public).  A seat's view is the public view plus

@@ -259,6 +259,15 @@ class DominoWarsState(GameState):
                     return True
         return False
 
+    def _fits(self, seat: int, tile: Tile) -> bool:
+        """Whether `tile` could be placed by `seat` somewhere on the board now."""
+        tops = self.tops
+        for i, j in self._pairs(seat):
+            low = tops[i] if tops[i] < tops[j] else tops[j]
+            if tile.high > tops[i] + tops[j] - low and tile.low > low:
+                return True
+        return False
+
     def _pairs(self, seat: int) -> tuple[tuple[int, int], ...]:
         return VERTICAL if seat == self.first else HORIZONTAL
 
@@ -365,6 +374,55 @@ class DominoWarsState(GameState):
 
     def scores(self) -> tuple[int, int]:
         return (self.owners.count(0), self.owners.count(1))
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A state `seat` cannot tell from this one, its secrets drawn with `rng`.
+
+        Built from `view(seat)` alone: the opponent's hand and pile are distinct tiles
+        drawn from those not in its discard pile (its draft, unseen, is made of them, its
+        discards and random fillers; an unfinished draft is taken as not begun), and the
+        part of `seat`'s own pile whose order it does not know is shuffled."""
+        view = self.view(seat)
+        private = view["private"]
+        other = opponent(seat)
+        new = self._copy()
+        # Own pile: known top, shuffled middle, known bottom.
+        top = tuple(parse_tile(t) for t in private["known_top"])
+        bottom = tuple(parse_tile(t) for t in private["known_bottom"])
+        middle = list((Counter(parse_tile(t) for t in private["pile"]) - Counter(top) - Counter(bottom)).elements())
+        middle.sort()
+        rng.shuffle(middle)
+        new.piles = _set(new.piles, seat, (*top, *middle, *bottom))
+        new.known = _set(new.known, seat, (True,) * len(top) + (False,) * len(middle) + (True,) * len(bottom))
+        # The opponent's secrets.
+        discarded = [parse_tile(t) for t in view["discards"][other]]
+        in_hand, in_pile = view["hand_sizes"][other], view["pile_sizes"][other]
+        candidates = sorted(set(POOL) - set(discarded))
+        must_place = self.phase == "play" and self.to_move == other and in_hand > 0
+        for _attempt in range(20):
+            # The opponent is only ever asked to place when it can (rule 7).
+            rng.shuffle(candidates)
+            new.hands = _set(new.hands, other, tuple(sorted(candidates[:in_hand])))
+            if not must_place or new.has_placement(other):
+                break
+        else:
+            fitting = [t for t in candidates if new._fits(other, t)]
+            if fitting:
+                tile = rng.choice(fitting)
+                candidates.remove(tile)
+                candidates.insert(0, tile)
+        hidden = candidates[: in_hand + in_pile]
+        spare = candidates[in_hand + in_pile :]
+        new.hands = _set(new.hands, other, tuple(sorted(hidden[:in_hand])))
+        new.piles = _set(new.piles, other, tuple(hidden[in_hand:]))
+        new.known = _set(new.known, other, (False,) * in_pile)
+        if view["drafted"][other]:
+            draft = [*discarded, *hidden]
+            draft += spare[: max(0, DRAFT_SIZE - len(draft))]
+            new.drafts = _set(new.drafts, other, tuple(sorted(draft[:DRAFT_SIZE])))
+        else:
+            new.drafts = _set(new.drafts, other, ())
+        return new
 
     def dump(self) -> dict[str, Any]:
         return {

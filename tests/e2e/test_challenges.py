@@ -14,7 +14,11 @@ async def test_refused_challenges_and_decline_then_an_open_challenge(harness: Ha
     alice, bob, carol = fake.players
     assert "at least 0" in await harness.error_reply("play", {"game": "focus", "options": "ply_limit=-1"}, user=alice)
     assert "name=value" in await harness.error_reply("play", {"game": "focus", "options": "fast"}, user=alice)
-    assert "Bots do not play" in await harness.error_reply("play", {"game": "focus", "opponent": fake.bot}, user=alice)
+    # Another bot is refused (challenging Boneyard itself plays the computer: test_computer_e2e).
+    other_bot = fake.add_member(fake.guild, fake.add_user("other-bot", bot=True))
+    assert "Other bots do not play" in await harness.error_reply(
+        "play", {"game": "focus", "opponent": other_bot}, user=alice
+    )
     assert "cannot challenge yourself" in await harness.error_reply(
         "play", {"game": "focus", "opponent": alice}, user=alice
     )

@@ -796,6 +796,42 @@ class WonderlandState(GameState):
                 private["rolled"] = list(self.faces)
         return self.seat_view(public, seat, private)
 
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A state `seat` cannot tell from this one, its secrets drawn with `rng`.
+
+        Built from `view(seat)` alone: the opponent's pool deck is its summoned cards, the
+        cards on its dice and random cards of kinds it does not hold yet (an unfinished
+        pool is taken as not begun).  With hidden factors, the opponent's factors are
+        guessed equal to `seat`'s own, and an opponent's secret roll is rolled again."""
+        view = self.view(seat)
+        other = opponent(seat)
+        changes: dict[str, Any] = {}
+        pool: tuple[str, ...] = ()
+        size = 0
+        if view["pool_left"] is not None:
+            pool = tuple(self.summoned[other])
+            if self.active == other:
+                pool += tuple(c for c in self.dice if c not in pool)
+            size = len(self.summoned[other]) + view["pool_left"][other]
+        elif other not in view["turn"]:
+            size = POOL_SIZE
+        kinds = {kind_of(c) for c in pool}
+        fill = [c for c in DECK if kind_of(c) not in kinds]
+        rng.shuffle(fill)
+        for card in fill:
+            if len(pool) >= size:
+                break
+            if kind_of(card) not in kinds:
+                kinds.add(kind_of(card))
+                pool += (card,)
+        changes["pools"] = (pool, self.pools[1]) if other == 0 else (self.pools[0], pool)
+        if self.hidden_factors:
+            own = self.factors[seat]
+            changes["factors"] = (own, own)
+            if self.active == other and self.faces is not None:
+                changes["faces"] = tuple(rng.choice(faces_of(CARDS[c].level)) for c in self.dice)
+        return self._evolve(**changes)
+
     def _factor_view(self, seat: int) -> dict[str, int]:
         return dict(zip(FACTORS, self.factors[seat], strict=True))
 

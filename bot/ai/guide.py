@@ -1,0 +1,42 @@
+"""What a game may tell the search: how to value a position and how to play it out.
+
+The generic search (`bot.ai.search`) needs, per game, an evaluation for positions where
+a rollout is cut off (random Focus and Wonderland games hardly ever end), a rollout depth
+and optionally a smarter rollout policy or a narrower list of moves to branch on.  The
+defaults are uniform random rollouts to the end and the contract's own move list.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from bot.games.base import GameState
+
+
+def squash(advantage: float, scale: float) -> float:
+    """Map seat 0's material advantage to an expected score in (0, 1)."""
+    return 1.0 / (1.0 + math.exp(-advantage / scale))
+
+
+class Guide:
+    """Game knowledge for the search; subclasses override what their game needs."""
+
+    rollout_depth: int = 10_000
+    """Plies a rollout plays before the evaluation takes over."""
+
+    def root_moves(self, state: GameState, seat: int) -> list[str]:
+        """The moves the search considers at the root (default: every legal move)."""
+        return state.legal_moves(seat)
+
+    def tree_moves(self, state: GameState, seat: int) -> list[str]:
+        """The moves the tree branches on (default: every legal move)."""
+        return state.legal_moves(seat)
+
+    def rollout_move(self, state: GameState, seat: int, rng: random.Random) -> str:
+        """The move a rollout plays (default: uniformly random)."""
+        return rng.choice(state.legal_moves(seat))
+
+    def evaluate(self, state: GameState) -> float:
+        """Seat 0's expected score in [0, 1] for an unfinished position (default: even)."""
+        return 0.5

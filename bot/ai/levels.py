@@ -1,0 +1,59 @@
+"""Levels of play and the worker entry point.
+
+A level is a search budget: `easy` thinks briefly, `hard` long.  Each level has an
+iteration cap and a time cap; whichever comes first ends the search.  Tests and the
+bench pass `iterations` alone, so that a seed gives the same move on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+from bot.ai.search import Budget, choose_move
+from bot.games import GAMES
+
+LEVELS: Final[dict[str, Budget]] = {
+    "easy": Budget(iterations=40, seconds=0.5),
+    "normal": Budget(iterations=400, seconds=1.5),
+    "hard": Budget(iterations=2000, seconds=6.0),
+}
+DEFAULT_LEVEL: Final = "normal"
+
+
+def think(
+    game: str,
+    dump: dict[str, Any],
+    seat: int,
+    level: str,
+    seed: int,
+    *,
+    iterations: int | None = None,
+) -> str:
+    """The move the computer plays for `seat`; runs in a worker process.
+
+    `iterations` replaces the level's budget by a pure iteration count (deterministic).
+    The search sees only `determinize(seat, ...)` of the state, so the move depends on
+    what `seat` may know and on `seed` alone.
+    """
+    state = GAMES[game].load(dump)
+    budget = LEVELS[level] if iterations is None else Budget(iterations=iterations, seconds=None)
+    return choose_move(state, seat, budget, random.Random(seed))
+
+
+def think_for(
+    game: str,
+    dump: dict[str, Any],
+    seat: int,
+    level: str,
+    seed: int,
+    seconds: float | None,
+    iterations: int | None = None,
+) -> str:
+    """`think` with the level's time cap replaced by `seconds` (the match clock's share);
+    a given `iterations` overrides both (tests)."""
+    if iterations is not None:
+        return think(game, dump, seat, level, seed, iterations=iterations)
+    budget = LEVELS[level]
+    state = GAMES[game].load(dump)
+    return choose_move(state, seat, Budget(iterations=budget.iterations, seconds=seconds), random.Random(seed))

@@ -1,0 +1,174 @@
+"""Monte Carlo tree search over the game contract, for every game alike.
+
+One algorithm covers the five games: single-observer information-set MCTS (Cowling,
+Powley and Whitehouse 2012) with explicit chance nodes.
+
+* Every iteration starts from a fresh `determinize(seat, rng)` of the root: a full state
+  consistent with what the computer's seat may see.  For perfect-information games that
+  is the state itself and the search is plain MCTS; for Domino Wars and Wonderland the
+  tree collects statistics over many guesses of the opponent's secrets, so nothing the
+  seat cannot see ever steers the choice.
+* A node's children are keyed by move text.  Because a move legal in one determinization
+  may be missing in another, selection counts how often each child was *available*
+  (UCB with availability counts, the ISMCTS rule) and only considers moves legal now.
+* Where the CHANCE seat acts, the node is a chance node: the outcome is drawn with
+  `sample_chance` (so outcomes come with their real probabilities) and each distinct
+  outcome gets its own child; no selection happens there.
+* Simultaneous turns (`turn` = {0, 1}, e.g. a secret draft) are searched as if the
+  computer's seat moved first; since the opponent's secret is redrawn every iteration,
+  the opponent's choice below carries no knowledge of ours that matters.
+* Leaves are valued by a rollout cut at the guide's depth and then by the guide's
+  evaluation (`bot.ai.guides`), so games whose random playouts hardly end still give a
+  signal.  Values are seat 0's expected score in [0, 1]; a draw is 0.5.
+
+Pure: standard library only, no I/O; the budget is iterations and/or seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from bot.ai.guide import Guide
+from bot.ai.guides import guide_for
+from bot.games.base import CHANCE, GameState
+
+EXPLORATION = 0.7
+"""UCB exploration constant for values in [0, 1] (tuned lightly on the bench)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long to think: stop at whichever limit comes first (None: no such limit)."""
+
+    iterations: int | None
+    seconds: float | None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs an iteration or a time limit")
+
+
+@dataclass(slots=True)
+class Node:
+    """A tree node: statistics of the move that led here, from its mover's side."""
+
+    mover: int
+    visits: int = 0
+    value: float = 0.0
+    available: int = 0
+    children: dict[str, Node] = field(default_factory=dict)
+
+
+def outcome_value(state: GameState) -> float:
+    """Seat 0's score of a finished game: 1 win, 0 loss, 0.5 draw."""
+    outcome = state.outcome
+    assert outcome is not None
+    if not outcome.winners or len(outcome.winners) > 1:
+        return 0.5
+    return 1.0 if 0 in outcome.winners else 0.0
+
+
+def acting_seat(state: GameState, seat: int) -> int:
+    """Who moves next in the tree: CHANCE, else `seat` when it is among those due."""
+    turn = state.turn
+    if CHANCE in turn:
+        return CHANCE
+    return seat if seat in turn else min(turn)
+
+
+def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random) -> str:
+    """The move `seat` should play in `state` (which must be its turn).
+
+    Only `state.determinize(seat, rng)` is searched, never `state` itself, so the
+    choice depends on `view(seat)` and `rng` alone.
+    """
+    moves = state.legal_moves(seat)
+    if not moves:
+        raise ValueError(f"seat {seat} has no move to choose")
+    if len(moves) == 1:
+        return moves[0]
+    guide = guide_for(state.rules.info.key)
+    candidates = guide.root_moves(state, seat)
+    root = Node(mover=CHANCE)
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    done = 0
+    while budget.iterations is None or done < budget.iterations:
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        _iterate(root, state.determinize(seat, rng), seat, guide, rng, candidates)
+        done += 1
+    legal = set(moves) & set(candidates)
+    ranked = [(child.visits, child.value, move) for move, child in root.children.items() if move in legal]
+    if not ranked:
+        return rng.choice(moves)
+    return max(ranked)[2]
+
+
+def _iterate(root: Node, state: GameState, seat: int, guide: Guide, rng: random.Random, candidates: list[str]) -> None:
+    """One iteration: select and expand through the tree, roll out, back up.  At the root
+    the computer chooses among `candidates` (its legal moves there, maybe pruned)."""
+    path = [root]
+    node = root
+    expanded = False
+    while state.outcome is None and not expanded:
+        actor = acting_seat(state, seat)
+        if actor == CHANCE:
+            move = state.sample_chance(rng)
+            child = node.children.get(move)
+            if child is None:
+                child = node.children[move] = Node(mover=CHANCE)
+                expanded = True
+        else:
+            moves = candidates if node is root and actor == seat else guide.tree_moves(state, actor)
+            untried = [m for m in moves if m not in node.children]
+            for m in moves:
+                known = node.children.get(m)
+                if known is not None:
+                    known.available += 1
+            if untried:
+                move = rng.choice(untried)
+                child = node.children[move] = Node(mover=actor, available=1)
+                expanded = True
+            else:
+                move, child = _select(node, moves)
+        state = state.play(actor, move)
+        node = child
+        path.append(node)
+    value = _rollout(state, seat, guide, rng)
+    for visited in path:
+        visited.visits += 1
+        if visited.mover == 0:
+            visited.value += value
+        elif visited.mover == 1:
+            visited.value += 1.0 - value
+
+
+def _select(node: Node, moves: list[str]) -> tuple[str, Node]:
+    """The available child with the best upper confidence bound."""
+    best_move = moves[0]
+    best_child = node.children[best_move]
+    best_score = -math.inf
+    for move in moves:
+        child = node.children[move]
+        score = child.value / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+        if score > best_score:
+            best_move, best_child, best_score = move, child, score
+    return best_move, best_child
+
+
+def _rollout(state: GameState, seat: int, guide: Guide, rng: random.Random) -> float:
+    """Play on with the guide's policy for at most its depth, then value the position."""
+    for _ in range(guide.rollout_depth):
+        if state.outcome is not None:
+            return outcome_value(state)
+        actor = acting_seat(state, seat)
+        if actor == CHANCE:
+            state = state.play(CHANCE, state.sample_chance(rng))
+        else:
+            state = state.play(actor, guide.rollout_move(state, actor, rng))
+    if state.outcome is not None:
+        return outcome_value(state)
+    return guide.evaluate(state)

@@ -1,0 +1,107 @@
+"""The computer driver over the real service and SQLite (searches in a thread here; the
+process pool is exercised end to end in tests/e2e/test_computer_e2e.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from bot.computer import ComputerPlayer
+from bot.games import GAMES
+from bot.matches import MatchService, Update
+from bot.store import Store
+from tests.bot.conftest import ALICE, CHANNEL, GUILD
+
+COMPUTER = 4242
+
+
+async def _versus_computer(service: MatchService, game: str, computer_first: bool) -> int:
+    row = await service.challenge(
+        game=game,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        challenger_id=ALICE,
+        opponent_id=COMPUTER,
+        seat_pref="second" if computer_first else "first",
+    )
+    await service.accept(row.id, COMPUTER)
+    return row.id
+
+
+def _player(service: MatchService, announced: list[Update], executor: ThreadPoolExecutor) -> ComputerPlayer:
+    async def announce(update: Update) -> None:
+        announced.append(update)
+
+    return ComputerPlayer(service, COMPUTER, announce, executor=executor, iterations=5)
+
+
+async def test_it_moves_when_its_seat_is_due_and_only_then(service: MatchService) -> None:
+    announced: list[Update] = []
+    with ThreadPoolExecutor(1) as pool:
+        player = _player(service, announced, pool)
+        match_id = await _versus_computer(service, "domino_wars", computer_first=False)
+        await player.set_level(match_id, "easy")
+        assert await player.level_of(match_id) == "easy"
+        # Secret draft: both seats are due at once; one look and the computer makes all its
+        # eight picks (it keeps moving while it is due) while Alice has picked nothing.
+        player.consider(match_id)
+        await player.idle()
+        row = await service.get(match_id)
+        state = GAMES["domino_wars"].load(row.snapshot or {})
+        assert state.view(1)["drafted"] == [False, True]
+        assert announced and all(u.match.id == match_id for u in announced)
+        count = await service.store.move_count(match_id)
+        player.consider(match_id)  # nothing due: nothing happens
+        await player.idle()
+        assert await service.store.move_count(match_id) == count
+        player.close()
+
+
+async def test_a_restarted_driver_takes_up_the_match_it_was_due_to_play(tmp_path: Path) -> None:
+    path = tmp_path / "boneyard.sqlite3"
+    store = await Store.open(path)
+    service = MatchService(store)
+    match_id = await _versus_computer(service, "focus", computer_first=True)
+    await store.close()
+    # "Restart": a new store, service and driver on the same file.
+    store = await Store.open(path)
+    service = MatchService(store)
+    announced: list[Update] = []
+    with ThreadPoolExecutor(1) as pool:
+        player = _player(service, announced, pool)
+        await player.resume()
+        await player.idle()
+        assert await store.move_count(match_id) == 1
+        view = await service.view(match_id, None)
+        assert view["turn"] == [1] and len(announced) == 1 and announced[0].played[0][0] == 0
+        player.close()
+    await store.close()
+
+
+async def test_a_move_thought_about_a_changed_match_is_dropped(service: MatchService) -> None:
+    """Alice resigns while the computer thinks: its move is never played."""
+    gate = threading.Event()
+    announced: list[Update] = []
+
+    class Held(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            def held():  # type: ignore[no-untyped-def]
+                gate.wait(10)
+                return fn(*args, **kwargs)
+
+            return super().submit(held)
+
+    with Held(1) as pool:
+        player = _player(service, announced, pool)
+        match_id = await _versus_computer(service, "focus", computer_first=True)
+        player.consider(match_id)
+        await asyncio.sleep(0.05)
+        await service.resign(match_id, ALICE)
+        gate.set()
+        await player.idle()
+        assert await service.store.move_count(match_id) == 0
+        assert announced == []
+        assert (await service.get(match_id)).status == "finished"
+        player.close()
