@@ -102,6 +102,18 @@ def parse_cache_size(raw: str) -> int:
     return int(text)
 
 
+def parse_computer_iterations(raw: str) -> int | None:
+    """`COMPUTER_ITERATIONS`: empty for the levels' own budgets, else a fixed search size (tests)."""
+    text = raw.strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise ConfigError(
+            f"COMPUTER_ITERATIONS must be empty or a whole number of iterations, 1 or more, not {text!r}."
+        )
+    return int(text)
+
+
 def parse_log_level(raw: str) -> str:
     level = raw.strip().upper() or "INFO"
     if level not in LOG_LEVELS:
@@ -196,8 +208,8 @@ class Settings:
             host_roles=frozenset(
                 role.strip().lower() for role in env.get("TOURNAMENT_HOST_ROLES", "").split(",") if role.strip()
             ),
-            computer_rated=env.get("COMPUTER_RATED", "off").strip().lower() in ("1", "on", "true", "yes"),
-            computer_iterations=int(env["COMPUTER_ITERATIONS"]) if env.get("COMPUTER_ITERATIONS") else None,
+            computer_rated=check(lambda raw: parse_switch("COMPUTER_RATED", raw, False), "COMPUTER_RATED", False),
+            computer_iterations=check(parse_computer_iterations, "COMPUTER_ITERATIONS", None),
         )
         if problems:
             raise ConfigError(" ".join(problems))

@@ -122,3 +122,15 @@ def test_the_example_file_loads_once_a_token_is_filled_in(tmp_path: Path) -> Non
     settings = load_file(tmp_path, example.replace("DISCORD_TOKEN=", f"DISCORD_TOKEN={TOKEN}", 1))
     assert settings.token == TOKEN
     assert settings.database == Path("boneyard.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "wanted"),
+    [
+        ("COMPUTER_RATED", "maybe", "COMPUTER_RATED must be `on` or `off`"),
+        ("COMPUTER_ITERATIONS", "0", "COMPUTER_ITERATIONS"),
+    ],
+)
+def test_computer_settings_are_checked_and_named(name: str, value: str, wanted: str) -> None:
+    with pytest.raises(ConfigError, match=wanted):
+        Settings.load(environ={"DISCORD_TOKEN": "abc", name: value}, dotenv=None)
