@@ -19,6 +19,7 @@ from bot.games import GAMES
 from bot.matches import Update
 from bot.store import MatchRow
 from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.playing import announce_move
 from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
@@ -71,13 +72,16 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
             await _quietly(thread.delete())
         raise
     where = f" in {thread.mention}" if thread is not None else ""
-    await interaction.response.edit_message(
-        content=f"✅ {interaction.user.mention} accepted. Match #{match_id} begins{where}!", view=None
-    )
+    try:  # the click was acknowledged first (the button defers before any database work)
+        await interaction.edit_original_response(
+            content=f"✅ {interaction.user.mention} accepted. Match #{match_id} begins{where}!", view=None
+        )
+    except discord.HTTPException:
+        log.warning("could not mark the challenge of match %d as accepted", match_id, exc_info=True)
     await _close_challenge_message(interaction, match_id, f"✅ Accepted by {interaction.user.mention}{where}.")
     row = update.match
     intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
-    await shown.announce(update, intro=intro)
+    await announce_move(bot, update, mover_id=interaction.user.id, intro=intro, told=interaction)
 
 
 async def _close_challenge_message(interaction: discord.Interaction, match_id: int, text: str) -> None:
