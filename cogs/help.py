@@ -22,6 +22,7 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "Start a match",
         (
             ("/play", "`/play game:Focus opponent:@bob` challenges bob; leave the opponent empty for anyone"),
+            ("/challenges", "the open challenges of this server, with Accept (or Withdraw for yours) buttons"),
             ("/games", "the games and their options, e.g. `/play game:Focus options:setup=drop`"),
             ("/rules", "`/rules game:Domineering`: how to play, with a picture of a move"),
         ),
@@ -47,6 +48,8 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "End a match",
         (
             ("/resign", "give up (asks you to confirm)"),
+            ("/draw", "offer a draw; your opponent accepts with the button or `/draw`, any move declines it"),
+            ("/takeback", "ask your opponent to undo your last move; they allow or refuse with a button"),
             ("/abort", "end without a result: both players use it, or a moderator"),
         ),
     ),
@@ -70,6 +73,16 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
         "Tournaments",
         (("/tournament", "`/tournament create name:Cup game:Focus format:Swiss`, then `join`, `start`"),),
+    ),
+    (
+        "Server settings (Manage Server)",
+        (
+            (
+                "/settings",
+                "`/settings venue:threads clock:daily`: matches in threads or channels, default clock; "
+                "without options it shows them",
+            ),
+        ),
     ),
     (
         "Help",
