@@ -91,8 +91,8 @@ async def test_a_game_to_its_end_as_two_players_and_a_spectator_see_it(
     assert row.status == "finished"
     assert ("🏆" in final.content or "🤝 **Draw**" in final.content) and "to move" not in final.content
     assert f"Secret seed (check every roll and draw): `{row.seed}`" in final.content
-    assert final.custom_ids == [f"boneyard:verify:{match_id}"], (
-        "a finished match offers no move buttons, only the dice check"
+    assert final.custom_ids == [f"boneyard:verify:{match_id}", f"boneyard:lbrematch:{match_id}"], (
+        "a finished match offers no move buttons, only the dice check and a rematch"
     )
 
     seen = {user.name: transcript(harness, user) for user in (alice, bob, carol)}
