@@ -9,6 +9,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
     python -m bot.bench threads    # /play -> thread -> first board, through the fake Discord
+    python -m bot.bench throughput   # moves/s with pictures, worker processes vs threads
     python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
@@ -38,6 +39,7 @@ from bot.games import CHANCE, GAMES, GameState
 from bot.matches import MatchService
 from bot.store import Store
 from bot.tournaments import Tournament, bench_swiss_pairing
+from bot.worker_pool import WorkerPool
 from renderers import tournament as tournament_pictures
 
 
@@ -220,8 +222,11 @@ async def service_move_at_plies(
 
 
 async def loop_lag_during_burst(directory: Path, moves: int = 200) -> float:
-    """The longest the event loop was blocked (ms) while 200 moves were played and drawn."""
+    """The longest the event loop was blocked (ms) while 200 moves were played and drawn
+    (in worker processes, as the bot draws them)."""
     store, service, ids = await _service_with_matches(directory / "burst.sqlite3", 20)
+    pool = WorkerPool(preload=("renderers", "renderers.focus"))
+    await pool.warm()
     worst = 0.0
     done = asyncio.Event()
 
@@ -238,14 +243,107 @@ async def loop_lag_during_burst(directory: Path, moves: int = 200) -> float:
     async def one(match_id: int) -> None:
         await _random_move(service, match_id, rng)
         view = await service.view(match_id, None)
-        await asyncio.to_thread(renderers.render, "focus", view, renderers.Header())
+        await pool.run(renderers.render, "focus", view, renderers.Header())
 
     for start in range(0, moves, 20):
         await asyncio.gather(*(one(ids[i % len(ids)]) for i in range(start, start + 20)))
     done.set()
     await watcher
+    await pool.close()
     await store.close()
     return worst
+
+
+@dataclass(frozen=True)
+class Throughput:
+    moves_per_second: float
+    lag_median_ms: float
+    lag_p99_ms: float
+
+
+async def moves_with_pictures(
+    directory: Path, *, processes: bool, matches: int = 40, seconds: float = 8.0
+) -> Throughput:
+    """Moves per second through `MatchService.play` in one process, each followed by its
+    board picture (drawn as the presenter draws it) and a stubbed send, with `matches`
+    channels busy at once; and the event-loop lag meanwhile (how late a 5 ms sleep wakes).
+
+    `processes` draws in a `WorkerPool` (the bot today), else in threads (the bot before)."""
+    store, service, ids = await _service_with_matches(directory / f"throughput-{processes}.sqlite3", matches)
+    pool = WorkerPool(preload=("renderers", "renderers.focus")) if processes else None
+    if pool is not None:
+        await pool.warm()
+    lags: list[float] = []
+    done = asyncio.Event()
+
+    async def watch() -> None:
+        while not done.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.005)
+            lags.append(max(0.0, (time.perf_counter() - t) * 1000 - 5))
+
+    async def stubbed_send(png: bytes) -> None:
+        await asyncio.sleep(0)
+
+    played = 0
+    rng = random.Random(5)
+
+    async def channel(match_id: int, until: float) -> None:
+        nonlocal played
+        while time.perf_counter() < until:
+            view = await service.view(match_id, None)
+            if not view["turn"]:
+                return
+            user = 1 if view["turn"][0] == 0 else 2
+            update = await service.play(match_id, user, rng.choice(await service.legal_moves(match_id, user)))
+            header = renderers.Header(players=("alice", "bob"), ply=update.ply)
+            if pool is not None:
+                png = await pool.run(renderers.render, "focus", update.public_view, header)
+            else:
+                png = await asyncio.to_thread(renderers.render, "focus", update.public_view, header)
+            await stubbed_send(png)
+            played += 1
+
+    watcher = asyncio.create_task(watch())
+    start = time.perf_counter()
+    await asyncio.gather(*(channel(match_id, start + seconds) for match_id in ids))
+    elapsed = time.perf_counter() - start
+    done.set()
+    await watcher
+    if pool is not None:
+        await pool.close()
+    await store.close()
+    return Throughput(played / elapsed, statistics.median(lags), percentile(lags, 0.99))
+
+
+async def throughput_rows(rounds: int = 3) -> list[Row]:
+    """Each mode `rounds` times, alternating (a shared machine's load drifts); medians."""
+    runs: dict[bool, list[Throughput]] = {False: [], True: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for index in range(rounds):
+            for processes in (False, True):
+                directory = Path(tmp) / f"{index}"
+                directory.mkdir(exist_ok=True)
+                runs[processes].append(await moves_with_pictures(directory, processes=processes, seconds=5.0))
+    rows = []
+    for processes, label in ((False, "threads (before)"), (True, "worker processes")):
+        figures = runs[processes]
+        rows.append(
+            Row(
+                f"moves/s with pictures, stubbed sends, one process: {label}",
+                f"{statistics.median(f.moves_per_second for f in figures):.0f}",
+                "≥ 150" if processes else "",
+            )
+        )
+        rows.append(
+            Row(
+                f"  event-loop lag meanwhile, median / p99: {label}",
+                f"{statistics.median(f.lag_median_ms for f in figures):.1f} / "
+                f"{statistics.median(f.lag_p99_ms for f in figures):.1f} ms",
+                "p99 ≤ 5 ms" if processes else "",
+            )
+        )
+    return rows
 
 
 def resident_mb() -> float:
@@ -464,6 +562,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "clocks": clock_rows,
     "tournaments": tournament_rows,
     "threads": thread_rows,
+    "throughput": lambda: asyncio.run(throughput_rows()),
     "render": render_rows,
     "replay": replay_rows,
     "history": history_rows,

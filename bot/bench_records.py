@@ -1,7 +1,7 @@
 """Bench figures of match records (`python -m bot.bench replay` / `history`).
 
 - replay: a 400-ply Focus game and a long Wonderland game rendered as GIFs in a worker
-  process, as `/replay` does: render time (median of 3), file size, and the longest stall
+  process (a `WorkerPool`, as the bot's), as `/replay` does: render time (median of 3), file size, and the longest stall
   of the event loop meanwhile (a process, not a thread, so it should stay near zero).
 - history: the first `/history` page of a player with 1,000, 10,000 and 100,000 finished
   matches stored: the time must stay flat as the table grows (indexed ranges, no scan).
@@ -15,14 +15,13 @@ import random
 import statistics
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bot.games import GAMES
 from bot.games.base import LogEntry
 from bot.replays import ReplayJob, render_replay
 from bot.store import Store
-from bot.workers import process_pool
+from bot.worker_pool import WorkerPool
 
 LIMIT_BYTES = 8 * 1024 * 1024
 
@@ -53,9 +52,8 @@ def timed_render(job: ReplayJob) -> tuple[int, float]:
     return size, time.process_time() - start
 
 
-async def _render_in_pool(pool: ProcessPoolExecutor, job: ReplayJob) -> tuple[float, int, float, float]:
+async def _render_in_pool(pool: WorkerPool, job: ReplayJob) -> tuple[float, int, float, float]:
     """(wall seconds, GIF bytes, longest event-loop stall, worker CPU seconds) of one render in `pool`."""
-    loop = asyncio.get_running_loop()
     stall = 0.0
     done = False
 
@@ -68,7 +66,7 @@ async def _render_in_pool(pool: ProcessPoolExecutor, job: ReplayJob) -> tuple[fl
 
     ticker = asyncio.create_task(tick())
     start = time.perf_counter()
-    size, cpu = await loop.run_in_executor(pool, timed_render, job)
+    size, cpu = await pool.run(timed_render, job)
     seconds = time.perf_counter() - start
     done = True
     await ticker
@@ -77,9 +75,9 @@ async def _render_in_pool(pool: ProcessPoolExecutor, job: ReplayJob) -> tuple[fl
 
 async def replay_figures() -> list[tuple[str, float, int, float, float]]:
     jobs = [("400-ply Focus", random_job("focus", 3)), ("longest of 5 Wonderland", longest_job("wonderland", range(5)))]
-    pool = process_pool(workers=1)
+    pool = WorkerPool(1, preload=("bot.replays",))
     try:
-        await asyncio.get_running_loop().run_in_executor(pool, render_replay, jobs[0][1])  # warm the worker
+        await pool.run(render_replay, jobs[0][1])  # warm the worker
         figures = []
         for label, job in jobs:
             runs = [await _render_in_pool(pool, job) for _ in range(3)]
@@ -94,7 +92,7 @@ async def replay_figures() -> list[tuple[str, float, int, float, float]]:
             )
         return figures
     finally:
-        pool.shutdown()
+        await pool.close()
 
 
 async def _fill(store: Store, start: int, count: int, rng: random.Random) -> None:

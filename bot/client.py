@@ -33,8 +33,26 @@ from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
 from bot.store import MatchRow, Store
 from bot.tournament_service import TournamentService
+from bot.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
+
+PICTURE_MODULES = (
+    "renderers",
+    "renderers.dominance",
+    "renderers.domineering",
+    "renderers.domino_wars",
+    "renderers.focus",
+    "renderers.rating_chart",
+    "renderers.replay",
+    "renderers.rules_sample",
+    "renderers.tournament",
+    "renderers.wonderland",
+    "bot.replays",
+    "bot.verify",
+)
+"""Imported once by the workers' fork server (names only: bot never imports renderers).  The
+same pool draws boards, replays and charts and checks records (`/replay`, Verify dice)."""
 
 EXTENSIONS = (
     "cogs.play",
@@ -44,6 +62,7 @@ EXTENSIONS = (
     "cogs.ratings",
     "cogs.admin",
     "cogs.lobby",
+    "cogs.help",
     "cogs.records",
     "cogs.computer",
 )
@@ -76,6 +95,8 @@ class Boneyard(commands.Bot):
     lobby: Lobby
     agreements: Agreements
     clocks: ClockKeeper | None = None
+    pictures: WorkerPool
+    """The worker processes every picture is rendered in (rendering holds the GIL)."""
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -86,10 +107,12 @@ class Boneyard(commands.Bot):
             help_command=None,
         )
         self.settings = settings
+        self.pictures = WorkerPool(preload=PICTURE_MODULES)
         if settings.api_base:
             point_discord_at(settings.api_base)
 
     async def setup_hook(self) -> None:
+        await self.pictures.warm()
         self.store = await Store.open(self.settings.database)
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
@@ -151,6 +174,7 @@ class Boneyard(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+        await self.pictures.close()
 
     async def _cancel_ready_task(self) -> None:
         """Stop discord.py's pending `on_ready` announcer before closing.

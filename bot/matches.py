@@ -88,6 +88,14 @@ class MatchConflict(ServiceError):
     pass
 
 
+class StalePosition(ServiceError):
+    """A move made for a position that is no longer current (an old button)."""
+
+
+class WrongChannel(ServiceError):
+    """A move made from outside the match's channel or thread."""
+
+
 class SecretMove(ServiceError):
     """A move the game keeps secret, sent where everyone reads it (a typed channel message).
 
@@ -448,15 +456,31 @@ class MatchService:
 
     # --- play --------------------------------------------------------------------------
 
-    async def play(self, match_id: int, user_id: int, text: str, *, in_public: bool = False) -> Update:
+    async def play(
+        self,
+        match_id: int,
+        user_id: int,
+        text: str,
+        *,
+        in_public: bool = False,
+        expected_version: int | None = None,
+        channel_id: int | None = None,
+    ) -> Update:
         """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed.
 
         `in_public`: the text was sent where everyone reads it (a channel message), so a move
-        the game keeps secret is refused with `SecretMove` and not played."""
+        the game keeps secret is refused with `SecretMove` and not played.
+        `expected_version` (a button's position) must still be the match's version, else
+        StalePosition; `channel_id` (where the move was made) must be the match's channel
+        or thread, else WrongChannel.  Both are checked under the match lock."""
         async with self._lock(match_id):
             row = await self._get(match_id)
+            if channel_id is not None and channel_id != row.channel_id:
+                raise WrongChannel(f"This belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
             if row.status != "active":
                 raise NoMatchHere("This match is not running.")
+            if expected_version is not None and expected_version != row.version:
+                raise StalePosition("This button belongs to an older position: the board has changed since.")
             seat = self._seat(row, user_id)
             state = await self._state(row)
             if seat not in state.turn and seat not in state.may_act:  # `may_act`: may act unasked

@@ -7,16 +7,25 @@ SQLite, not in memory.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any, Self
 
 import discord
 
-from cogs.common import presenter_of, report_error, service_of
+from bot.matches import WrongChannel
+from cogs.acknowledge import defer
+from cogs.common import bot_of, presenter_of, report_error, service_of
+from cogs.playing import announce_move, play_and_announce
+
+log = logging.getLogger(__name__)
 
 
 class _MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:(?P<action>\w+):(?P<id>[0-9]+)"):
-    """Base of the buttons; subclasses set `action`, `label` and `style`."""
+    """Base of the buttons; subclasses set `action`, `label` and `style`.
+
+    A click is acknowledged before anything is looked up (`cogs.acknowledge`); the button
+    then works only in its match's channel or thread."""
 
     action = ""
     label = ""
@@ -37,6 +46,10 @@ class _MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bo
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter_of(interaction).remember(interaction.user)
         try:
+            await defer(interaction)
+            row = await service_of(interaction).get(self.match_id)
+            if row.channel_id != interaction.channel_id:
+                raise WrongChannel(f"This button belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
             await self.act(interaction)
         except Exception as error:
             await report_error(interaction, error)
@@ -60,7 +73,7 @@ class DeclineButton(_MatchButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
     async def act(self, interaction: discord.Interaction) -> None:
         row = await service_of(interaction).decline(self.match_id, interaction.user.id)
         verb = "withdrew the challenge" if row.status == "cancelled" else "declined"
-        await interaction.response.edit_message(content=f"❌ {interaction.user.mention} {verb}.", view=None)
+        await interaction.edit_original_response(content=f"❌ {interaction.user.mention} {verb}.", view=None)
 
 
 class ResignButton(_MatchButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
@@ -70,48 +83,62 @@ class ResignButton(_MatchButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
 
     async def act(self, interaction: discord.Interaction) -> None:
         update = await service_of(interaction).resign(self.match_id, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
-        await presenter_of(interaction).announce(update)
+        try:
+            await interaction.edit_original_response(content="You resigned.", view=None)
+        except discord.HTTPException:
+            log.warning("could not mark the resignation of match %d as done", self.match_id, exc_info=True)
+        await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, told=interaction)
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:mv:(?P<id>[0-9]+):(?P<move>.+)"):
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"boneyard:mv:(?P<id>[0-9]+):(?:v(?P<version>[0-9]+):)?(?P<move>.+)",
+):
     """A one-click move under the board (`done`, `enter d4`, `mulligan`...).
 
-    The move text rides in the custom id, so the button works after a restart; the service
-    still checks it is the clicker's turn and that the move is legal now.
+    The custom id carries the match, the position's version and the move, so the button
+    works after a restart but only on the position it was drawn for: a click on an older
+    board is refused with a link to the current one (and so is a button from before
+    versions were recorded).  The service still checks turn, channel and legality.
     """
 
-    def __init__(self, match_id: int, move: str) -> None:
+    def __init__(self, match_id: int, version: int | None, move: str) -> None:
+        stamp = f"v{version}:" if version is not None else ""
         super().__init__(
             discord.ui.Button(
-                label=move[:80], style=discord.ButtonStyle.primary, custom_id=f"boneyard:mv:{match_id}:{move}"[:100]
+                label=move[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=f"boneyard:mv:{match_id}:{stamp}{move}"[:100],
             )
         )
-        self.match_id, self.move = match_id, move
+        self.match_id, self.version, self.move = match_id, version, move
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        return cls(int(match["id"]), match["move"])
+        version = int(match["version"]) if match["version"] is not None else None
+        return cls(int(match["id"]), version, match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter_of(interaction).remember(interaction.user)
         try:
-            update = await service_of(interaction).play(self.match_id, interaction.user.id, self.move)
+            await defer(interaction)
+            row = await service_of(interaction).get(self.match_id)
         except Exception as error:
             await report_error(interaction, error)
             return
-        await interaction.response.defer(ephemeral=presenter_of(interaction).private_reply(update))
-        await presenter_of(interaction).announce(update, interaction=interaction)
+        expected = self.version if self.version is not None else -1  # unknown position: never current
+        await play_and_announce(bot_of(interaction), interaction, row, self.move, expected_version=expected)
 
 
-def move_buttons(match_id: int, moves: tuple[str, ...]) -> discord.ui.View | None:
+def move_buttons(match_id: int, version: int, moves: tuple[str, ...]) -> discord.ui.View | None:
+    """The one-click moves under the board of `match_id` at position `version`."""
     if not moves:
         return None
     view = discord.ui.View(timeout=None)
     for move in moves:
-        view.add_item(MoveButton(match_id, move))
+        view.add_item(MoveButton(match_id, version, move))
     return view
 
 

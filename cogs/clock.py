@@ -23,8 +23,10 @@ from bot.clocks import ClockState
 from bot.games import GAMES
 from bot.matches import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
 from bot.store import MatchRow
+from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
+from cogs.playing import announce_move
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -55,7 +57,9 @@ class ClockCog(BoneyardCog):
             await presenter(self.bot).announce(result, intro="⏰ Time is up.")
 
     @app_commands.command(name="clock", description="Both players' clocks in this channel's match.")
+    @app_commands.guild_only()
     async def clock(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         clock = clock_of(row)
@@ -64,25 +68,29 @@ class ClockCog(BoneyardCog):
         shown = presenter_of(interaction)
         names = (await shown.name(row.seats[0]), await shown.name(row.seats[1]))
         text = "\n".join(clock_lines(row, clock, names, service.now()))
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text, ephemeral=True)
 
     @app_commands.command(name="pause", description="Pause this match's clock (both players must ask).")
+    @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._vote(interaction, "pause")
 
     @app_commands.command(name="resume", description="Restart this match's paused clock (both players must ask).")
+    @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._vote(interaction, "resume")
 
     @app_commands.command(name="claim", description="Claim a win on time if your opponent's clock ran out.")
+    @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         update = await service.claim_time(row.id, interaction.user.id)
-        await interaction.response.defer()
-        await presenter_of(interaction).announce(update, interaction=interaction)
+        await announce_move(self.bot, update, mover_id=interaction.user.id, interaction=interaction)
 
     async def _vote(self, interaction: discord.Interaction, action: str) -> None:
+        await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         moderator = await moderates(interaction, row)
@@ -90,8 +98,11 @@ class ClockCog(BoneyardCog):
             change = await service.pause(row.id, interaction.user.id, moderator=moderator)
         else:
             change = await service.resume(row.id, interaction.user.id, moderator=moderator)
-        await interaction.response.send_message(
-            self._vote_text(interaction.user, change), allowed_mentions=discord.AllowedMentions(users=True)
+        await answer(
+            interaction,
+            self._vote_text(interaction.user, change),
+            allowed_mentions=discord.AllowedMentions(users=True),
+            ephemeral=False,
         )
 
     @staticmethod

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.games import IllegalMove, InvalidOptions
 from bot.matches import MatchService, ServiceError
+from cogs.acknowledge import answer
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -63,10 +64,7 @@ def user_message(error: BaseException) -> str | None:
 async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
     """Answer an interaction whether or not it was already answered or deferred."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=ephemeral)
-        else:
-            await interaction.response.send_message(text, ephemeral=ephemeral)
+        await answer(interaction, text, ephemeral=ephemeral)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 

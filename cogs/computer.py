@@ -19,7 +19,9 @@ from discord.ext import commands
 from bot.ai import LEVELS
 from bot.computer import ComputerPlayer
 from bot.matches import Update
+from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, presenter
+from cogs.playing import announce_move
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -77,9 +79,11 @@ class ComputerCog(BoneyardCog):
         clock: str | None,
         rated: bool,
     ) -> None:
-        """Open and accept a match against the computer, then show its first board."""
+        """Open and accept a match against the computer, then show its first board (the
+        command is acknowledged before any database work, as every one is)."""
         player = self.player
         assert player is not None and interaction.channel_id is not None
+        await defer(interaction)
         service = self.bot.service
         row = await service.challenge(
             game=game,
@@ -94,12 +98,15 @@ class ComputerCog(BoneyardCog):
         )
         await player.set_level(row.id, level)
         update = await service.accept(row.id, player.user_id)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"🤖 {interaction.user.mention} plays the computer (**{level}**: it {LEVEL_WORDS[level]})."
             + ("" if update.match.rated else " Unrated."),
             allowed_mentions=discord.AllowedMentions(users=True),
+            ephemeral=False,
         )
-        await presenter(self.bot).announce(update, intro=f"Match #{row.id} begins!")
+        intro = f"Match #{row.id} begins!"
+        await announce_move(self.bot, update, mover_id=interaction.user.id, intro=intro, told=interaction)
 
 
 assert set(LEVEL_WORDS) == set(LEVELS)

@@ -19,8 +19,9 @@ from bot.agreements import Offered
 from bot.games import GAMES
 from bot.lobby import VENUES
 from bot.matches import ServiceError
+from cogs.acknowledge import answer, defer
 from cogs.buttons import AcceptButton
-from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, service_of
+from cogs.common import BoneyardCog, bot_of, presenter, service_of
 from cogs.lobby_buttons import (
     LOBBY_ITEMS,
     AcceptDrawButton,
@@ -29,6 +30,7 @@ from cogs.lobby_buttons import (
     WithdrawButton,
     single_button,
 )
+from cogs.playing import announce_move
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -82,9 +84,10 @@ class LobbyCog(BoneyardCog):
     @app_commands.guild_only()
     async def challenges(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
+        await defer(interaction, ephemeral=True)
         found = await bot_of(interaction).lobby.open_challenges(interaction.guild_id)
         if not found:
-            await interaction.response.send_message("No open challenges here. Start one with `/play`.", ephemeral=True)
+            await answer(interaction, "No open challenges here. Start one with `/play`.", ephemeral=True)
             return
         lines, view = [], discord.ui.View(timeout=None)
         for row, placement in found:
@@ -105,7 +108,8 @@ class LobbyCog(BoneyardCog):
                 button = AcceptButton(row.id)
                 button.item.label = f"Accept #{row.id}"
                 view.add_item(button)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             "\n".join(lines)[:2000],
             view=view if view.children else discord.utils.MISSING,
             ephemeral=True,
@@ -117,30 +121,36 @@ class LobbyCog(BoneyardCog):
     @app_commands.command(name="draw", description="Offer a draw, or accept your opponent's offer.")
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
-        result = await bot_of(interaction).agreements.draw(row.id, interaction.user.id)
+        bot = bot_of(interaction)
+        result = await bot.agreements.draw(row.id, interaction.user.id)
         if isinstance(result, Offered):
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 f"🤝 {interaction.user.mention} offers a draw. <@{result.to_user}>, accept with the button or "
                 "`/draw`; any move declines it.",
                 view=single_button(AcceptDrawButton(row.id)),
                 allowed_mentions=discord.AllowedMentions(users=True),
+                ephemeral=False,
             )
             return
-        await interaction.response.defer()
-        await presenter_of(interaction).announce(result, interaction=interaction)
+        await announce_move(bot, result, mover_id=interaction.user.id, interaction=interaction)
 
     @app_commands.command(name="takeback", description="Ask your opponent to undo your last move.")
     @app_commands.guild_only()
     async def takeback(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
         offered = await bot_of(interaction).agreements.request_takeback(row.id, interaction.user.id)
         moves = "your last move" if offered.undo == 1 else f"the last {offered.undo} moves"
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"↩️ {interaction.user.mention} asks to take back {moves.replace('your', 'their')}. "
             f"<@{offered.to_user}>, allow it?",
             view=single_button(TakebackYesButton(row.id), TakebackNoButton(row.id)),
             allowed_mentions=discord.AllowedMentions(users=True),
+            ephemeral=False,
         )
 
     # --- settings ----------------------------------------------------------------------
@@ -160,6 +170,7 @@ class LobbyCog(BoneyardCog):
         clock: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None
+        await defer(interaction, ephemeral=True)
         lobby = bot_of(interaction).lobby
         if venue is None and clock is None:
             current = await lobby.settings(interaction.guild_id)
@@ -167,7 +178,8 @@ class LobbyCog(BoneyardCog):
             raise ServiceError("Only members with Manage Server can change the server settings.")
         else:
             current = await lobby.configure(interaction.guild_id, venue=venue.value if venue else None, clock=clock)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Matches are played in: **{current.venue}** · default clock of casual matches: "
             f"**{current.default_clock}** (`/play clock:none` still plays without one).",
             ephemeral=True,

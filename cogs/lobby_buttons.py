@@ -18,7 +18,9 @@ from bot.agreements import Offered
 from bot.games import GAMES
 from bot.matches import Update
 from bot.store import MatchRow
+from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.playing import announce_move
 from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
@@ -71,13 +73,16 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
             await _quietly(thread.delete())
         raise
     where = f" in {thread.mention}" if thread is not None else ""
-    await interaction.response.edit_message(
-        content=f"✅ {interaction.user.mention} accepted. Match #{match_id} begins{where}!", view=None
-    )
+    try:  # the click was acknowledged first (the button defers before any database work)
+        await interaction.edit_original_response(
+            content=f"✅ {interaction.user.mention} accepted. Match #{match_id} begins{where}!", view=None
+        )
+    except discord.HTTPException:
+        log.warning("could not mark the challenge of match %d as accepted", match_id, exc_info=True)
     await _close_challenge_message(interaction, match_id, f"✅ Accepted by {interaction.user.mention}{where}.")
     row = update.match
     intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
-    await shown.announce(update, intro=intro)
+    await announce_move(bot, update, mover_id=interaction.user.id, intro=intro, told=interaction)
 
 
 async def _close_challenge_message(interaction: discord.Interaction, match_id: int, text: str) -> None:
@@ -167,8 +172,11 @@ class _LobbyButton(
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        """Acknowledged before any database work (`cogs.acknowledge`); the clicked message is
+        then edited, and anything else is a follow-up."""
         presenter_of(interaction).remember(interaction.user)
         try:
+            await defer(interaction)
             await self.act(interaction)
         except Exception as error:
             await report_error(interaction, error)
@@ -192,11 +200,15 @@ class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)")
         from cogs.buttons import challenge_view  # the challenge's own buttons
 
         if interaction.channel_id == lobby_id:
-            await interaction.response.send_message(
-                text, view=challenge_view(row.id), allowed_mentions=discord.AllowedMentions(users=True)
+            await answer(
+                interaction,
+                text,
+                view=challenge_view(row.id),
+                allowed_mentions=discord.AllowedMentions(users=True),
+                ephemeral=False,
             )
             return
-        await interaction.response.send_message(f"Rematch offered in <#{lobby_id}>.", ephemeral=True)
+        await answer(interaction, f"Rematch offered in <#{lobby_id}>.", ephemeral=True)
         if lobby is not None:
             await lobby.send(text, view=challenge_view(row.id), allowed_mentions=discord.AllowedMentions(users=True))
 
@@ -205,25 +217,30 @@ class AcceptDrawButton(_LobbyButton, template=r"boneyard:lbdraw:(?P<id>[0-9]+)")
     action, label, style = "lbdraw", "Accept draw", discord.ButtonStyle.success
 
     async def act(self, interaction: discord.Interaction) -> None:
-        result = await bot_of(interaction).agreements.draw(self.match_id, interaction.user.id, accept_only=True)
+        bot = bot_of(interaction)
+        result = await bot.agreements.draw(self.match_id, interaction.user.id, accept_only=True)
         if isinstance(result, Offered):  # accept_only: the service never makes a new offer here
             raise AssertionError("a draw button made an offer")
-        await interaction.response.edit_message(view=None)
-        await presenter_of(interaction).announce(result)
+        await _edit_clicked(interaction, view=None)
+        await announce_move(bot, result, mover_id=interaction.user.id, told=interaction)
 
 
 class TakebackYesButton(_LobbyButton, template=r"boneyard:lbtbyes:(?P<id>[0-9]+)"):
     action, label, style = "lbtbyes", "Allow takeback", discord.ButtonStyle.success
 
     async def act(self, interaction: discord.Interaction) -> None:
-        result = await bot_of(interaction).agreements.answer_takeback(self.match_id, interaction.user.id, accept=True)
-        await interaction.response.edit_message(
+        bot = bot_of(interaction)
+        result = await bot.agreements.answer_takeback(self.match_id, interaction.user.id, accept=True)
+        await _edit_clicked(
+            interaction,
             content=f"↩️ {interaction.user.mention} allowed the takeback.",
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if isinstance(result, Update):
-            await presenter_of(interaction).announce(result, intro="↩️ The last move was taken back.")
+            await announce_move(
+                bot, result, mover_id=interaction.user.id, intro="↩️ The last move was taken back.", told=interaction
+            )
 
 
 class TakebackNoButton(_LobbyButton, template=r"boneyard:lbtbno:(?P<id>[0-9]+)"):
@@ -231,8 +248,8 @@ class TakebackNoButton(_LobbyButton, template=r"boneyard:lbtbno:(?P<id>[0-9]+)")
 
     async def act(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).agreements.answer_takeback(self.match_id, interaction.user.id, accept=False)
-        await interaction.response.edit_message(
-            content=f"🚫 {interaction.user.mention} refused the takeback; the position stands.", view=None
+        await _edit_clicked(
+            interaction, content=f"🚫 {interaction.user.mention} refused the takeback; the position stands.", view=None
         )
 
 
@@ -244,8 +261,17 @@ class WithdrawButton(_LobbyButton, template=r"boneyard:lbwithdraw:(?P<id>[0-9]+)
     async def act(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).lobby.withdraw(self.match_id, interaction.user.id)
         text = f"❌ {interaction.user.mention} withdrew the challenge."
-        await interaction.response.edit_message(content=text, view=None)
+        await _edit_clicked(interaction, content=text, view=None)
         await _close_challenge_message(interaction, self.match_id, text)
+
+
+async def _edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit the clicked message after the change was saved: a failure here changes nothing
+    saved, so it is logged rather than reported as a refusal."""
+    try:
+        await interaction.edit_original_response(**fields)
+    except discord.HTTPException:
+        log.warning("could not edit the message of interaction %s", interaction.id, exc_info=True)
 
 
 LOBBY_ITEMS = (RematchButton, AcceptDrawButton, TakebackYesButton, TakebackNoButton, WithdrawButton)

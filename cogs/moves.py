@@ -13,9 +13,11 @@ from discord.ext import commands
 from bot.games import GAMES, IllegalMove
 from bot.matches import SecretMove, ServiceError
 from cogs import private
+from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.buttons import ResignButton
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
+from cogs.playing import announce_move, play_and_announce
 from cogs.presenter import channel_link
 
 if TYPE_CHECKING:
@@ -33,13 +35,13 @@ class MovesCog(BoneyardCog):
 
     @app_commands.command(name="move", description="Make your move in this channel's match.")
     @app_commands.describe(notation="Your move; start typing to see the legal ones")
+    @app_commands.guild_only()
     async def move(self, interaction: discord.Interaction, notation: str) -> None:
         presenter_of(interaction).remember(interaction.user)
-        match_id = await self._match_id(interaction)
-        update = await service_of(interaction).play(match_id, interaction.user.id, notation)
+        await defer(interaction)  # public "thinking…": a private reply replaces it (`cogs.acknowledge.answer`)
+        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
         # a secret move (or one that only extends the turn's post) is answered privately
-        await interaction.response.defer(ephemeral=presenter_of(interaction).private_reply(update))
-        await presenter_of(interaction).announce(update, interaction=interaction)
+        await play_and_announce(self.bot, interaction, row, notation)
 
     @move.autocomplete("notation")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -80,7 +82,7 @@ class MovesCog(BoneyardCog):
         except Exception:
             log.exception("typed move %r in match %d failed", text, row.id)
             return
-        await presenter(self.bot).announce(update)
+        await announce_move(self.bot, update, mover_id=message.author.id)
 
     async def _refuse_secret(self, message: discord.Message, refusal: str) -> None:
         """A secret move typed in the channel: not played; its message is deleted when the bot
@@ -101,13 +103,14 @@ class MovesCog(BoneyardCog):
 
     @app_commands.command(name="board", description="Show this channel's match board again.")
     @app_commands.describe(text="Lay the position out in characters (for screen readers and copying)")
+    @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
+        await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         if row.status != "active":
             raise ServiceError("The challenge has not been accepted yet.")
         view = await service.view(row.id, None)
-        await interaction.response.defer()
         if text:
             board = await presenter_of(interaction).text_board(row, view)
             if len(board) <= 2000:
@@ -124,7 +127,9 @@ class MovesCog(BoneyardCog):
         await interaction.followup.send(line, file=file, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")
+    @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         seat = row.seat_of(interaction.user.id)
@@ -134,7 +139,6 @@ class MovesCog(BoneyardCog):
         if not info.has_private_info:
             raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
         view = await service.view(row.id, interaction.user.id)
-        await interaction.response.defer(ephemeral=True)
         shown = presenter_of(interaction)
         shown.dms_reopened(interaction.user.id, row.id)
         controls = await shown.controls(row, interaction.user.id, seat, view)
@@ -150,51 +154,56 @@ class MovesCog(BoneyardCog):
             await interaction.followup.send(text, files=files, ephemeral=True, **extra)
 
     @app_commands.command(name="resign", description="Resign this channel's match.")
+    @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         if row.seat_of(interaction.user.id) is None:
             raise ServiceError("You are not playing in this match.")
         view = discord.ui.View(timeout=None)
         view.add_item(ResignButton(row.id))
-        await interaction.response.send_message("Really resign? This ends the match.", view=view, ephemeral=True)
+        await answer(interaction, "Really resign? This ends the match.", view=view, ephemeral=True)
 
     @app_commands.command(name="abort", description="End this channel's match without a result (both players agree).")
+    @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         moderator = await moderates(interaction, row)
         update = await service.abort(row.id, interaction.user.id, moderator=moderator)
         if update is None:
             other = [u for u in (row.seats or ()) if u != interaction.user.id]
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 f"{interaction.user.mention} asks to abort match #{row.id}. "
                 + (f"<@{other[0]}>, use `/abort` too to agree." if other else ""),
                 allowed_mentions=discord.AllowedMentions(users=True),
+                ephemeral=False,
             )
             return
-        await interaction.response.defer()
-        await presenter_of(interaction).announce(update, interaction=interaction)
+        await announce_move(self.bot, update, mover_id=interaction.user.id, interaction=interaction)
 
     @app_commands.command(name="matches", description="Your running matches and open challenges.")
     async def matches(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         rows = await service_of(interaction).store.matches_of(interaction.user.id)
         if not rows:
-            await interaction.response.send_message(
-                "You have no running matches. Start one with `/play`.", ephemeral=True
-            )
+            await answer(interaction, "You have no running matches. Start one with `/play`.", ephemeral=True)
             return
         lines = []
         for row in rows[:20]:
             info = GAMES[row.game].info
             state = "challenge" if row.status == "challenge" else "running"
             lines.append(f"• **{info.name}** #{row.id} ({state}) — {channel_link(row)}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await answer(interaction, "\n".join(lines), ephemeral=True)
 
-    match = app_commands.Group(name="match", description="About this channel's match.")
+    match = app_commands.Group(name="match", description="About this channel's match.", guild_only=True)
 
     @match.command(name="info", description="Game, players, options and fairness seed of this channel's match.")
     async def match_info(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         info = GAMES[row.game].info
@@ -208,7 +217,7 @@ class MovesCog(BoneyardCog):
         if row.options:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)
         embed.add_field(name="Seed hash (sha256)", value=f"`{row.seed_hash}`", inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer(interaction, embed=embed, ephemeral=True)
 
 
 async def setup(bot: Boneyard) -> None:

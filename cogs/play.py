@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import shlex
 from typing import TYPE_CHECKING, cast
@@ -13,10 +14,13 @@ from bot.ai import LEVELS
 from bot.ai.levels import DEFAULT_LEVEL
 from bot.clocks import PRESETS
 from bot.games import GAMES
+from bot.rule_samples import sample_move
 from cogs import private
+from cogs.acknowledge import answer, defer
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view
 from cogs.common import BoneyardCog, bot_of, presenter_of, service_of
 from cogs.lobby_buttons import challenge_text, threads_possible
+from renderers.rules_sample import move_example
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -102,6 +106,7 @@ class PlayCog(BoneyardCog):
                 "Other bots do not play: challenge a person, me, or leave the opponent empty."
             )
         assert interaction.channel_id is not None
+        await defer(interaction)
         row = await bot_of(interaction).lobby.challenge(
             game=game.value,
             channel_id=interaction.channel_id,
@@ -116,10 +121,12 @@ class PlayCog(BoneyardCog):
             threads_possible=threads_possible(interaction.channel, interaction.app_permissions),
         )
         who = opponent.mention if opponent else "Anyone"
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             await challenge_text(bot_of(interaction), row, interaction.user.mention, who),
             view=challenge_view(row.id),
             allowed_mentions=discord.AllowedMentions(users=True),
+            ephemeral=False,
         )
         try:  # so an expired challenge's message can say so
             message = await interaction.original_response()
@@ -177,10 +184,18 @@ class PlayCog(BoneyardCog):
     @app_commands.command(name="rules", description="How to play a game.")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """The rules text with a labelled picture: a sample position, a move in notation, the result."""
+        await defer(interaction, ephemeral=True)
         info = GAMES[game.value].info
         embed = discord.Embed(title=f"How to play {info.name}", description=info.how_to_play[:4000])
         embed.colour = discord.Colour.from_rgb(230, 159, 0)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        sample = sample_move(game.value)
+        png = await self.bot.pictures.run(
+            move_example, game.value, sample.before, sample.after, sample.seat, sample.move
+        )
+        embed.set_image(url="attachment://move.png")
+        file = discord.File(io.BytesIO(png), filename="move.png")
+        await answer(interaction, embed=embed, file=file, ephemeral=True)
 
 
 async def setup(bot: Boneyard) -> None:

@@ -1,8 +1,8 @@
 """Turns service `Update`s into Discord messages: board pictures, DMs, outcomes.
 
 Why a separate module: slash commands, buttons, typed moves and the clock all produce the
-same kind of update, and each must be announced the same way.  Pictures are rendered in a
-worker thread (`asyncio.to_thread`) so the event loop keeps answering while Pillow works.
+same kind of update, and each must be announced the same way.  Pictures are rendered in the
+bot's worker processes (`bot.worker_pool`) so the event loop keeps answering while Pillow works.
 
 Private views go by DM only.  When a player's DMs are closed, the channel gets ONE notice
 per match asking them to open DMs or use `/hand`; the notice never contains the private view,
@@ -11,7 +11,6 @@ and the bot stops DMing that player for that match until `/hand` or a DM that go
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -22,8 +21,8 @@ import renderers
 from bot.games import GAMES
 from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
-from cogs import lobby_buttons, private
-from cogs.buttons import move_buttons
+from cogs import private
+from cogs.acknowledge import answer
 from cogs.turn_posts import TurnPost, TurnPosts
 from cogs.verify_button import verify_view
 
@@ -92,14 +91,14 @@ class Presenter:
 
     async def board_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File:
         header = await self.header(row, view)
-        png = await asyncio.to_thread(renderers.render, row.game, view, header)
+        png = await self.bot.pictures.run(renderers.render, row.game, view, header)
         return discord.File(
             io.BytesIO(png), filename=BOARD_FILE, description=renderers.describe(row.game, view, header)
         )
 
     async def private_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File | None:
         header = await self.header(row, view)
-        png = await asyncio.to_thread(renderers.render_private, row.game, view, header)
+        png = await self.bot.pictures.run(renderers.render_private, row.game, view, header)
         if png is None:
             return None
         return discord.File(
@@ -204,7 +203,7 @@ class Presenter:
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
-    ) -> None:
+    ) -> str | None:
         """Post a NEW message with the board (old ones stay as they were: a play-by-post
         channel reads like a game record).  With `interaction`, the board is its reply.
 
@@ -214,22 +213,29 @@ class Presenter:
         - a player's quick further actions in their own turn are added to the turn's post
           (`TurnPosts`), so a turn is one post, not ten;
         - the reply to an interaction whose move was secret, or that only extended the turn
-          post, is private (`private_reply`), so the channel never sees a secret move."""
+          post, is private (`private_reply`), so the channel never sees a secret move.
+
+        Returns None once the channel was told, else why it could not be (Discord's error
+        text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
         row = update.match
         told = ([intro] if intro else []) + await self.told_lines(update)
         post = None if update.quiet else self.turn_posts.continuing(update)
         private_reply = self.private_reply(update)
+        not_posted: str | None = None
         if update.quiet:
             if told:
-                await self._post_text(row, "\n".join(told))
+                not_posted = await self._post_text(row, "\n".join(told))
         elif post is None or not await self._extend(post, update, told):
-            await self._post_board(update, told, interaction if not private_reply else None)
+            not_posted = await self._post_board(update, told, interaction if not private_reply else None)
         if interaction is not None and private_reply:
             await self._acknowledge(interaction, update)
         await self.send_private(update)
         if update.outcome is not None:
+            from cogs import lobby_buttons  # at call time: lobby_buttons imports the presenter's helpers
+
             await lobby_buttons.after_final(self, update, told)
         self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
+        return not_posted
 
     def private_reply(self, update: Update) -> bool:
         """Whether the reply to the player who made `update` is only for them: their move was
@@ -237,64 +243,74 @@ class Presenter:
         return update.secret_move or update.quiet or self.turn_posts.continuing(update) is not None
 
     async def _acknowledge(self, interaction: discord.Interaction, update: Update) -> None:
+        """The private reply to a mover whose move is not (or not only) answered in public;
+        `answer` swaps a public "thinking…" message of a deferred `/move` for a private one."""
         moves = [
             t.move for t in update.told if t.seat in (0, 1) and t.seat == update.match.seat_of(interaction.user.id)
         ]
         mine = f" `{moves[0]}`" if moves else ""
         where = "" if update.secret_move else " It is added to this turn's message in the channel."
         try:
-            await interaction.followup.send(f"✅ Played{mine} (only you see this reply).{where}", ephemeral=True)
+            await answer(interaction, f"✅ Played{mine} (only you see this reply).{where}", ephemeral=True)
         except discord.HTTPException:
             log.warning("could not acknowledge a move in match %d", update.match.id, exc_info=True)
 
-    async def _post_text(self, row: MatchRow, text: str) -> None:
+    async def _post_text(self, row: MatchRow, text: str) -> str | None:
+        """Post `text` in the match's channel; None once posted, else why not."""
+        self.turn_posts.interrupted(row.id)
         channel = await self.channel(row.channel_id)
         if channel is None:
-            return
+            return "the channel is gone or hidden from me"
         try:
             await channel.send(content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            log.exception("could not post in channel %d for match %d", row.channel_id, row.id)
-        self.turn_posts.interrupted(row.id)
+        except discord.HTTPException as error:
+            log.warning("could not post in channel %d for match %d: %s", row.channel_id, row.id, error)
+            return error.text or str(error)
+        return None
 
     def _with_actions(self, update: Update, actions: list[str]) -> dict[str, Any]:
         """The public view with the moves of the current post marked (`last_actions`)."""
         return {**update.public_view, "last_actions": list(actions)} if actions else update.public_view
 
-    async def _post_board(self, update: Update, told: list[str], interaction: discord.Interaction | None) -> None:
+    async def _post_board(self, update: Update, told: list[str], interaction: discord.Interaction | None) -> str | None:
+        """Post the board (as `interaction`'s reply when given); None once posted, else why not."""
         row = update.match
         text = await self.describe(update, told=told)
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        buttons = move_buttons(row.id, update.buttons)
+        buttons = self._move_buttons(update)
         if update.outcome is not None:
             buttons = verify_view(row.id)  # the seed is out: anyone can check the dice
+            from cogs import lobby_buttons  # at call time, as above
+
             await lobby_buttons.add_rematch(self.bot, row, buttons)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
         try:
             file = await self.board_file(row, self._with_actions(update, actions))
-            message: discord.Message | None = None
+            message: discord.Message
             if interaction is not None:
                 message = await interaction.followup.send(
                     content=text[:2000], file=file, allowed_mentions=mentions, wait=True, **extra
                 )
             else:
                 channel = await self.channel(row.channel_id)
-                if channel is not None:
-                    message = await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
-        except discord.HTTPException:
-            log.exception("could not post the board of match %d in channel %d", row.id, row.channel_id)
+                if channel is None:
+                    self.turn_posts.interrupted(row.id)
+                    return "the channel is gone or hidden from me"
+                message = await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
+        except discord.HTTPException as error:
+            log.warning("could not post the board of match %d in channel %d: %s", row.id, row.channel_id, error)
             self.turn_posts.interrupted(row.id)
-            return
-        if message is not None:
-            self.turn_posts.started(update, message, told)
+            return error.text or str(error)
+        self.turn_posts.started(update, message, told)
+        return None
 
     async def _extend(self, post: TurnPost, update: Update, told: list[str]) -> bool:
         """Add `update` to the turn's post (text and board); False if that post cannot be edited."""
         row = update.match
         actions = post.actions + [t.move for t in update.told if t.public and t.seat in (0, 1)]
         text = await self.describe(update, told=post.lines + told)
-        buttons = move_buttons(row.id, update.buttons)
+        buttons = self._move_buttons(update)
         try:
             file = await self.board_file(row, self._with_actions(update, actions))
             await post.message.edit(
@@ -309,6 +325,14 @@ class Presenter:
             return False
         self.turn_posts.extended(post, update, told)
         return True
+
+    @staticmethod
+    def _move_buttons(update: Update) -> discord.ui.View | None:
+        """The one-click moves of `update`'s position, carrying its version (an old button
+        is refused by the service)."""
+        from cogs.buttons import move_buttons  # at call time: buttons -> common -> presenter
+
+        return move_buttons(update.match.id, update.match.version, update.buttons)
 
     async def send_private(self, update: Update) -> None:
         """DM each seat whose private view changed, and each seat prompted to act privately

@@ -6,7 +6,6 @@ returns them, newest first), as a text sparkline and a small chart picture."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from discord import app_commands
 
 from bot.games import GAMES
 from bot.rating_book import PlayerRecord
+from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
 from cogs.play import GAME_CHOICES
 from renderers.rating_chart import chart_png
@@ -37,12 +37,14 @@ def record_text(record: PlayerRecord) -> str:
 class RatingsCog(BoneyardCog):
     @app_commands.command(name="leaderboard", description="The best rated players of a game on this server.")
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        await defer(interaction)
         records = await self.bot.ratings.leaderboard(game.value, guild_id=interaction.guild_id, limit=LEADERBOARD_SIZE)
         info = GAMES[game.value].info
         if not records:
-            await interaction.response.send_message(
-                f"Nobody has finished a rated {info.name} match here yet. `/play` one!", ephemeral=True
+            await answer(
+                interaction, f"Nobody has finished a rated {info.name} match here yet. `/play` one!", ephemeral=True
             )
             return
         lines = [
@@ -51,14 +53,15 @@ class RatingsCog(BoneyardCog):
         ]
         embed = discord.Embed(title=f"{info.name} leaderboard", description="\n".join(lines))
         embed.set_footer(text="Elo ratings; ? = provisional (fewer than 30 rated games)")
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await answer(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False)
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default).")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         who = member or interaction.user
+        await defer(interaction)
         records = await self.bot.ratings.records_of(who.id)
         if not records:
-            await interaction.response.send_message(f"{who.display_name} has no rated games yet.", ephemeral=True)
+            await answer(interaction, f"{who.display_name} has no rated games yet.", ephemeral=True)
             return
         embed = discord.Embed(title=f"{who.display_name} — ratings")
         series: dict[str, list[float]] = {}
@@ -68,10 +71,12 @@ class RatingsCog(BoneyardCog):
             embed.add_field(name=name, value=record_text(record) + trend_text(series[name]), inline=False)
         extra: dict[str, Any] = {}
         if any(len(line) > 1 for line in series.values()):
-            png = await asyncio.to_thread(chart_png, series)
+            png = await self.bot.pictures.run(chart_png, series)
             extra["file"] = discord.File(io.BytesIO(png), filename="ratings.png")
             embed.set_image(url="attachment://ratings.png")
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none(), **extra)
+        await answer(
+            interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False, **extra
+        )
 
 
 async def rating_trend(bot: Boneyard, user_id: int, game: str) -> list[float]:

@@ -4,7 +4,8 @@
 else the caller's latest finished one.  While a match runs they show only what the
 channel has seen (secret moves and the seed are withheld; the replay is drawn from public
 views); after the end, everything.  Both answer privately: a record is for its reader,
-who may share it.  Replays are drawn in a worker process (bot.workers), never on the loop.
+who may share it.  Replays are drawn in the bot's worker processes (`Boneyard.pictures`), never on
+the loop.
 
 `/history` lists a player's finished matches newest first, five a page, with Previous and
 Next buttons whose custom ids carry the player, game and page (they work after restarts).
@@ -25,10 +26,11 @@ from bot.matches import NoMatchHere, ServiceError
 from bot.records import format_record
 from bot.replays import job_for, render_replay
 from bot.store import MatchRow
+from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, report_error
 from cogs.play import GAME_CHOICES
 from cogs.presenter import channel_link
-from cogs.verify_button import VerifyButton, close_pool, run_in_pool
+from cogs.verify_button import VerifyButton
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -130,6 +132,7 @@ class HistoryPageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         try:
+            await defer(interaction)
             if self.game != ALL_GAMES and self.game not in GAMES:
                 raise ServiceError("That list is out of date; run `/history` again.")
             name = await presenter(bot).name(self.member_id)
@@ -137,19 +140,17 @@ class HistoryPageButton(
         except Exception as error:
             await report_error(interaction, error)
             return
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.edit_original_response(embed=embed, view=view)
 
 
 class RecordsCog(BoneyardCog):
-    async def cog_unload(self) -> None:
-        close_pool(self.bot)
-
     @app_commands.command(
         name="export", description="A match's record as a text file (secrets withheld while it runs)."
     )
     @app_commands.describe(match="Match number (default: this channel's match, else your latest)")
     async def export(self, interaction: discord.Interaction, match: int | None = None) -> None:
         presenter_of(interaction).remember(interaction.user)
+        await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
         record = build_record(
             row, await self.bot.store.moves(row.id), await _names(self.bot, row), site=channel_link(row)
@@ -160,8 +161,11 @@ class RecordsCog(BoneyardCog):
         else:
             note = f"The match is running: {record.withheld} secret moves and the seed are withheld until the end."
         file = discord.File(io.BytesIO(format_record(record).encode()), filename=f"boneyard-match-{row.id}.txt")
-        await interaction.response.send_message(
-            f"📜 Record of match #{row.id} ({info.name}, {len(record.moves)} moves). {note}", file=file, ephemeral=True
+        await answer(
+            interaction,
+            f"📜 Record of match #{row.id} ({info.name}, {len(record.moves)} moves). {note}",
+            file=file,
+            ephemeral=True,
         )
 
     @app_commands.command(
@@ -170,10 +174,10 @@ class RecordsCog(BoneyardCog):
     @app_commands.describe(match="Match number (default: this channel's match, else your latest)")
     async def replay(self, interaction: discord.Interaction, match: int | None = None) -> None:
         presenter_of(interaction).remember(interaction.user)
+        await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
         job = job_for(row, await self.bot.store.moves(row.id), await _names(self.bot, row))
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        gif = await run_in_pool(self.bot, render_replay, job)
+        gif = await self.bot.pictures.run(render_replay, job)
         if len(gif) > ATTACHMENT_LIMIT:
             raise ServiceError("That replay came out too large to attach; please tell the bot's admin.")
         info = GAMES[row.game].info
@@ -198,9 +202,10 @@ class RecordsCog(BoneyardCog):
     ) -> None:
         who = member or interaction.user
         presenter_of(interaction).remember(who)
+        await defer(interaction, ephemeral=True)
         embed, view = await history_page(self.bot, who.id, who.display_name, game.value if game else ALL_GAMES, 0)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
-        await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
+        await answer(interaction, embed=embed, ephemeral=True, **extra)
 
 
 async def setup(bot: Boneyard) -> None:

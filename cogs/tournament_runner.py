@@ -44,9 +44,10 @@ def round_label(row: TournamentRow, pairing_id: int) -> str:
     return pictures.round_names(tournament).get(pairing_id, "Game") if tournament is not None else "Game"
 
 
-def picture_file(row: TournamentRow, *, standings: bool, whole: bool | None = None) -> discord.File | None:
-    """The bracket (or table) picture of a started event; None before it starts.  A big
-    bracket is drawn as the round being played and the next unless `whole` is true."""
+def picture_png(row: TournamentRow, standings: bool, whole: bool | None = None) -> tuple[bytes, str] | None:
+    """The bracket (or table) picture of a started event as PNG bytes and its alt text; None
+    before it starts.  A big bracket is drawn as the round being played and the next unless
+    `whole` is true.  CPU work: run it in the bot's worker processes (`picture_file` does)."""
     tournament = loaded(row)
     if tournament is None:
         return None
@@ -54,10 +55,19 @@ def picture_file(row: TournamentRow, *, standings: bool, whole: bool | None = No
     subtitle = f"{info.name} · {row.format.replace('_', ' ')} · best of {row.best_of}"
     data = pictures.picture_data(tournament, row.name, subtitle)
     png = pictures.standings_png(data) if standings else pictures.bracket_png(data, whole=whole)
+    return png, pictures.describe(data, standings=standings)
+
+
+async def picture_file(
+    bot: Boneyard, row: TournamentRow, *, standings: bool, whole: bool | None = None
+) -> discord.File | None:
+    """`picture_png` rendered in the bot's worker processes, as an attachment with alt text."""
+    drawn = await bot.pictures.run(picture_png, row, standings, whole)
+    if drawn is None:
+        return None
+    png, description = drawn
     return discord.File(
-        io.BytesIO(png),
-        filename="standings.png" if standings else "bracket.png",
-        description=pictures.describe(data, standings=standings),
+        io.BytesIO(png), filename="standings.png" if standings else "bracket.png", description=description
     )
 
 
@@ -140,7 +150,7 @@ class TournamentRunner:
                 if champion is not None
                 else f"🏁 **{row.name}** is over."
             )
-            file = await asyncio.to_thread(picture_file, row, standings=True)
+            file = await picture_file(self.bot, row, standings=True)
             await self._post(row.channel_id, text, file=file)
 
     @staticmethod

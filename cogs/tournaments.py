@@ -8,7 +8,6 @@ the service is only told whether the caller is one.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Literal
 
@@ -22,6 +21,7 @@ from bot.store import MatchRow
 from bot.tournament_service import item_names, loaded
 from bot.tournament_store import Entry, TournamentRow
 from bot.tournaments import Format, Tournament
+from cogs.acknowledge import answer, defer
 from cogs.authority import is_host
 from cogs.common import BoneyardCog, presenter
 from cogs.play import GAME_CHOICES, parse_options
@@ -106,6 +106,7 @@ class TournamentsCog(BoneyardCog):
     ) -> None:
         if isinstance(interaction.channel, discord.Thread):
             raise ServiceError("Create tournaments in a text channel: their games get threads of it.")
+        await defer(interaction)
         row = await self.bot.tournaments.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
@@ -123,31 +124,39 @@ class TournamentsCog(BoneyardCog):
         )
         embed = self._info_embed(row, [])
         embed.description = f"Hosted by {interaction.user.mention}. Join with `/tournament join`!"
-        await interaction.response.send_message(embed=embed)
+        await answer(interaction, embed=embed, ephemeral=False)
 
     @tournament.command(name="join", description="Sign up for this channel's tournament.")
     async def join(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         await self.bot.tournaments.join(row.id, interaction.user.id, interaction.user.display_name)
         count = len(await self.bot.tournaments.entries(row.id))
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"✅ {interaction.user.mention} joined **{row.name}** ({count} player{'s' if count != 1 else ''}).",
             allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=False,
         )
 
     @tournament.command(name="leave", description="Withdraw your sign-up before the tournament starts.")
     async def leave(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         await self.bot.tournaments.leave(row.id, interaction.user.id)
-        await interaction.response.send_message(
-            f"👋 {interaction.user.mention} left **{row.name}**.", allowed_mentions=discord.AllowedMentions.none()
+        await answer(
+            interaction,
+            f"👋 {interaction.user.mention} left **{row.name}**.",
+            allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=False,
         )
 
     @tournament.command(name="checkin", description="Confirm you are here to play (during check-in).")
     async def checkin(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         await self.bot.tournaments.check_in(row.id, interaction.user.id)
-        await interaction.response.send_message(f"☑️ You are checked in for **{row.name}**.", ephemeral=True)
+        await answer(interaction, f"☑️ You are checked in for **{row.name}**.", ephemeral=True)
 
     # --- items -------------------------------------------------------------------------
 
@@ -160,21 +169,27 @@ class TournamentsCog(BoneyardCog):
         item: str,
         giver: discord.Member | None = None,
     ) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         await self.bot.tournaments.give_item(row.id, player.id, item, host=is_host(interaction, row))
         source = f" (a gift from {giver.mention})" if giver is not None else ""
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"🎁 {player.mention} receives the item **{item.strip().lower()}**{source}.",
             allowed_mentions=MENTIONS,
+            ephemeral=False,
         )
 
     @item.command(name="take", description="Take an item back from a player (host).")
     async def item_take(self, interaction: discord.Interaction, player: discord.Member, item: str) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         await self.bot.tournaments.take_item(row.id, player.id, item, host=is_host(interaction, row))
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"{player.mention} no longer holds **{item.strip().lower()}**.",
             allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=False,
         )
 
     @item_give.autocomplete("item")
@@ -196,18 +211,20 @@ class TournamentsCog(BoneyardCog):
 
     @tournament.command(name="start", description="Start the tournament, or open check-in if it has one (host).")
     async def start(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         started = await self.bot.tournaments.begin(row.id, host=is_host(interaction, row))
         if started.status == "checkin":
             entrants = " ".join(f"<@{e.user_id}>" for e in await self.bot.tournaments.entries(row.id))
             until = int(started.checkin_until or 0)
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 f"📋 Check-in for **{row.name}** is open until <t:{until}:t> (<t:{until}:R>). "
                 f"Use `/tournament checkin` to play. {entrants}"[:2000],
                 allowed_mentions=MENTIONS,
+                ephemeral=False,
             )
             return
-        await interaction.response.defer()
         await self._announce_start(started, interaction)
 
     async def _announce_start(self, row: TournamentRow, interaction: discord.Interaction | None = None) -> None:
@@ -217,7 +234,7 @@ class TournamentsCog(BoneyardCog):
         text = f"🏁 **{row.name}** begins with {len(tournament.players)} players! Each game gets its own thread below."
         if byes:
             text += f"\nFirst-round bye: {', '.join(byes)}."
-        file = await asyncio.to_thread(picture_file, row, standings=False)
+        file = await picture_file(self.bot, row, standings=False)
         assert file is not None  # a started event has its picture
         if interaction is not None:
             await interaction.followup.send(text, file=file)
@@ -229,10 +246,10 @@ class TournamentsCog(BoneyardCog):
 
     @tournament.command(name="resume", description="Open any games that are due (host; e.g. after fixing permissions).")
     async def resume(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         if not is_host(interaction, row):
             raise ServiceError("Only the tournament's host (or a server manager) can do that.")
-        await interaction.response.defer(ephemeral=True)
         progress = await self.runner.advance(row.id)
         await interaction.followup.send(f"Checked: {len(progress.to_open)} game(s) opened.", ephemeral=True)
 
@@ -242,12 +259,12 @@ class TournamentsCog(BoneyardCog):
     async def report(
         self, interaction: discord.Interaction, player: discord.Member, result: app_commands.Choice[str]
     ) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         tournament = self._started(row)
         pairing = _latest_pairing(tournament, player.id)
         winner = player.id if result.value == "win" else None
         to_abort = await self.bot.tournaments.report(row.id, pairing, winner, host=is_host(interaction, row))
-        await interaction.response.defer()
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
             if update is not None:
@@ -260,12 +277,12 @@ class TournamentsCog(BoneyardCog):
 
     @tournament.command(name="drop", description="Withdraw from the tournament (or withdraw a player, as host).")
     async def drop(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         target = player or interaction.user
         to_end = await self.bot.tournaments.drop(
             row.id, target.id, host=is_host(interaction, row), by=interaction.user.id
         )
-        await interaction.response.defer()
         for match_id in to_end:
             update = await self.bot.service.resign(match_id, target.id)
             await presenter(self.bot).announce(update, intro=f"{target.display_name} left the tournament.")
@@ -277,9 +294,9 @@ class TournamentsCog(BoneyardCog):
 
     @tournament.command(name="cancel", description="Cancel the tournament; running games are aborted (host).")
     async def cancel(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         to_abort = await self.bot.tournaments.cancel(row.id, host=is_host(interaction, row))
-        await interaction.response.defer()
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
             if update is not None:
@@ -298,23 +315,22 @@ class TournamentsCog(BoneyardCog):
         await self._picture(interaction, standings=False, whole=whole or None)
 
     async def _picture(self, interaction: discord.Interaction, *, standings: bool, whole: bool | None = None) -> None:
+        await defer(interaction)
         row = await self._here(interaction)
         if row.state is None:
             names = ", ".join(e.name for e in await self.bot.tournaments.entries(row.id)) or "nobody yet"
-            await interaction.response.send_message(
-                f"**{row.name}** has not started. Signed up: {names}."[:2000], ephemeral=True
-            )
+            await answer(interaction, f"**{row.name}** has not started. Signed up: {names}."[:2000], ephemeral=True)
             return
-        await interaction.response.defer()
-        file = await asyncio.to_thread(picture_file, row, standings=standings, whole=whole)
+        file = await picture_file(self.bot, row, standings=standings, whole=whole)
         assert file is not None
         await interaction.followup.send(f"**{row.name}**", file=file)
 
     @tournament.command(name="info", description="Settings, host and players of this channel's tournament.")
     async def info(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         entries = await self.bot.tournaments.entries(row.id)
-        await interaction.response.send_message(embed=self._info_embed(row, entries), ephemeral=True)
+        await answer(interaction, embed=self._info_embed(row, entries), ephemeral=True)
 
     def _info_embed(self, row: TournamentRow, entries: list[Entry]) -> discord.Embed:
         info = GAMES[row.game].info

@@ -26,7 +26,9 @@ from typing import Any
 import discord
 
 from bot.matches import NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
-from cogs.common import presenter_of, report_error, service_of
+from cogs.acknowledge import answer, defer
+from cogs.common import bot_of, presenter_of, report_error, service_of
+from cogs.playing import announce_move
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +116,7 @@ async def send_fresh_controls(interaction: discord.Interaction, match_id: int, s
     stale = interaction.message
     ephemeral = stale is not None and stale.flags.ephemeral
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-    await interaction.response.send_message(text, files=files, ephemeral=ephemeral, **extra)
+    await answer(interaction, text, files=files, ephemeral=ephemeral, **extra)
     if stale is not None and not ephemeral:
         try:
             await stale.edit(view=None)
@@ -138,9 +140,11 @@ async def receipt_and_announce(
 ) -> None:
     """After a move played from private controls: turn the message into a receipt (its
     controls removed; `receipt` are `edit_message` fields), then announce the update.  The
-    move is announced even if the receipt cannot be shown: it was already played."""
+    move is announced even if the receipt cannot be shown: it was already played.  (The
+    click was acknowledged before the move was played: `cogs.acknowledge`.)"""
     try:
-        await interaction.response.edit_message(view=None, **receipt)
+        await defer(interaction)
+        await interaction.edit_original_response(view=None, **receipt)
     except discord.HTTPException:
         log.warning("could not mark the private controls of match %d as used", update.match.id, exc_info=True)
-    await presenter_of(interaction).announce(update, intro=intro)
+    await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, intro=intro, told=interaction)

@@ -35,6 +35,7 @@ import discord
 from bot.games.domino_wars import DRAFT_SIZE, SEAT_NAMES
 from bot.games.dominoes import no_doubles
 from bot.matches import ServiceError, Update
+from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
 from cogs.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
@@ -582,9 +583,10 @@ async def _next_step(interaction: discord.Interaction, match_id: int, seat: int,
     """Answer a step that is not final: the same message shows the next components."""
     presenter_of(interaction).remember(interaction.user)
     try:
+        await defer(interaction)
         view, moves = await _situation(interaction, match_id, seat)
         status, next_view = build(view, moves)
-        await interaction.response.edit_message(content=with_status(_content(interaction), status), view=next_view)
+        await interaction.edit_original_response(content=with_status(_content(interaction), status), view=next_view)
     except Exception as error:
         await report_or_refresh(interaction, match_id, seat, error)
 
@@ -596,6 +598,7 @@ async def _play(interaction: discord.Interaction, match_id: int, seat: int, move
     presenter = presenter_of(interaction)
     presenter.remember(interaction.user)
     try:
+        await defer(interaction)
         _view, moves = await _situation(interaction, match_id, seat)
         if not is_still_open(move, moves):
             raise StaleControls("That choice is out of date: nothing was played.")

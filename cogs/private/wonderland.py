@@ -35,6 +35,7 @@ import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
 from bot.matches import NoMatchHere, ServiceError
+from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
 from cogs.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
@@ -274,6 +275,7 @@ async def _guarded(
     ephemeral refusal and nothing changes."""
     presenter_of(interaction).remember(interaction.user)
     try:
+        await defer(interaction)
         await check_owner(interaction, match_id, seat)
         await act()
     except Exception as error:
@@ -335,7 +337,7 @@ class PoolSelect(
             if step is None:
                 raise StaleControls(POOL_OVER)
             step = step.with_suit(self.suit, self.item.values)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=pool_text(self.match_id, step), view=pool_view(self.match_id, self.seat, step)
             )
 
@@ -417,7 +419,7 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{_H
             step = dice_step(moves, self.item.values)
             if step is None:
                 raise StaleControls(DICE_OVER)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=dice_text(self.match_id, step), view=dice_view(self.match_id, self.seat, step)
             )
 

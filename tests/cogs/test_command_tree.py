@@ -52,3 +52,25 @@ async def test_the_documented_commands_exist() -> None:
     for wanted in ("play", "move", "board", "hand", "resign", "abort", "matches", "match info", "games", "rules"):
         assert wanted in names
     assert {"clock", "pause", "resume"} <= names
+
+
+WORK_IN_DMS = {"games", "rules", "help", "matches", "stats", "history", "export", "replay"}
+"""Commands that need no server (the records ones take a match number, or default to your
+latest match): everything else acts on a channel's match, a server's ratings or
+tournaments, and is hidden in DMs (`guild_only`)."""
+
+
+async def test_commands_that_need_a_server_are_guild_only() -> None:
+    tree = await _tree()
+    assert {item.name for item in tree} >= WORK_IN_DMS
+    for item in tree:
+        assert item.guild_only == (item.name not in WORK_IN_DMS), item.name
+
+
+async def test_help_lists_every_command() -> None:
+    from cogs.help import listed_commands
+
+    top_level = {item.name for item in await _tree()}
+    listed = listed_commands()
+    assert top_level <= {name.split()[0] for name in listed}, top_level - listed
+    assert "match info" in listed

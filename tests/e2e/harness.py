@@ -12,11 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import renderers
 from bot.client import Boneyard
 from bot.config import Settings
 from tests.fake_discord import (
@@ -99,8 +102,9 @@ class Harness:
         """Wait until no handler of the bot runs and the fake saw no request for a moment.
 
         The fake's quiet period alone is not enough: a handler rendering a picture in a worker
-        thread makes no request for a while, and on a loaded machine longer than the quiet period;
-        closing the bot then fails its announcement against a closed HTTP session.
+        process makes no request for a while, and on a loaded machine longer than the quiet period;
+        closing the bot then fails its announcement against a closed HTTP session.  A picture
+        still being drawn (`pictures.in_flight`) counts as running too: it is followed by a request.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -109,11 +113,14 @@ class Harness:
             busy = [
                 task for task in asyncio.all_tasks() if not task.done() and task.get_name().startswith(HANDLER_TASKS)
             ]
-            if not busy:
+            if not busy and not (self._bot is not None and self._bot.pictures.in_flight):
                 return
             if loop.time() > deadline:
                 raise AssertionError(f"handlers still running after {timeout} s: {[t.get_name() for t in busy]}")
-            await asyncio.wait(busy, timeout=max(0.0, deadline - loop.time()))
+            if busy:
+                await asyncio.wait(busy, timeout=max(0.0, deadline - loop.time()))
+            else:
+                await asyncio.sleep(0.01)
 
     async def restart(self) -> Boneyard:
         """Close the bot and start a fresh client on the same database file (as after a deploy)."""
@@ -125,16 +132,81 @@ class Harness:
     async def command(
         self, name: str, options: dict[str, Any] | None = None, *, user: FakeUser, channel: FakeChannel | None = None
     ) -> FakeInteraction:
-        """Run a slash command and wait until the bot acknowledged it."""
+        """Run a slash command and wait until the bot answered it: commands acknowledge first
+        ("thinking…") and answer after their work, so a test's next step never races it."""
         interaction = await self.fake.slash_command(name, options or {}, user=user, channel=channel)
-        return await self.fake.wait_for_response(interaction)
+        await self.fake.wait_for_response(interaction)
+        if interaction.callback_type == 5:
+            await self.fake.wait_until(lambda: self._answered(interaction), f"the answer to /{name}")
+        return interaction
+
+    def _answered(self, interaction: FakeInteraction) -> bool:
+        """A deferred interaction whose "thinking…" message was replaced, or deleted and followed up."""
+        original = self.fake.world.messages.get(interaction.original_message_id or 0)
+        if original is not None and not original.deleted and not original.loading:
+            return True
+        return bool(interaction.followup_ids)
 
     async def error_reply(
         self, name: str, options: dict[str, Any] | None = None, *, user: FakeUser, channel: FakeChannel | None = None
     ) -> str:
         """Run a slash command that must fail: the text of its ephemeral error reply."""
         interaction = await self.command(name, options, user=user, channel=channel)
-        return ephemeral_text(interaction)
+        return await self.ephemeral_reply(interaction)
+
+    async def settled(self, interaction: FakeInteraction) -> FakeInteraction:
+        """Wait until the bot acknowledged `interaction` and finished answering it (its message
+        edited, its follow-ups sent): handlers defer first and do the work afterwards."""
+        await self.fake.wait_for_response(interaction)
+        await self.fake.wait_until(
+            lambda: self._edited(interaction) or bool(interaction.followup_ids), "the click's edit or answer"
+        )
+        await self.fake.wait_until_idle()
+        return interaction
+
+    @staticmethod
+    def _edited(interaction: FakeInteraction) -> bool:
+        return interaction.callback_type == 7 or any(
+            r.method == "PATCH" and r.path.endswith("/messages/@original") and r.status == 200
+            for r in interaction.requests
+        )
+
+    def updated(self, interaction: FakeInteraction) -> bool:
+        """A settled component click that changed its own message and was not refused."""
+        refused = any(self.fake.world.messages[i].ephemeral for i in interaction.followup_ids)
+        return self._edited(interaction) and not refused
+
+    def refusal(self, interaction: FakeInteraction) -> str:
+        """The text of the ephemeral refusal of a settled interaction (fails when there is none)."""
+        answers = [m for m in self._answers(interaction) if m.ephemeral]
+        assert len(answers) == 1, (interaction.callback_data, [m.content for m in self._answers(interaction)])
+        return answers[0].content
+
+    def answer(self, interaction: FakeInteraction) -> FakeMessage:
+        """The one message answering a settled interaction, of either visibility (fresh
+        controls in a DM are an ordinary message; a refusal in a channel is ephemeral)."""
+        answers = self._answers(interaction)
+        assert len(answers) == 1, (interaction.callback_data, [m.content for m in answers])
+        return answers[0]
+
+    async def public_reply(self, interaction: FakeInteraction) -> FakeMessage:
+        """The public answer to an interaction, whether it came at once or after a defer."""
+        return await self.fake.wait_for_answer(interaction, ephemeral=False)
+
+    async def ephemeral_reply(self, interaction: FakeInteraction) -> str:
+        """The text of the private answer to an interaction (an error, a confirmation), whether it
+        came at once or after a defer; nobody else saw anything: no public answer is left."""
+        message = await self.fake.wait_for_answer(interaction, ephemeral=True)
+        await self.fake.wait_until_idle()
+        public = [m.id for m in self._answers(interaction) if not m.ephemeral]
+        assert public == [], f"a public answer was left next to the private one: {public}"
+        return message.content
+
+    def _answers(self, interaction: FakeInteraction) -> list[FakeMessage]:
+        ids = list(interaction.followup_ids)
+        if interaction.callback_type in (4, 5) and interaction.original_message_id is not None:
+            ids.insert(0, interaction.original_message_id)
+        return [m for m in (self.fake.world.messages[i] for i in ids) if not m.deleted]
 
     async def challenge(
         self,
@@ -153,8 +225,7 @@ class Harness:
         if options is not None:
             values["options"] = options
         interaction = await self.command("play", values, user=challenger, channel=channel)
-        message = self.fake.original_response(interaction)
-        assert message is not None, interaction.callback_data
+        message = await self.fake.wait_for_answer(interaction, ephemeral=False)
         challenge_match_id(message)  # it carries the Accept button
         return message
 
@@ -165,8 +236,9 @@ class Harness:
         mark = self.fake.mark()
         click = await self.fake.click_button(challenge, f"boneyard:accept:{match_id}", user=user)
         await self.fake.wait_for_response(click)
-        assert click.callback_type == 7, click.callback_data
+        assert click.callback_type == 6, click.callback_data  # acknowledged before any database work
         board = await self.fake.wait_for_message(channel, lambda m: bool(m.attachments), since=mark)
+        assert challenge.content.startswith(f"✅ {user.mention} accepted"), challenge.content
         return match_id, board
 
     async def start_match(
@@ -196,8 +268,11 @@ class Harness:
         """`/move` that is played but answered only to the player: a move the game keeps secret
         (a draft pick), or one that is added to the turn's post in the channel (Wonderland)."""
         interaction = await self.command("move", {"notation": notation}, user=user, channel=channel)
-        assert interaction.ephemeral, interaction.callback_data
-        return await self.fake.wait_for_followup(interaction)
+        reply = await self.fake.wait_for_answer(interaction, ephemeral=True)
+        await self.fake.wait_until_idle()
+        public = [m.id for m in self._answers(interaction) if not m.ephemeral]
+        assert public == [], f"a public answer was left next to the private one: {public}"
+        return reply
 
     async def typed_move(self, user: FakeUser, text: str, *, channel: FakeChannel | None = None) -> FakeMessage:
         """A plain message that must be played: the board message the bot posts after it."""
@@ -245,6 +320,21 @@ def assert_board_for(message: FakeMessage, user: FakeUser) -> None:
     """A board message: a PNG attachment and a mention of the player to move."""
     board_png(message)
     assert f"{user.mention} to move" in message.content, message.content
+
+
+def record_board_views(monkeypatch: pytest.MonkeyPatch, harness: Harness) -> list[dict[str, Any]]:
+    """Record the view of every board picture (`renderers.render`, run in the bot's worker pool)."""
+    seen: list[dict[str, Any]] = []
+    pool = harness.bot.pictures
+    real = pool.run
+
+    async def recording(fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is renderers.render:
+            seen.append(args[1])
+        return await real(fn, *args)
+
+    monkeypatch.setattr(pool, "run", recording)
+    return seen
 
 
 def unexpected_errors(harness: Harness, records: list[logging.LogRecord]) -> list[str]:

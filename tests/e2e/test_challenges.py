@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness, assert_board_for, challenge_match_id, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for, challenge_match_id
 
 pytestmark = pytest.mark.e2e
 
@@ -27,9 +27,10 @@ async def test_refused_challenges_and_decline_then_an_open_challenge(harness: Ha
     assert "already has a match" in await harness.error_reply("play", {"game": "focus"}, user=carol)
     match_id = challenge_match_id(challenge)
     wrong = await fake.click_button(challenge, f"boneyard:accept:{match_id}", user=carol)
-    assert "for someone else" in ephemeral_text(await fake.wait_for_response(wrong))
+    assert "for someone else" in await harness.ephemeral_reply(wrong)
     decline = await fake.click_button(challenge, f"boneyard:decline:{match_id}", user=bob)
     await fake.wait_for_response(decline)
+    await fake.wait_until_idle()
     assert challenge.content == f"❌ {bob.mention} declined." and challenge.components == []
     assert (await harness.bot.service.get(match_id)).status == "declined"
 
@@ -45,8 +46,8 @@ async def test_abort_needs_both_players(harness: Harness) -> None:
     alice, bob, _ = fake.players
     match_id, _ = await harness.start_match("focus", alice, bob)
     ask = await harness.command("abort", user=alice)
-    request = fake.original_response(ask)
-    assert request is not None and not ask.ephemeral
+    request = await harness.public_reply(ask)
+    assert not ask.ephemeral
     assert f"{bob.mention}, use `/abort` too" in request.content
     assert (await harness.bot.service.get(match_id)).status == "active"
 

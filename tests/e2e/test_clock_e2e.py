@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from tests.bot.settling_time import SettlingTime
-from tests.e2e.harness import Harness, assert_board_for, board_png, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for, board_png
 
 pytestmark = pytest.mark.e2e
 
@@ -29,13 +29,12 @@ async def test_blitz_reminders_then_loss_on_time(harness: Harness) -> None:
     ask = await harness.command(
         "play", {"game": "focus", "opponent": bob, "seat": "first", "clock": "blitz"}, user=alice
     )
-    challenge = fake.original_response(ask)
-    assert challenge is not None
+    challenge = await harness.public_reply(ask)
     assert "Clock: blitz: 1:00 per move + 3:00 reserve, draft 2:00." in challenge.content
     match_id, board = await harness.accept(challenge, bob)
     assert_board_for(board, alice)
 
-    shown = ephemeral_text(await harness.command("clock", user=bob))
+    shown = await harness.ephemeral_reply(await harness.command("clock", user=bob))
     assert f"▶ {alice.name} (Orange): `1:00 + 3:00`" in shown and f"· {bob.name} (Blue): `1:00 + 3:00`" in shown
 
     mark = fake.mark()
@@ -74,19 +73,17 @@ async def test_pause_needs_both_players_and_shows_on_the_clock(harness: Harness)
     clock = SettlingTime(float(int(time.time())))
     clock.keepers.append(await harness.bot.start_clocks(now=clock.now, sleep=clock.sleep))
     ask = await harness.command("play", {"game": "focus", "opponent": bob, "seat": "first", "clock": "2m"}, user=alice)
-    challenge = fake.original_response(ask)
-    assert challenge is not None
+    challenge = await harness.public_reply(ask)
     await harness.accept(challenge, bob)
 
-    first = await harness.command("pause", user=alice)
-    assert first.callback_data is not None
-    assert f"{bob.mention}, use `/pause` too to agree." in str(first.callback_data.get("content"))
+    first = await harness.public_reply(await harness.command("pause", user=alice))
+    assert f"{bob.mention}, use `/pause` too to agree." in first.content
     assert "not playing" in await harness.error_reply("pause", user=carol)
-    second = await harness.command("pause", user=bob)
-    assert second.callback_data is not None and "is paused" in str(second.callback_data.get("content"))
+    second = await harness.public_reply(await harness.command("pause", user=bob))
+    assert "is paused" in second.content
     mark = fake.mark()
     await clock.advance(3600)
-    shown = ephemeral_text(await harness.command("clock", user=alice))
+    shown = await harness.ephemeral_reply(await harness.command("clock", user=alice))
     assert f"⏸ {alice.name} (Orange): `2:00`" in shown and "paused" in shown
     assert [m for m in fake.bot_messages(fake.channel) if m.id > mark.snowflake and m.content.startswith("⏰")] == []
     bad = await harness.error_reply("play", {"game": "focus", "clock": "soon"}, user=carol)

@@ -10,13 +10,11 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
-from typing import Any
 
 import pytest
 
-import renderers
 from cogs.private.domino_wars import decode_tiles
-from tests.e2e.harness import Harness, ephemeral_text
+from tests.e2e.harness import Harness, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.e2e
@@ -97,24 +95,11 @@ class ScriptedPlayer:
         return await fake.select(message, tile_select, option_values(message, tile_select)[:1], user=self.user)
 
 
-def public_view_renders(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Record the view of every board picture (the presenter's `renderers.render`)."""
-    seen: list[dict[str, Any]] = []
-    real = renderers.render
-
-    def recording(game: str, view: dict[str, Any], header: renderers.Header | None = None) -> bytes:
-        seen.append(view)
-        return real(game, view, header)
-
-    monkeypatch.setattr(renderers, "render", recording)
-    return seen
-
-
 async def test_a_whole_match_with_items_is_played_from_dms_and_the_channel_learns_nothing_secret(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fixed_seed(monkeypatch)
-    renders = public_view_renders(monkeypatch)
+    renders = record_board_views(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, _ = fake.players
     match_id, _ = await harness.start_match("domino_wars", alice, bob, options="repeat=me tie=me mulligan=opponent")
@@ -128,8 +113,8 @@ async def test_a_whole_match_with_items_is_played_from_dms_and_the_channel_learn
         final = bool(FINAL_STEPS & set(steps(message)))
         if {"t", "e"} & set(steps(message)):
             assert message.files()["hand.png"].startswith(b"\x89PNG"), "a turn's controls come with the hand"
-        click = await fake.wait_for_response(await player.act(message))
-        assert click.callback_type == 7, click.callback_data  # an edit of the DM, never a refusal
+        click = await harness.settled(await player.act(message))
+        assert harness.updated(click), click.callback_data  # an edit of the DM, never a refusal
         if not final:
             assert has_controls(fake.message(message.id)), "a step that is not final shows the next one"
         clicks += 1
@@ -192,40 +177,36 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     (draft_select,) = steps(dm)["ds"]
     eight = option_values(dm, draft_select)[:8]
     for intruder, reason in ((bob, "belong to the other player"), (carol, "not playing in this match")):
-        click = await fake.wait_for_response(await fake.select(dm, draft_select, eight, user=intruder))
-        assert reason in ephemeral_text(click)
+        click = await harness.settled(await fake.select(dm, draft_select, eight, user=intruder))
+        assert reason in harness.refusal(click)
     assert fake.message(dm.id).custom_ids == [draft_select]
 
     # Alice chooses; a double click on Confirm drafts once, the second click is refused.
-    await fake.wait_for_response(await fake.select(dm, draft_select, eight, user=alice))
+    await harness.settled(await fake.select(dm, draft_select, eight, user=alice))
     (confirm,) = steps(fake.message(dm.id))["dk"]
     first, second = await asyncio.gather(
         fake.click_button(dm, confirm, user=alice), fake.click_button(dm, confirm, user=alice)
     )
-    answers = sorted(
-        [await fake.wait_for_response(first), await fake.wait_for_response(second)], key=lambda i: i.callback_type or 0
-    )
+    answers = sorted([await harness.settled(first), await harness.settled(second)], key=harness.updated)
     refusal, success = answers
-    assert success.callback_type == 7 and "Draft sent" in str(success.callback_data)
-    assert refusal.callback_type == 4 and refusal.callback_data is not None  # a fresh message, not a dead end
-    said = str(refusal.callback_data.get("content"))
-    assert any(words in said for words in ("out of date", "not your turn")), refusal.callback_data
+    assert harness.updated(success) and "Draft sent" in fake.message(dm.id).content
+    fresh = harness.answer(refusal)
+    assert fresh.id > dm.id, "a fresh message, not a dead end"
+    assert any(words in fresh.content for words in ("out of date", "not your turn")), fresh.content
     assert (await service.view(match_id, alice.id))["private"]["draft"] == eight
     assert await harness.move_count(match_id) == before + 1
 
     # Bob prepares a draft in his DM, then drafts other tiles with /move: the old Confirm is stale.
     bob_dm = await newest_controls(harness, bob)
     (bob_select,) = steps(bob_dm)["ds"]
-    await fake.wait_for_response(await fake.select(bob_dm, bob_select, option_values(bob_dm, bob_select)[:8], user=bob))
+    await harness.settled(await fake.select(bob_dm, bob_select, option_values(bob_dm, bob_select)[:8], user=bob))
     (bob_confirm,) = steps(fake.message(bob_dm.id))["dk"]
     typed = option_values(bob_dm, bob_select)[-8:]
-    typed_draft = await harness.command("move", {"notation": "draft " + " ".join(typed)}, user=bob)
-    assert typed_draft.ephemeral, "every reply to a secret move is private"
-    await fake.wait_for_followup(typed_draft)
+    await harness.slash_move_answered_privately(bob, "draft " + " ".join(typed))  # a secret move: a private reply
     count = await harness.move_count(match_id)
     mark = fake.mark()
-    click = await fake.wait_for_response(await fake.click_button(bob_dm, bob_confirm, user=bob))
-    assert click.callback_type == 4 and "out of date" in str((click.callback_data or {}).get("content"))
+    click = await harness.settled(await fake.click_button(bob_dm, bob_confirm, user=bob))
+    assert "out of date" in harness.answer(click).content
     fresh = await fake.wait_for_message(fake.dm_channel(bob), lambda m: "out of date" in m.content, since=mark)
     await fake.wait_for_request("PATCH", rf"/channels/\d+/messages/{bob_dm.id}", since=mark)
     assert fresh.id > bob_dm.id and not has_controls(fake.message(bob_dm.id)), "the stale controls are gone"
@@ -240,23 +221,21 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     other = bob if mover is alice else alice
     turn_dm = await fake.wait_for_message(fake.dm_channel(mover), lambda m: "t" in steps(m))
     (tile_select,) = steps(turn_dm)["t"]
-    click = await fake.wait_for_response(
+    click = await harness.settled(
         await fake.select(turn_dm, tile_select, option_values(turn_dm, tile_select)[:1], user=other)
     )
-    assert "belong to the other player" in ephemeral_text(click)
-    await fake.wait_for_response(
-        await fake.select(turn_dm, tile_select, option_values(turn_dm, tile_select)[:1], user=mover)
-    )
+    assert "belong to the other player" in harness.refusal(click)
+    await harness.settled(await fake.select(turn_dm, tile_select, option_values(turn_dm, tile_select)[:1], user=mover))
     (placement_select,) = steps(fake.message(turn_dm.id))["p"]
     chosen = option_values(fake.message(turn_dm.id), placement_select)[0]
     legal = await service.legal_moves(match_id, mover.id)
     other_move = next(m for m in legal if m != chosen)
     await harness.typed_move(mover, other_move)
     count = await harness.move_count(match_id)
-    click = await fake.wait_for_response(await fake.select(turn_dm, placement_select, [chosen], user=mover))
-    said = str((click.callback_data or {}).get("content"))
-    assert click.callback_type == 4 and any(words in said for words in ("out of date", "cannot be placed")), said
-    assert "Here are your current controls" in said and (click.callback_data or {}).get("components")
+    click = await harness.settled(await fake.select(turn_dm, placement_select, [chosen], user=mover))
+    fresh = harness.answer(click)
+    assert any(words in fresh.content for words in ("out of date", "cannot be placed")), fresh.content
+    assert "Here are your current controls" in fresh.content and fresh.components
     assert await harness.move_count(match_id) == count
 
 
@@ -275,12 +254,12 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     assert private.ephemeral and private.files()["hand.png"].startswith(b"\x89PNG")
     (draft_select,) = steps(private)["ds"]
     tiles = option_values(private, draft_select)[:8]
-    click = await fake.wait_for_response(await fake.select(private, draft_select, tiles, user=bob))
-    assert click.callback_type == 7
+    click = await harness.settled(await fake.select(private, draft_select, tiles, user=bob))
+    assert harness.updated(click)
     (confirm,) = steps(fake.message(private.id))["dk"]
     mark = fake.mark()
-    click = await fake.wait_for_response(await fake.click_button(private, confirm, user=bob))
-    assert click.callback_type == 7 and not has_controls(fake.message(private.id))
+    click = await harness.settled(await fake.click_button(private, confirm, user=bob))
+    assert harness.updated(click) and not has_controls(fake.message(private.id))
     assert (await service.view(match_id, bob.id))["private"]["draft"] == tiles
     board = await fake.wait_for_message(fake.channel, lambda m: "has drafted" in m.content, since=mark)
     both_drafted = all((await service.view(match_id, None))["drafted"])
@@ -290,18 +269,18 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     # Alice plays from her DMs until it is bob's turn; bob then plays his turn from `/hand`.
     alice_player = ScriptedPlayer(harness, alice)
     while (await harness.to_move(match_id)) != [bob.id]:
-        await fake.wait_for_response(await alice_player.act(await newest_controls(harness, alice)))
+        await harness.settled(await alice_player.act(await newest_controls(harness, alice)))
     await fake.wait_until_idle()  # alice's last board and DMs are out
     hand = await harness.command("hand", user=bob)
     private = await fake.wait_for_followup(hand)
     (tile_select,) = steps(private)["t"]
     tile = option_values(private, tile_select)[0]
-    await fake.wait_for_response(await fake.select(private, tile_select, [tile], user=bob))
+    await harness.settled(await fake.select(private, tile_select, [tile], user=bob))
     (placement_select,) = steps(fake.message(private.id))["p"]
     placement = option_values(fake.message(private.id), placement_select)[0]
     mark = fake.mark()
-    click = await fake.wait_for_response(await fake.select(private, placement_select, [placement], user=bob))
-    assert click.callback_type == 7
+    click = await harness.settled(await fake.select(private, placement_select, [placement], user=bob))
+    assert harness.updated(click)
     board = await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
     assert board.content.startswith("bob (") and f"played `{placement}`" in board.content, board.content
     assert placement.split(" ")[0] in (tile, "-".join(tile[::-1]))
@@ -316,11 +295,11 @@ async def test_a_choice_survives_a_restart_between_two_steps(harness: Harness, m
     dm = await newest_controls(harness, alice)
     (draft_select,) = steps(dm)["ds"]
     tiles = option_values(dm, draft_select)[3:11]
-    await fake.wait_for_response(await fake.select(dm, draft_select, tiles, user=alice))
+    await harness.settled(await fake.select(dm, draft_select, tiles, user=alice))
     (confirm,) = steps(fake.message(dm.id))["dk"]
 
     await harness.restart()
-    click = await fake.wait_for_response(await fake.click_button(dm, confirm, user=alice))
-    assert click.callback_type == 7, click.callback_data
+    click = await harness.settled(await fake.click_button(dm, confirm, user=alice))
+    assert harness.updated(click), click.callback_data
     assert (await harness.bot.service.view(match_id, alice.id))["private"]["draft"] == tiles
     assert service is not harness.bot.service

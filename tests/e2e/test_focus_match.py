@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from tests.e2e.harness import Harness, assert_board_for, board_png, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for, board_png
 
 pytestmark = pytest.mark.e2e
 
@@ -42,14 +42,15 @@ async def test_slash_commands_from_challenge_to_resignation(harness: Harness) ->
     assert len(set(pictures)) == len(pictures), "every board picture shows the new position"
 
     ask = await harness.command("resign", user=bob)
-    assert "Really resign?" in ephemeral_text(ask)
-    confirm = fake.original_response(ask)
-    assert confirm is not None and confirm.custom_ids == [f"boneyard:resign:{match_id}"]
+    assert "Really resign?" in await harness.ephemeral_reply(ask)
+    confirm = await fake.wait_for_answer(ask, ephemeral=True)
+    assert confirm.custom_ids == [f"boneyard:resign:{match_id}"]
     mark = fake.mark()
     click = await fake.click_button(confirm, f"boneyard:resign:{match_id}", user=bob)
     await fake.wait_for_response(click)
-    assert click.callback_type == 7 and confirm.content == "You resigned."
+    assert click.callback_type == 6  # acknowledged first, then the confirmation is edited
     outcome = await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
+    assert confirm.content == "You resigned." and confirm.components == []
     row = await harness.bot.service.get(match_id)
     assert row.status == "finished"
     assert "🏆 **alice** wins: Blue resigned." in outcome.content

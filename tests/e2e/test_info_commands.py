@@ -1,4 +1,4 @@
-"""The commands that only answer: /games, /rules, /board, /matches, /match info, /hand."""
+"""The commands that only answer: /games, /rules, /help, /board, /matches, /match info, /hand."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.games import GAMES
-from tests.e2e.harness import Harness, assert_board_for, board_png, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for, board_png
 
 pytestmark = pytest.mark.e2e
 
@@ -30,17 +30,42 @@ async def test_games_and_rules_answer_anyone(harness: Harness) -> None:
     focus = next(f for f in fields if f["name"] == "Focus (`focus`)")
     assert "ply_limit" in focus["value"] and "repetitions" in focus["value"]
 
-    rules = await harness.command("rules", {"game": "focus"}, user=carol)
-    embed = embed_of(rules.callback_data)
-    assert rules.ephemeral and embed["title"] == "How to play Focus"
-    assert embed["description"] == GAMES["focus"].info.how_to_play[:4000]
+    for key in GAMES:
+        rules = await harness.command("rules", {"game": key}, user=carol)
+        shown = await harness.fake.wait_for_answer(rules, ephemeral=True)
+        (embed,) = shown.embeds
+        info = GAMES[key].info
+        assert embed["title"] == f"How to play {info.name}" and embed["description"] == info.how_to_play[:4000]
+        assert embed["image"]["url"] == "attachment://move.png"
+        picture = shown.files()["move.png"]
+        assert picture.startswith(b"\x89PNG") and len(picture) > 10_000
+        assert harness.fake.bot_messages(harness.fake.channel) == [], "only the asker sees the rules"
+
+
+async def test_help_lists_the_commands_by_task_and_match_commands_stay_out_of_dms(harness: Harness) -> None:
+    fake = harness.fake
+    carol = fake.players[2]
+    shown = await harness.command("help", user=carol)
+    embed = embed_of(shown.callback_data)
+    assert shown.ephemeral
+    tasks = [f["name"] for f in embed["fields"]]
+    assert tasks[:2] == ["Start a match", "Play your move"]
+    text = str(embed)
+    for example in ("`/play game:Focus opponent:@bob`", "`/move d2-d1`", "`/rules game:Domineering`"):
+        assert example in text
+    # As synced: the match commands are marked server-only, so Discord hides them in DMs.
+    synced = {c["name"]: c for c in fake.commands(fake.guild)}
+    for name in ("move", "board", "play", "resign", "clock", "leaderboard", "match", "tournament"):
+        assert synced[name].get("dm_permission") is False or synced[name].get("contexts") == [0], synced[name]
+    for name in ("help", "rules", "games"):
+        assert synced[name].get("dm_permission") is not False and synced[name].get("contexts") != [0]
 
 
 async def test_board_matches_and_match_info_describe_the_channel_match(harness: Harness) -> None:
     fake = harness.fake
     alice, bob, carol = fake.players
     assert "no match in this channel" in await harness.error_reply("board", user=carol)
-    assert "no running matches" in ephemeral_text(await harness.command("matches", user=alice))
+    assert "no running matches" in await harness.ephemeral_reply(await harness.command("matches", user=alice))
 
     challenge = await harness.challenge("focus", alice, bob, options="ply_limit=50")
     assert "has not been accepted" in await harness.error_reply("board", user=carol)
@@ -54,11 +79,12 @@ async def test_board_matches_and_match_info_describe_the_channel_match(harness: 
     assert shown.content.startswith(f"Focus · match #{match_id}")
     assert board_png(shown) == board_png(fake.bot_messages(fake.channel)[-2]), "the same position as the last move"
 
-    listing = ephemeral_text(await harness.command("matches", user=bob))
+    listing = await harness.ephemeral_reply(await harness.command("matches", user=bob))
     assert f"**Focus** #{match_id} (running)" in listing and str(fake.channel.id) in listing
 
     info = await harness.command("match info", user=carol)
-    embed = embed_of(info.callback_data)
+    shown_info = await fake.wait_for_answer(info, ephemeral=True)
+    embed = shown_info.embeds[0]
     row = await harness.bot.service.get(match_id)
     assert info.ephemeral and embed["title"] == f"Focus · match #{match_id}"
     fields = {f["name"]: f["value"] for f in embed["fields"]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness, ephemeral_text
+from tests.e2e.harness import Harness
 
 pytestmark = pytest.mark.e2e
 
@@ -23,13 +23,13 @@ async def test_done_button_plays_done_for_the_player_to_move_only(
     mover_id = row.seats[view["turn"][0]]
     mover = alice if mover_id == alice.id else bob
     other = bob if mover is alice else alice
-    done_id = f"boneyard:mv:{match_id}:done"
+    done_id = f"boneyard:mv:{match_id}:v{row.version}:done"
     assert done_id in board.custom_ids
 
     before = await service.store.move_count(match_id)
     for intruder, reason in ((other, "not your turn"), (carol, "not playing in this match")):
         click = await fake.click_button(board, done_id, user=intruder)
-        assert reason in ephemeral_text(await fake.wait_for_response(click))
+        assert reason in await harness.ephemeral_reply(click)
     assert await service.store.move_count(match_id) == before
 
     click = await fake.click_button(board, done_id, user=mover)

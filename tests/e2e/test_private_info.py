@@ -20,9 +20,7 @@ async def play_draft(harness: Harness, match_id: int, user: FakeUser, picks: int
     for _ in range(picks):
         move = (await harness.bot.service.legal_moves(match_id, user.id))[0]
         mark = harness.fake.mark()
-        interaction = await harness.command("move", {"notation": move}, user=user)
-        assert interaction.ephemeral, interaction.callback_data
-        reply = await harness.fake.wait_for_followup(interaction)
+        reply = await harness.slash_move_answered_privately(user, move)  # nothing public left beside it
         assert reply.ephemeral and move in reply.content
         await harness.fake.wait_until_idle()
         posted = [m for m in harness.fake.bot_messages(harness.fake.channel) if m.id > mark.snowflake]

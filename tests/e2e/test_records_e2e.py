@@ -47,8 +47,10 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     pick = next(m for m in await service.legal_moves(wars_id, drafter.id) if m.startswith("pick"))
     await harness.slash_move_answered_privately(drafter, pick, channel=side)
     export = await harness.command("export", {"match": wars_id}, user=carol)
-    assert export.ephemeral and "secret moves and the seed are withheld" in str(export.callback_data)
-    name, data = _only_file(fake.original_response(export), ".txt")
+    exported = fake.original_response(export)
+    assert exported is not None and exported.ephemeral
+    assert "secret moves and the seed are withheld" in exported.content
+    name, data = _only_file(exported, ".txt")
     assert name == f"boneyard-match-{wars_id}.txt"
     text = data.decode()
     assert "{withheld}" in text and pick not in text and row.seed not in text and '[Result "*"]' in text
@@ -111,9 +113,8 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     theirs = fake.original_response(await harness.command("history", {"member": alice}, user=alice))
     assert theirs is not None and theirs.embeds[0]["description"].count("vs bob · 💀 lost · rating -") == 5
     older = next(c for c in page.custom_ids if c.endswith(":o"))
-    turn = await fake.click_button(page, older, user=carol)
-    await fake.wait_for_response(turn)
-    assert turn.callback_type == 7
+    turn = await harness.settled(await fake.click_button(page, older, user=carol))
+    assert harness.updated(turn)
     second = fake.original_response(listing)
     assert second is not None
     text = second.embeds[0]["description"]
@@ -128,8 +129,8 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
 
     # The rating trend: six rated results for alice in two games, a sparkline and a chart.
     stats = await harness.command("stats", {"member": alice}, user=carol)
-    assert stats.callback_type == 4 and stats.callback_data is not None
-    fields = {f["name"]: f["value"] for f in stats.callback_data["embeds"][0]["fields"]}
+    shown = await harness.public_reply(stats)
+    fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
     assert "Trend: 1500 → " in fields["Focus"] and "Trend: 1500 → " in fields["Domineering"]
     _, chart = _only_file(fake.original_response(stats), "ratings.png")
     assert Image.open(io.BytesIO(chart)).size == (720, 340)

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.e2e.harness import Harness, assert_board_for, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for
 from tests.fake_discord import FakeUser
 
 pytestmark = pytest.mark.e2e
@@ -70,12 +70,11 @@ async def test_two_moves_at_the_same_instant_are_serialised(harness: Harness) ->
         fake.slash_command("move", {"notation": "d2-d1"}, user=alice),
         fake.slash_command("move", {"notation": "e2-e1"}, user=alice),
     )
-    for interaction in race:
-        await fake.wait_for_response(interaction)
-    played = [i for i in race if not i.ephemeral]
-    refused = [i for i in race if i.ephemeral]
+    answers = [await fake.wait_for_answer(interaction) for interaction in race]
+    played = [i for i, a in zip(race, answers, strict=True) if not a.ephemeral]
+    refused = [i for i, a in zip(race, answers, strict=True) if a.ephemeral]
     assert len(played) == 1 and len(refused) == 1
-    assert ephemeral_text(refused[0]) == "⚠️ It is not your turn."
+    assert await harness.ephemeral_reply(refused[0]) == "⚠️ It is not your turn."
     assert await harness.move_count(match_id) == 1
     assert_board_for(await fake.wait_for_followup(played[0]), bob)
     winner = played[0].data["options"][0]["value"]
@@ -87,13 +86,12 @@ async def test_two_moves_at_the_same_instant_are_serialised(harness: Harness) ->
         fake.slash_command("move", {"notation": "f3-f2"}, user=alice),
         fake.slash_command("move", {"notation": "c2-c1"}, user=bob),
     )
-    for interaction in race:
-        await fake.wait_for_response(interaction)
+    alice_answer, bob_answer = [await fake.wait_for_answer(interaction) for interaction in race]
     alice_move, bob_move = race
-    assert not bob_move.ephemeral
-    alice_played = not alice_move.ephemeral
+    assert not bob_answer.ephemeral
+    alice_played = not alice_answer.ephemeral
     if not alice_played:
-        assert ephemeral_text(alice_move) == "⚠️ It is not your turn."
+        assert await harness.ephemeral_reply(alice_move) == "⚠️ It is not your turn."
     assert await harness.move_count(match_id) == 2 + alice_played
     moves = [m.move for m in await harness.bot.service.store.moves(match_id)]
     assert moves == [winner, "c2-c1", "f3-f2"][: 2 + alice_played]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -96,16 +97,18 @@ def grant_manage_messages(fake: FakeDiscord) -> None:
     fake.world.guilds[fake.guild.id].members[fake.bot.id].role_ids.append(role.id)
 
 
-def record_public_renders(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+def record_public_renders(monkeypatch: pytest.MonkeyPatch, harness: Harness) -> list[dict[str, Any]]:
+    """The views of the board pictures without a seat's own part (drawn in the bot's worker pool)."""
     seen: list[dict[str, Any]] = []
-    real = renderers.render
+    pool = harness.bot.pictures
+    real = pool.run
 
-    def recording(game: str, view: dict[str, Any], header: renderers.Header | None = None) -> bytes:
-        if "you" not in view:
-            seen.append(view)
-        return real(game, view, header)
+    async def recording(fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is renderers.render and "you" not in args[1]:
+            seen.append(args[1])
+        return await real(fn, *args)
 
-    monkeypatch.setattr(renderers, "render", recording)
+    monkeypatch.setattr(pool, "run", recording)
     return seen
 
 
@@ -134,7 +137,7 @@ async def test_wonderland_is_told_in_the_channel_and_keeps_pools_and_hidden_roll
 ) -> None:
     # the seed of `test_wonderland_dm`: Alice's first roll is S S, so her turn goes on after it
     monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
-    renders = record_public_renders(monkeypatch)
+    renders = record_public_renders(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, carol = fake.players
     match_id, _ = await harness.start_match("wonderland", alice, bob, options=f"hidden_factors={hidden}")
@@ -164,7 +167,7 @@ async def test_wonderland_is_told_in_the_channel_and_keeps_pools_and_hidden_roll
     dice = await dm_with(harness, alice, ":ds:")
     await select(harness, dice, ":ds:", ["AH", "4H"], alice)
     mark = fake.mark()
-    assert (await click(harness, dice, ":dr:", alice)).callback_type == 7
+    assert harness.updated(await click(harness, dice, ":dr:", alice))
     await fake.wait_for_request("PATCH", rf"/channels/{fake.channel.id}/messages/\d+", since=mark)
     await fake.wait_until_idle()
     post = fake.bot_messages(fake.channel)[-1]
@@ -190,26 +193,28 @@ async def test_wonderland_is_told_in_the_channel_and_keeps_pools_and_hidden_roll
     hand = await harness.command("hand", user=bob)  # the same buttons, soon out of date
     old_buttons = await fake.wait_for_followup(hand)
     mark = fake.mark()
-    assert (await click(harness, defence, ":df:defend AC", bob)).callback_type == 7
+    assert harness.updated(await click(harness, defence, ":df:defend AC", bob))
     again = await dm_with(harness, bob, ":df:", since=mark)
     mark = fake.mark()
-    assert (await click(harness, again, ":df:done", bob)).callback_type == 7
+    assert harness.updated(await click(harness, again, ":df:done", bob))
     reckoned = await fake.wait_for_message(fake.channel, lambda m: "destroyed" in m.content, since=mark)
     assert "Blue's A♣ is destroyed" in reckoned.content and "Blue's 3♣ is destroyed" in reckoned.content
 
     # A stale control leads to working controls: bob's old defence buttons answer with his dice.
     count = await harness.move_count(match_id)
-    stale = await fake.wait_for_response(await fake.click_button(old_buttons, custom_id(old_buttons, ":df:"), user=bob))
-    said = str((stale.callback_data or {}).get("content"))
-    assert stale.callback_type == 4 and stale.ephemeral and "no longer open" in said
+    stale = await harness.settled(await fake.click_button(old_buttons, custom_id(old_buttons, ":df:"), user=bob))
+    fresh = harness.answer(stale)  # a new message: the click was acknowledged before the lookup
+    said = fresh.content
+    assert fresh.ephemeral and "no longer open" in said
     assert "Here are your current controls" in said
-    offered = [c for row in (stale.callback_data or {})["components"] for c in row["components"]]
+    offered = [c for row in fresh.components for c in row["components"]]
     assert any(":ds:" in str(c.get("custom_id")) for c in offered), "bob's dice select"
     assert await harness.move_count(match_id) == count
 
     # /match info counts only the moves everyone knows of (not the pool picks).
     info = await harness.command("match info", user=carol)
-    fields = {f["name"]: f["value"] for f in embed_of(info.callback_data)["fields"]}
+    shown_info = await fake.wait_for_answer(info, ephemeral=True)
+    fields = {f["name"]: f["value"] for f in embed_of({"embeds": shown_info.embeds})["fields"]}
     logged = await service.store.moves(match_id)
     assert fields["Moves everyone knows"] == str(sum(m.public for m in logged)) and any(not m.public for m in logged)
 
@@ -272,7 +277,7 @@ async def test_domino_wars_with_items_keeps_drafts_hands_and_piles_private(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fixed_seed(monkeypatch)
-    renders = record_public_renders(monkeypatch)
+    renders = record_public_renders(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, carol = fake.players
     match_id, _ = await harness.start_match("domino_wars", alice, bob, options="repeat=me tie=me mulligan=opponent")
@@ -284,7 +289,7 @@ async def test_domino_wars_with_items_keeps_drafts_hands_and_piles_private(
     # refused, legal or not, and the answer names no tile.
     while (await service.view(match_id, None))["phase"] != "draft":
         mover = players[(await harness.to_move(match_id))[0]]
-        await fake.wait_for_response(await mover.act(await newest_controls(harness, mover.user)))
+        assert harness.updated(await harness.settled(await mover.act(await newest_controls(harness, mover.user))))
     await fake.wait_until_idle()
     draft_start = fake.mark()
     legal_pick = (await service.legal_moves(match_id, alice.id))[0]
@@ -311,8 +316,8 @@ async def test_domino_wars_with_items_keeps_drafts_hands_and_piles_private(
         if "t" in found:  # a turn: the hand and, beside it, the board (one place to look)
             files = message.files()
             assert files["hand.png"].startswith(b"\x89PNG") and files["board.png"].startswith(b"\x89PNG")
-        click = await fake.wait_for_response(await player.act(message))
-        assert click.callback_type == 7, click.callback_data
+        click = await harness.settled(await player.act(message))
+        assert harness.updated(click), [m.content for m in fake.followups(click)]  # an edit of the DM, never a refusal
         clicks += 1
         assert clicks < 400, "the match does not end"
     await fake.wait_until_idle()

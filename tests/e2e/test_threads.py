@@ -17,7 +17,6 @@ from tests.e2e.harness import (
     assert_board_for,
     board_png,
     challenge_match_id,
-    ephemeral_text,
     running_bot,
     unexpected_errors,
 )
@@ -53,8 +52,8 @@ async def accept(harness: Harness, message: FakeMessage, user: FakeUser) -> tupl
     match_id = challenge_match_id(message)
     mark = fake.mark()
     click = await fake.click_button(message, f"boneyard:accept:{match_id}", user=user)
-    await fake.wait_for_response(click)
-    assert click.callback_type == 7, click.callback_data
+    assert harness.updated(await harness.settled(click)), click.callback_data
+    assert click.callback_type == 6, click.callback_data  # acknowledged before any database work
     row = await harness.bot.service.get(match_id)
     thread = fake.world.channels[row.channel_id]
     assert thread.is_thread and thread.parent_id == message.channel_id, "the match got its own thread"
@@ -148,27 +147,27 @@ async def test_expired_challenge_cannot_be_accepted_and_says_so(harness: Harness
     other_id, other = await challenge(harness, carol, alice)
 
     listed = await harness.command("challenges", user=bob)
-    text = ephemeral_text(listed)
+    text = await harness.ephemeral_reply(listed)
     assert f"#{match_id} **Focus**" in text and f"#{other_id} **Focus**" in text
     listing = fake.original_response(listed)
     assert listing is not None and listing.custom_ids == [f"boneyard:accept:{match_id}"]  # only what bob may accept
 
     await clock.advance(3601)
     click = await fake.click_button(message, f"boneyard:accept:{match_id}", user=bob)
-    assert "has expired" in ephemeral_text(await fake.wait_for_response(click))
+    assert "has expired" in harness.refusal(await harness.settled(click))
     assert (await harness.bot.service.get(match_id)).seats is None
     cog = harness.bot.get_cog("LobbyCog")
     assert cog is not None and await cog.expire_now() == 1  # type: ignore[attr-defined]
     await fake.wait_until_idle()
     assert message.content == f"⌛ {alice.mention}'s challenge to **Focus** (#{match_id}) expired."
     assert (await harness.bot.service.get(match_id)).status == "cancelled"
-    assert f"#{match_id} " not in ephemeral_text(await harness.command("challenges", user=bob))
+    assert f"#{match_id} " not in await harness.ephemeral_reply(await harness.command("challenges", user=bob))
 
     # The other challenge (24 h by default) is still open; its challenger withdraws it.
     decline = await fake.click_button(other, f"boneyard:decline:{other_id}", user=carol)
-    await fake.wait_for_response(decline)
+    assert harness.updated(await harness.settled(decline))
     assert other.content == f"❌ {carol.mention} withdrew the challenge."
-    assert "No open challenges" in ephemeral_text(await harness.command("challenges", user=bob))
+    assert "No open challenges" in await harness.ephemeral_reply(await harness.command("challenges", user=bob))
 
 
 async def test_expiry_poll_closes_challenges_after_a_restart(harness: Harness) -> None:
@@ -206,9 +205,13 @@ async def test_abandoned_casual_match_ends_on_the_default_clock(harness: Harness
     # A server admin changes the default; a member without Manage Server cannot.
     with pytest.raises(PermissionError, match="lacks the permissions /settings requires"):
         await harness.command("settings", {"clock": "rapid"}, user=alice)  # Discord hides it from her
-    changed = ephemeral_text(await harness.command("settings", {"clock": "rapid"}, user=fake.world.owner))
+    changed = await harness.ephemeral_reply(
+        await harness.command("settings", {"clock": "rapid"}, user=fake.world.owner)
+    )
     assert "default clock of casual matches: **rapid**" in changed
-    changed = ephemeral_text(await harness.command("settings", {"venue": "channel"}, user=fake.world.owner))
+    changed = await harness.ephemeral_reply(
+        await harness.command("settings", {"venue": "channel"}, user=fake.world.owner)
+    )
     assert "Matches are played in: **channel**" in changed
     _, here = await challenge(harness, bob, alice)
     assert "played in a thread" not in here.content and "Clock: rapid: " in here.content
@@ -223,15 +226,15 @@ async def test_rematch_swaps_the_seats_and_keeps_game_options_and_clock(harness:
     ask = await harness.command("resign", user=bob, channel=thread)
     confirm = fake.original_response(ask)
     assert confirm is not None
-    await fake.wait_for_response(await fake.click_button(confirm, f"boneyard:resign:{match_id}", user=bob))
+    await harness.settled(await fake.click_button(confirm, f"boneyard:resign:{match_id}", user=bob))
     await harness.wait_for_handlers()
     [result] = [m for m in fake.bot_messages(fake.channel) if m.id > mark.snowflake and m.attachments]
 
     await harness.restart()  # the Rematch button is persistent
     click = await fake.click_button(result, f"boneyard:lbrematch:{match_id}", user=bob)
-    await fake.wait_for_response(click)
-    rematch = fake.original_response(click)
-    assert rematch is not None and rematch.channel_id == fake.channel.id
+    rematch = harness.answer(await harness.settled(click))
+    assert click.callback_type == 6, click.callback_data  # acknowledged before any database work
+    assert not rematch.ephemeral and rematch.channel_id == fake.channel.id
     assert f"🎲 {bob.mention} asks {alice.mention} for a rematch of **Focus**, seats swapped!" in rematch.content
     assert "`repetitions=2`" in rematch.content and "Clock: rapid: " in rematch.content
     new_id, new_thread, board = await accept(harness, rematch, alice)
@@ -240,7 +243,7 @@ async def test_rematch_swaps_the_seats_and_keeps_game_options_and_clock(harness:
     assert new_thread.id != thread.id and new_thread.name == "Focus · bob vs alice"
     assert_board_for(board, bob)
     refused = await fake.click_button(result, f"boneyard:lbrematch:{match_id}", user=fake.players[2])
-    assert "Only the two players" in ephemeral_text(await fake.wait_for_response(refused))
+    assert "Only the two players" in harness.refusal(await harness.settled(refused))
 
 
 async def test_draw_offer_accepted_and_a_stale_offer_is_not(harness: Harness) -> None:
@@ -254,7 +257,7 @@ async def test_draw_offer_accepted_and_a_stale_offer_is_not(harness: Harness) ->
     assert "not playing" in await harness.error_reply("draw", user=carol, channel=thread)
     await harness.typed_move(alice, "d2-d1", channel=thread)  # a move declines the offer
     late = await fake.click_button(first, f"boneyard:lbdraw:{match_id}", user=bob)
-    assert "no longer open" in ephemeral_text(await fake.wait_for_response(late))
+    assert "no longer open" in harness.refusal(await harness.settled(late))
     again = await harness.command("draw", user=bob, channel=thread)  # so this is a new offer, not an accept
     second = fake.original_response(again)
     assert second is not None and f"{bob.mention} offers a draw" in second.content
@@ -262,7 +265,8 @@ async def test_draw_offer_accepted_and_a_stale_offer_is_not(harness: Harness) ->
 
     mark = fake.mark()
     click = await fake.click_button(second, f"boneyard:lbdraw:{match_id}", user=alice)
-    await fake.wait_for_response(click)
+    assert harness.updated(await harness.settled(click))
+    assert second.components == [], "the accepted offer loses its button"
     final = await fake.wait_for_message(thread, lambda m: bool(m.attachments), since=mark)
     assert "🤝 **Draw**: Drawn by agreement." in final.content
     row = await harness.bot.service.get(match_id)
@@ -297,21 +301,21 @@ async def test_takeback_refused_then_accepted_and_the_log_still_replays(harness:
     assert request is not None
     assert f"{alice.mention} asks to take back their last move. {bob.mention}, allow it?" in request.content
     wrong = await fake.click_button(request, f"boneyard:lbtbyes:{match_id}", user=alice)
-    assert "Your opponent answers" in ephemeral_text(await fake.wait_for_response(wrong))
+    assert "Your opponent answers" in harness.refusal(await harness.settled(wrong))
     refuse = await fake.click_button(request, f"boneyard:lbtbno:{match_id}", user=bob)
-    await fake.wait_for_response(refuse)
+    assert harness.updated(await harness.settled(refuse))
     assert request.content == f"🚫 {bob.mention} refused the takeback; the position stands."
     assert await harness.bot.service.view(match_id, None) == before and await harness.move_count(match_id) == 1
 
     ask = await harness.command("takeback", user=alice, channel=thread)
     request = fake.original_response(ask)
     assert request is not None
-    assert "not playing" in ephemeral_text(
-        await fake.wait_for_response(await fake.click_button(request, f"boneyard:lbtbyes:{match_id}", user=carol))
+    assert "not playing" in harness.refusal(
+        await harness.settled(await fake.click_button(request, f"boneyard:lbtbyes:{match_id}", user=carol))
     )
     mark = fake.mark()
     allow = await fake.click_button(request, f"boneyard:lbtbyes:{match_id}", user=bob)
-    await fake.wait_for_response(allow)
+    assert harness.updated(await harness.settled(allow))
     assert request.content == f"↩️ {bob.mention} allowed the takeback." and request.components == []
     board = await fake.wait_for_message(thread, lambda m: bool(m.attachments), since=mark)
     assert board.content.startswith("↩️ The last move was taken back.") and f"{alice.mention} to move" in board.content
@@ -331,7 +335,7 @@ async def test_takeback_refused_then_accepted_and_the_log_still_replays(harness:
     assert stale is not None
     await harness.typed_move(bob, "c2-c1", channel=thread)  # a move since the request cancels it
     late = await fake.click_button(stale, f"boneyard:lbtbyes:{match_id}", user=bob)
-    assert "no takeback request" in ephemeral_text(await fake.wait_for_response(late))
+    assert "no takeback request" in harness.refusal(await harness.settled(late))
     assert await harness.move_count(match_id) == 4
 
 
@@ -346,7 +350,7 @@ async def test_without_thread_permission_the_match_falls_back_to_the_channel(har
 
     mark = fake.mark()
     click = await fake.click_button(early, f"boneyard:accept:{challenge_match_id(early)}", user=bob)
-    assert "this channel already has a match" in ephemeral_text(await fake.wait_for_response(click))
+    assert "this channel already has a match" in harness.refusal(await harness.settled(click))
     assert fake.find_requests("POST", rf"/channels/{fake.channel.id}/threads", since=mark)[0].status == 403
     match_id, board = await harness.accept(late, alice)  # the late challenge held the channel: it plays here
     assert board.channel_id == fake.channel.id
@@ -369,9 +373,9 @@ async def test_accept_from_the_challenges_list_and_withdraw_there(harness: Harne
     button = listing.component(f"boneyard:lbwithdraw:{own_id}")
     assert button is not None and button["label"] == f"Withdraw #{own_id}"
     refused = await fake.click_button(listing, f"boneyard:lbwithdraw:{own_id}", user=bob)
-    assert "Only the challenger" in ephemeral_text(await fake.wait_for_response(refused))
+    assert "Only the challenger" in harness.refusal(await harness.settled(refused))
     withdraw = await fake.click_button(listing, f"boneyard:lbwithdraw:{own_id}", user=carol)
-    await fake.wait_for_response(withdraw)
+    assert harness.updated(await harness.settled(withdraw))
     await harness.wait_for_handlers()
     assert (await harness.bot.service.get(own_id)).status == "cancelled"
     assert own.content == f"❌ {carol.mention} withdrew the challenge." and own.components == []
@@ -381,7 +385,7 @@ async def test_accept_from_the_challenges_list_and_withdraw_there(harness: Harne
     assert listing is not None and listing.custom_ids == [f"boneyard:accept:{match_id}"]
     mark = fake.mark()
     click = await fake.click_button(listing, f"boneyard:accept:{match_id}", user=bob)
-    await fake.wait_for_response(click)
+    assert harness.updated(await harness.settled(click))
     row = await harness.bot.service.get(match_id)
     thread = fake.world.channels[row.channel_id]
     assert_board_for(await fake.wait_for_message(thread, lambda m: bool(m.attachments), since=mark), alice)
@@ -399,11 +403,11 @@ async def test_two_accepts_of_an_open_challenge_at_once_leave_one_thread(harness
     clicks = await asyncio.gather(
         *(fake.click_button(message, f"boneyard:accept:{match_id}", user=u) for u in (bob, carol))
     )
-    answered = await asyncio.gather(*(fake.wait_for_response(c) for c in clicks))
+    answered = await asyncio.gather(*(harness.settled(c) for c in clicks))
     await harness.wait_for_handlers()
-    won = [c for c in answered if c.callback_type == 7]
-    lost = [c for c in answered if c.callback_type == 4]
-    assert len(won) == 1 and len(lost) == 1 and "no longer open" in ephemeral_text(lost[0])
+    won = [c for c in answered if harness.updated(c)]
+    lost = [c for c in answered if not harness.updated(c)]
+    assert len(won) == 1 and len(lost) == 1 and "no longer open" in harness.refusal(lost[0])
     row = await harness.bot.service.get(match_id)
     threads = [c for c in fake.world.channels.values() if c.is_thread]
     assert [t.id for t in threads if not t.deleted] == [row.channel_id]

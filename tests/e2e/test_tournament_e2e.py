@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.e2e.harness import Harness, ephemeral_text, is_png
+from tests.e2e.harness import Harness, is_png
 from tests.fake_discord import FakeChannel, FakeMessage
 
 pytestmark = pytest.mark.e2e
@@ -41,16 +41,19 @@ async def test_domino_wars_death_match_with_items_end_to_end(harness: Harness) -
         {"name": "Death Match", "game": "domino_wars", "format": "deathmatch", "clock": "blitz"},
         user=carol,
     )
-    assert created.callback_type == 4 and not created.ephemeral
+    assert created.callback_type == 5 and not created.ephemeral  # acknowledged before the database
+    assert (await harness.public_reply(created)).embeds[0]["title"] == "🏆 Death Match"
     for player in (alice, bob):
-        joined = await harness.command("tournament join", user=player)
-        assert "joined **Death Match**" in str((joined.callback_data or {}).get("content"))
+        joined = await harness.public_reply(await harness.command("tournament join", user=player))
+        assert "joined **Death Match**" in joined.content
 
     gift = await harness.command(
         "tournament item give", {"player": alice, "item": "repeat", "giver": carol}, user=carol
     )
-    assert "receives the item **repeat**" in str((gift.callback_data or {}).get("content"))
-    await harness.command("tournament item give", {"player": bob, "item": "tie"}, user=carol)
+    assert "receives the item **repeat**" in (await harness.public_reply(gift)).content
+    await harness.public_reply(
+        await harness.command("tournament item give", {"player": bob, "item": "tie"}, user=carol)
+    )
     refused = await harness.error_reply("tournament item give", {"player": alice, "item": "tie"}, user=carol)
     assert "Only one player can hold `tie`" in refused
 
@@ -87,8 +90,7 @@ async def test_domino_wars_death_match_with_items_end_to_end(harness: Harness) -
     # bob resigns inside the thread: the result flows back and alice is champion
     mark = fake.mark()
     resign = await harness.command("resign", user=bob, channel=thread)
-    confirm = fake.original_response(resign)
-    assert confirm is not None
+    confirm = await fake.wait_for_answer(resign, ephemeral=True)
     click = await fake.click_button(confirm, f"boneyard:resign:{match_id}", user=bob)
     await fake.wait_for_response(click)
 
@@ -106,9 +108,8 @@ async def test_domino_wars_death_match_with_items_end_to_end(harness: Harness) -
     standings = await harness.command("tournament standings", user=bob, channel=thread)
     reply = await fake.wait_for_followup(standings)
     assert is_png(reply.files()["standings.png"])
-    stats = await harness.command("stats", {"member": alice}, user=bob)
-    assert stats.callback_data is not None
-    assert "1 W 0 D 0 L" in str(stats.callback_data["embeds"][0]["fields"][0]["value"])
+    stats = await harness.public_reply(await harness.command("stats", {"member": alice}, user=bob))
+    assert "1 W 0 D 0 L" in str(stats.embeds[0]["fields"][0]["value"])
 
 
 async def test_tournament_commands_outside_a_tournament_explain_themselves(harness: Harness) -> None:
@@ -138,7 +139,7 @@ async def test_the_creator_hosts_without_playing_and_a_player_may_drop_themselve
     row = await harness.bot.service.get(match_id)
     assert set(row.seats or ()) == {alice.id, bob.id}
     # the host pauses the clock of a game she does not play, like a moderator
-    assert "no clock" in ephemeral_text(await harness.command("pause", user=carol, channel=_thread))
+    assert "no clock" in await harness.ephemeral_reply(await harness.command("pause", user=carol, channel=_thread))
 
 
 async def test_members_of_a_configured_host_role_and_server_managers_are_hosts(harness: Harness) -> None:

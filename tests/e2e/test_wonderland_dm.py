@@ -11,14 +11,12 @@ the test short and independent of the seed; the move log is not meant to replay 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
-import renderers
 from bot.games.base import GameState
 from bot.games.wonderland.state import SUMMON_LIST_CAP
-from tests.e2e.harness import Harness, assert_board_for, ephemeral_text
+from tests.e2e.harness import Harness, assert_board_for, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser, Mark
 from tests.games.wonderland.helpers import CROSS, LINE, POOL0, POOL1, being, factors, position, sq
 
@@ -79,14 +77,14 @@ def custom_id(message: FakeMessage, part: str) -> str:
 async def select(harness: Harness, message: FakeMessage, part: str, values: list[str], user: FakeUser) -> str:
     """Pick `values` in the select whose id contains `part`; the DM is edited in place."""
     click = await harness.fake.select(message, custom_id(message, part), values, user=user)
-    await harness.fake.wait_for_response(click)
-    assert click.callback_type == 7, click.callback_data
+    await harness.settled(click)
+    assert harness.updated(click), click.callback_data
     return harness.fake.message(message.id).content
 
 
 async def click(harness: Harness, message: FakeMessage, part: str, user: FakeUser) -> FakeInteraction:
     interaction = await harness.fake.click_button(message, custom_id(message, part), user=user)
-    return await harness.fake.wait_for_response(interaction)
+    return await harness.settled(interaction)
 
 
 async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> None:
@@ -96,7 +94,7 @@ async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> Non
     assert "Press **Confirm pool deck**" in dm.content
     mark = harness.fake.mark()
     done = await click(harness, dm, ":pc:", user)
-    assert done.callback_type == 7 and "Your pool deck is chosen" in dm.content and not dm.components
+    assert harness.updated(done) and "Your pool deck is chosen" in dm.content and not dm.components
     said = await harness.fake.wait_for_message(
         harness.fake.channel, lambda m: "has chosen a pool deck" in m.content, since=mark
     )
@@ -105,14 +103,7 @@ async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> Non
 
 async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
-    rendered: list[dict[str, Any]] = []
-    real_render = renderers.render
-
-    def spy(game: str, view: dict[str, Any], header: Any = None) -> bytes:
-        rendered.append(view)
-        return real_render(game, view, header)
-
-    monkeypatch.setattr(renderers, "render", spy)
+    rendered = record_board_views(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, carol = fake.players
     match_id, _ = await harness.start_match("wonderland", alice, bob)
@@ -137,14 +128,14 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
     # Bob and Carol cannot touch Alice's choice.
     before = (dm.content, dm.custom_ids, await harness.move_count(match_id))
     wrong = await fake.select(dm, custom_id(dm, ":ps:D:"), ["5D"], user=bob)
-    assert "belong to the other player" in ephemeral_text(await fake.wait_for_response(wrong))
+    assert "belong to the other player" in harness.refusal(await harness.settled(wrong))
     outsider = await fake.select(dm, custom_id(dm, ":ps:D:"), ["5D"], user=carol)
-    assert "not playing in this match" in ephemeral_text(await fake.wait_for_response(outsider))
+    assert "not playing in this match" in harness.refusal(await harness.settled(outsider))
     assert (dm.content, dm.custom_ids, await harness.move_count(match_id)) == before
 
     await select(harness, dm, ":ps:D:", ["5D", "6D", "7D"], alice)
     mark = fake.mark()
-    assert (await click(harness, dm, ":pc:", alice)).callback_type == 7
+    assert harness.updated(await click(harness, dm, ":pc:", alice))
     assert dm.content.startswith("✅ Your pool deck is chosen") and not dm.components
     said = await fake.wait_for_message(fake.channel, lambda m: "has chosen a pool deck" in m.content, since=mark)
     assert not said.attachments, "a pick of the secret pool posts no board"
@@ -161,7 +152,7 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
     assert "Chosen: A♥ (level 1), 4♥ (level 1)" in text
     mark = fake.mark()
     rolled = await click(harness, dice, ":dr:", alice)
-    assert rolled.callback_type == 7 and dice.content.startswith("🎲 You roll A♥ 4♥")
+    assert harness.updated(rolled) and dice.content.startswith("🎲 You roll A♥ 4♥")
     await fake.wait_for_request("PATCH", rf"/channels/{fake.channel.id}/messages/\d+", since=mark)
     await fake.wait_until_idle()
     turn_post = fake.bot_messages(fake.channel)[-1]  # the turn's post, extended: not a new one
@@ -190,19 +181,19 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
 
     count = await harness.move_count(match_id)
     intruder = await click(harness, defence, ":df:defend AC", alice)
-    assert "belong to the other player" in ephemeral_text(intruder)
+    assert "belong to the other player" in harness.refusal(intruder)
     assert await harness.move_count(match_id) == count and defence.components
 
     mark = fake.mark()
     defended = await click(harness, defence, ":df:defend AC", bob)
-    assert defended.callback_type == 7 and defence.content == "🛡️ A♣ checks its defence." and not defence.components
+    assert harness.updated(defended) and defence.content == "🛡️ A♣ checks its defence." and not defence.components
     again = await dm_with(harness, bob, ":df:", since=mark)
     labels = {c["custom_id"].split(":df:")[1]: c["label"] for c in again.iter_components()}
     assert labels == {"defend 3C": "Defend 3♣ on e6", "done": "Done defending"}
 
     mark = fake.mark()
     finished = await click(harness, again, ":df:done", bob)
-    assert finished.callback_type == 7 and "done defending" in again.content
+    assert harness.updated(finished) and "done defending" in again.content
     board = await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
     assert_board_for(board, bob)  # Blue's own turn begins: dice
     view = await service.view(match_id, None)
@@ -211,12 +202,12 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
 
     count = await harness.move_count(match_id)
     stale = await click(harness, old_buttons, ":df:defend 3C", bob)
-    assert "no longer open" in ephemeral_text(stale)
+    assert "no longer open" in harness.refusal(stale)
     assert await harness.move_count(match_id) == count
 
     dice = await dm_with(harness, bob, ":ds:", since=mark)
     await select(harness, dice, ":ds:", ["2C"], bob)
-    assert (await click(harness, dice, ":dr:", bob)).callback_type == 7
+    assert harness.updated(await click(harness, dice, ":dr:", bob))
     await fake.wait_until_idle()
     logged = [(m.seat, m.move) for m in await service.store.moves(match_id)]
     assert (1, "dice 2:2C") in logged[count:]

@@ -6,7 +6,8 @@ error that names it and is kept in ``unhandled``; a handler that crashes answers
 discord.py would sleep and retry) and is kept in ``server_errors``. Side effects the real Discord has
 are reproduced: posting a message also dispatches MESSAGE_CREATE, creating a thread dispatches
 THREAD_CREATE, an interaction can be acknowledged once, the first follow-up after a deferred
-("thinking") response replaces the loading message.
+("thinking") response replaces the loading message (unless that message was deleted: then the
+follow-up is a new message, with its own visibility).
 """
 
 from __future__ import annotations
@@ -322,6 +323,8 @@ class RestApi:
         return 200, [self.world.message_payload(m) for m in newest_first]
 
     def _check_can_post(self, channel: FakeChannel) -> None:
+        if not channel.bot_can_send:
+            raise ApiError(403, 50013, "Missing Permissions")
         if channel.is_dm:
             recipient = self.world.users.get(channel.recipient_id or 0)
             if recipient is None or recipient.dms_closed or recipient.bot:
@@ -565,6 +568,7 @@ class RestApi:
             interaction.callback_type == 5
             and original is not None
             and original.loading
+            and not original.deleted
             and not interaction.followup_ids
         ):
             # Discord: the first follow-up after a deferred response edits the "thinking" message.

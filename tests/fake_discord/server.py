@@ -397,6 +397,41 @@ class FakeDiscord:
 
         return await self._wait(check, timeout, f"follow-up #{count}")
 
+    async def wait_until(
+        self,
+        check: Callable[[], bool],
+        what: str,
+        timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109
+    ) -> None:
+        """Wait until ``check()`` is true (re-checked after every request the bot makes)."""
+        await self._wait(lambda: True if check() else None, timeout, what)
+
+    async def wait_for_answer(
+        self,
+        interaction: FakeInteraction,
+        *,
+        ephemeral: bool | None = None,
+        timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109
+    ) -> FakeMessage:
+        """Wait for the first message that answers ``interaction`` as a user sees it: an immediate
+        reply, a "thinking" message once replaced, or a follow-up (a deleted or still loading
+        message is no answer); with ``ephemeral``, only one of that visibility."""
+
+        def check() -> FakeMessage | None:
+            candidates = list(interaction.followup_ids)
+            if interaction.callback_type in (4, 5) and interaction.original_message_id is not None:
+                candidates.insert(0, interaction.original_message_id)
+            for message_id in candidates:
+                message = self.world.messages[message_id]
+                if message.deleted or message.loading:
+                    continue
+                if ephemeral is None or message.ephemeral == ephemeral:
+                    return message
+            return None
+
+        what = "an answer" if ephemeral is None else ("an ephemeral answer" if ephemeral else "a public answer")
+        return await self._wait(check, timeout, what)
+
     # -- reading results ----------------------------------------------------------------------------
 
     def messages_in(self, channel: FakeChannel, *, include_ephemeral: bool = False) -> list[FakeMessage]:

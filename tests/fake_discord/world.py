@@ -109,6 +109,9 @@ class FakeChannel:
     invitable: bool = True
     created_at: str = ""
     thread_member_ids: set[int] = dataclasses.field(default_factory=set)
+    bot_can_send: bool = True
+    """False: the bot lacks Send Messages here, so its posts fail with 403 / 50013 (answers to
+    interactions still work: Discord does not check channel permissions for them)."""
 
     @property
     def is_thread(self) -> bool:

@@ -1,0 +1,183 @@
+"""One move from Discord, told truthfully: played, announced, and every failure explained.
+
+Why one module: `/move`, the move buttons and typed moves end the same way, and what a
+player is told after a failure must match what happened.  A refusal (illegal move, not
+your turn, an old button) changed nothing and says so; once the service returned, the move
+is saved, so any later failure says "your move was saved, but…".  A bug before that point
+is checked against the match's version before the player is told anything.
+
+When the board cannot be posted (Missing Permissions, a locked thread, a deleted channel),
+the mover is told (ephemerally when they used a command or a button, else by DM) and the
+opponent by DM, each once until a board of that match is posted again.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.games import GAMES
+from bot.matches import StalePosition, Update
+from bot.store import MatchRow
+from cogs.acknowledge import answer
+from cogs.common import USER_ERRORS, presenter
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+
+class BlockedBoards:
+    """Who was told that a match's board could not be posted (told once per outage)."""
+
+    def __init__(self) -> None:
+        self._told: set[tuple[int, int]] = set()
+
+    def first_time(self, match_id: int, user_id: int) -> bool:
+        key = (match_id, user_id)
+        if key in self._told:
+            return False
+        self._told.add(key)
+        return True
+
+    def posted(self, match_id: int) -> None:
+        """A board of the match was posted: the next outage is news again."""
+        self._told = {key for key in self._told if key[0] != match_id}
+
+
+def blocked_boards(bot: Boneyard) -> BlockedBoards:
+    existing = getattr(bot, "blocked_boards", None)
+    if existing is None:
+        existing = BlockedBoards()
+        bot.blocked_boards = existing  # type: ignore[attr-defined]
+    return existing
+
+
+async def play_and_announce(
+    bot: Boneyard,
+    interaction: discord.Interaction,
+    row: MatchRow,
+    text: str,
+    *,
+    expected_version: int | None = None,
+) -> None:
+    """Play `text` for the interaction's user in `row`'s match (already deferred), post the
+    board as the interaction's reply, and tell the truth about anything that failed."""
+    user_id = interaction.user.id
+    try:
+        update = await bot.service.play(
+            row.id, user_id, text, expected_version=expected_version, channel_id=interaction.channel_id
+        )
+    except USER_ERRORS as error:
+        await answer(interaction, f"⚠️ {error}{await _current_board_hint(bot, row, error)}", ephemeral=True)
+        return
+    except Exception:
+        reference = secrets.token_hex(3)
+        log.exception("move %r in match %d failed [ref %s]", text, row.id, reference)
+        try:
+            saved: bool | None = (await bot.service.get(row.id)).version != row.version
+        except Exception:
+            log.exception("could not check whether move %r in match %d was saved [ref %s]", text, row.id, reference)
+            saved = None
+        outcome = {
+            True: "your move may have been saved: `/board` shows the position.",
+            False: "nothing changed.",
+            None: "I cannot tell whether your move was saved: `/board` shows the position.",
+        }[saved]
+        await answer(
+            interaction, f"⚠️ Something went wrong on my side (reference `{reference}`); {outcome}", ephemeral=True
+        )
+        return
+    await announce_move(bot, update, mover_id=user_id, interaction=interaction)
+
+
+async def announce_move(
+    bot: Boneyard,
+    update: Update,
+    *,
+    mover_id: int,
+    interaction: discord.Interaction | None = None,
+    intro: str | None = None,
+    told: discord.Interaction | None = None,
+) -> None:
+    """Announce a saved move (as `interaction`'s reply when given, else in the channel); if
+    the board cannot be posted, tell the mover (ephemerally through `told` or `interaction`
+    when given) and the opponent."""
+    try:
+        reason = await presenter(bot).announce(update, intro=intro, interaction=interaction)
+    except Exception:
+        reference = secrets.token_hex(3)
+        log.exception("announcing match %d failed [ref %s]", update.match.id, reference)
+        reason = f"something went wrong on my side (reference `{reference}`)"
+    if reason is None:
+        blocked_boards(bot).posted(update.match.id)
+        return
+    await board_not_posted(bot, update, reason, mover_id=mover_id, interaction=told or interaction)
+
+
+async def board_not_posted(
+    bot: Boneyard, update: Update, reason: str, *, mover_id: int | None, interaction: discord.Interaction | None
+) -> None:
+    """Tell the mover (ephemerally if possible, else by DM) and the other players (by DM)
+    that the move is saved but its board could not be posted; each once per outage."""
+    row = update.match
+    told = blocked_boards(bot)
+    where = f"<#{row.channel_id}>"
+    info = GAMES[row.game].info
+    for user_id in row.seats or ():
+        if not told.first_time(row.id, user_id):
+            continue
+        if user_id == mover_id:
+            text = (
+                f"⚠️ Your move was saved, but I could not post the board in {where} ({reason}). "
+                "Ask a moderator to let me post there; `/board` shows the position meanwhile."
+            )
+            if interaction is not None:
+                try:
+                    await answer(interaction, text, ephemeral=True)
+                    continue
+                except discord.HTTPException:
+                    log.info("could not tell %d ephemerally that the board is missing", user_id)
+        else:
+            text = (
+                f"♟️ Your opponent moved in **{info.name}** (match #{row.id} in {where}), but I could not post "
+                f"the board there ({reason}). `/board` in that channel shows it; ask a moderator to let me post."
+            )
+        await _dm(bot, user_id, text)
+
+
+async def _dm(bot: Boneyard, user_id: int, text: str) -> None:
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(text)
+    except discord.HTTPException:
+        log.info("could not DM %d that the board of a match is missing", user_id)
+
+
+async def _current_board_hint(bot: Boneyard, row: MatchRow, error: BaseException) -> str:
+    """For an old button: a link to the newest board of the match, so nobody hunts for it."""
+    if not isinstance(error, StalePosition):
+        return ""
+    link = await newest_board_link(bot, row.channel_id)
+    return f" The current board: {link}" if link else " `/board` shows the current one."
+
+
+async def newest_board_link(bot: Boneyard, channel_id: int) -> str | None:
+    """The jump link of the newest board picture the bot posted in a channel (None: none
+    found, or the history cannot be read)."""
+    channel = await presenter(bot).channel(channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        return None
+    try:
+        async for message in channel.history(limit=50):
+            if message.author.id == getattr(bot.user, "id", None) and any(
+                a.filename == "board.png" for a in message.attachments
+            ):
+                return message.jump_url
+    except discord.HTTPException:
+        log.info("could not read the history of channel %d", channel_id)
+    return None

@@ -1,0 +1,61 @@
+"""The worker pool renders in other processes, survives a dead worker, and shuts down."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+import renderers
+from bot.games import GAMES
+from bot.worker_pool import WORKER_NICENESS, WorkerPool, machine_workers
+
+
+@pytest.fixture
+async def pool() -> WorkerPool:
+    return WorkerPool(2, preload=("renderers", "renderers.focus"))
+
+
+async def test_a_picture_rendered_in_the_pool_is_the_same_png_as_in_this_process(pool: WorkerPool) -> None:
+    view = GAMES["focus"].start(options={}).view(None)
+    header = renderers.Header(players=("alice", "bob"), ply=0)
+    try:
+        workers = await pool.warm()
+        png = await pool.run(renderers.render, "focus", view, header)
+    finally:
+        await pool.close()
+    assert os.getpid() not in workers and 1 <= len(workers) <= 2
+    assert png == renderers.render("focus", view, header)
+    assert not pool.running and pool.in_flight == 0
+
+
+async def test_an_error_in_a_worker_reaches_the_caller(pool: WorkerPool) -> None:
+    try:
+        with pytest.raises(ValueError, match="no renderer"):
+            await pool.run(renderers.render, "chess", {}, None)
+    finally:
+        await pool.close()
+
+
+async def test_a_killed_worker_is_replaced_and_the_call_retried(pool: WorkerPool) -> None:
+    try:
+        for pid in await pool.warm():
+            os.kill(pid, signal.SIGKILL)
+        assert await pool.run(abs, -3) == 3
+        assert os.getpid() not in await pool.warm()
+    finally:
+        await pool.close()
+
+
+def test_the_pool_is_sized_for_the_machine() -> None:
+    assert machine_workers() == len(os.sched_getaffinity(0))
+    assert WorkerPool().workers == machine_workers()
+
+
+async def test_workers_run_at_a_lower_priority_than_the_bot(pool: WorkerPool) -> None:
+    try:
+        niceness = await pool.run(os.nice, 0)
+    finally:
+        await pool.close()
+    assert niceness == os.nice(0) + WORKER_NICENESS
