@@ -4,6 +4,7 @@ way, and Domineering's "can this tile be played" agrees with the rules engine.""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -51,3 +52,31 @@ def test_focus_evaluation_prefers_the_side_with_more_reserve_and_captures() -> N
     assert guide.evaluate(GAMES["focus"].load(data)) > 0.8
     data["reserves"], data["captured"] = [0, 3], [0, 2]
     assert guide.evaluate(GAMES["focus"].load(data)) < 0.2
+
+
+def _wonderland_midgame(seed: int) -> dict[str, Any]:
+    """A Wonderland position some turns in, dumped so tests can edit its public counts."""
+    for before, _seat, _move in playout(GAMES["wonderland"].start(), random.Random(seed), max_plies=10**6):
+        data = before.dump()
+        if data["phase"] == "dice" and data["turn_no"] >= 6:
+            return data
+    raise AssertionError("no mid-game position")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_wonderland_evaluation_follows_ruling_14_life_then_summons(seed: int) -> None:
+    """At the turn limit more life wins, then more beings summoned: the evaluation ranks
+    positions the same way, life first, and the same lead counts for more near the limit."""
+    guide = guide_for("wonderland")
+    data = _wonderland_midgame(seed)
+    data["beings"] = []  # nothing in play: only the counts the tie-break uses differ
+    cards = [c for c in sorted(data["pools"][0]) if c not in data["summoned"][0]]
+    data["summoned"] = [list(data["summoned"][0]) + cards[:2], list(data["summoned"][1])]
+    data["lives"] = [3, 3]
+    more_summons = guide.evaluate(GAMES["wonderland"].load(data))
+    assert more_summons > 0.5
+    data["lives"] = [2, 3]
+    assert guide.evaluate(GAMES["wonderland"].load(data)) < 0.5  # a life outweighs two summons
+    data["lives"] = [3, 3]
+    data["turn_no"] = 195
+    assert guide.evaluate(GAMES["wonderland"].load(data)) > more_summons
