@@ -563,8 +563,7 @@ class MatchService:
                 if missing:
                     return ClockChange(row, action, False, clock, waiting_for=missing[0])
             changed = clock.pause(now) if action == "pause" else clock.resume(now)
-            await self.store.save_clock(match_id, changed.to_json())
-            await self.store.clear_clock_votes(match_id)
+            await self.store.change_clock(match_id, changed.to_json())
             if self.clocks is not None:
                 self.clocks.track(match_id, changed)
             return ClockChange(await self._get(match_id), action, True, changed)

@@ -566,19 +566,27 @@ class Store:
             ) as cur:
                 return {int(r[0]) for r in await cur.fetchall()}
 
-    async def clear_clock_votes(self, match_id: int) -> None:
-        """Forget pause and resume requests once the clock was paused or resumed."""
-        await self._write("DELETE FROM clock_votes WHERE match_id = ?", (match_id,))
+    async def change_clock(self, match_id: int, clock: dict[str, Any]) -> bool:
+        """A pause or resume: the new clock and the requests it settles, in one transaction
+        (a crash in between must not leave a paused clock with its votes still pending)."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'", (json.dumps(clock), match_id)
+            )
+            await db.execute("DELETE FROM clock_votes WHERE match_id = ?", (match_id,))
+            return cur.rowcount == 1
 
     # --- votes and notices -------------------------------------------------------------
 
     async def add_abort_vote(self, match_id: int, user_id: int) -> set[int]:
-        """Record `user_id`'s vote to abort; returns everyone who has voted so far."""
-        await self._db.execute(
-            "INSERT OR IGNORE INTO abort_votes (match_id, user_id) VALUES (?, ?)", (match_id, user_id)
-        )
-        async with self._db.execute("SELECT user_id FROM abort_votes WHERE match_id = ?", (match_id,)) as cur:
-            return {int(r[0]) for r in await cur.fetchall()}
+        """Record `user_id`'s vote to abort; returns everyone who has voted so far.
+
+        Inside a transaction like every write: on the shared connection, a statement outside
+        the lock would join (and be rolled back with) another coroutine's transaction."""
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO abort_votes (match_id, user_id) VALUES (?, ?)", (match_id, user_id))
+            async with db.execute("SELECT user_id FROM abort_votes WHERE match_id = ?", (match_id,)) as cur:
+                return {int(r[0]) for r in await cur.fetchall()}
 
     async def first_dm_notice(self, match_id: int, user_id: int) -> bool:
         """True the first time a closed-DM notice is due for this player in this match."""
