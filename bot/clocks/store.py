@@ -30,7 +30,7 @@ class ClockStore(Protocol):
         ...
 
     async def save_heartbeat(self, at: float) -> None:
-        """Record that the bot was alive at `at` (called about once a minute)."""
+        """Record that the bot was alive at `at` (every few seconds while a clock runs)."""
         ...
 
 
