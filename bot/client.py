@@ -34,7 +34,15 @@ from bot.tournament_service import TournamentService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.play", "cogs.moves", "cogs.clock", "cogs.tournaments", "cogs.ratings", "cogs.admin")
+EXTENSIONS = (
+    "cogs.play",
+    "cogs.moves",
+    "cogs.clock",
+    "cogs.tournaments",
+    "cogs.ratings",
+    "cogs.admin",
+    "cogs.drain",  # last: its start-up drain may post for any of the others
+)
 
 
 def point_discord_at(api_base: str) -> None:

@@ -54,12 +54,15 @@ from bot.clocks.model import Via
 from bot.clocks.scheduler import Now, Sleep
 from bot.games import CHANCE, GAMES, GameState, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
-from bot.store import MatchRow, StaleVersion, Store
+from bot.outbox import BOARD, Announcement, new_key
+from bot.store import MatchRow, Opening, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
 SEAT_PREFS = ("random", "first", "second")
 MAX_BUTTONS = 5  # one row of Discord buttons
+TIME_UP = "⏰ Time is up."
+"""The line above a board the clock decided (the keeper found a flag fallen)."""
 PER_SEAT_WORDS = {"me": "challenger", "opponent": "accepter", "you": "accepter", "both": "both", "none": "none"}
 
 
@@ -125,6 +128,39 @@ class Update:
     turn just became theirs, they just moved and act again, or their private view changed).
     A seat that was already waiting and saw nothing change is left alone, so a drafter is
     not sent the same DM again each time the opponent does something."""
+    announcement: str | None = None
+    """The key of the board's outbox row, stored with this change (None: nothing stored to
+    announce); the presenter posts it through the outbox dispatcher, which marks it sent."""
+    intro: str | None = None
+    """A line to show above the board (a tournament game's intro, a timeout)."""
+
+    def board_payload(self) -> dict[str, Any]:
+        """What the outbox keeps to post this board again after a restart (no private views)."""
+        return {
+            "view": self.public_view,
+            "played": [list(p) for p in self.played],
+            "outcome": self.outcome.to_json() if self.outcome is not None else None,
+            "ply": self.ply,
+            "note": self.note,
+            "buttons": list(self.buttons),
+            "intro": self.intro,
+        }
+
+    @classmethod
+    def from_board_payload(cls, row: MatchRow, payload: Mapping[str, Any], key: str) -> Update:
+        """The update a stored board announcement describes (its match row as it is now)."""
+        outcome = payload.get("outcome")
+        return cls(
+            match=row,
+            public_view=dict(payload["view"]),
+            played=tuple((int(seat), str(move)) for seat, move in payload.get("played", [])),
+            outcome=Outcome.from_json(outcome) if outcome is not None else None,
+            ply=int(payload.get("ply", 0)),
+            note=payload.get("note"),
+            buttons=tuple(payload.get("buttons", [])),
+            announcement=key,
+            intro=payload.get("intro"),
+        )
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -311,8 +347,9 @@ class MatchService:
             mapped[name] = value
         return rules.resolve_options(mapped)
 
-    async def accept(self, match_id: int, user_id: int) -> Update:
-        """Accept a challenge and start the match.  Raises ServiceError."""
+    async def accept(self, match_id: int, user_id: int, *, intro: str | None = None) -> Update:
+        """Accept a challenge and start the match.  Raises ServiceError.  `intro` is kept with
+        the board's announcement (shown above it)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != "challenge":
@@ -339,16 +376,26 @@ class MatchService:
             if clock is not None and state.outcome is None:
                 turn = _players(state.turn)
                 clock = clock.start_turn(turn, self.now(), draft=len(turn) > 1)
+            started = replace(row, status="active", seats=seats, opponent_id=user_id)
+            update = self._announced(
+                self._update(started, state, None, log_moves, ply=len(log_moves), note="started", intro=intro)
+            )
             try:
                 row = await self.store.start_match(
-                    match_id, seats, state.dump(), log_moves, user_id, clock=clock.to_json() if clock else None
+                    match_id,
+                    seats,
+                    state.dump(),
+                    log_moves,
+                    user_id,
+                    clock=clock.to_json() if clock else None,
+                    announce=[self._board(update)],
                 )
             except StaleVersion:
                 raise ServiceError("This challenge is no longer open.") from None
             self._cache.put(match_id, row.version, state)
             if clock is not None and self.clocks is not None:
                 self.clocks.track(match_id, clock)
-            return self._update(row, state, None, log_moves, ply=len(log_moves), note="started")
+            return replace(update, match=row)
 
     async def decline(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
@@ -383,22 +430,77 @@ class MatchService:
         clock: str | None,
         rated: bool,
         tournament_game: tuple[int, int, int],
+        intro: str | None = None,
+        also_announce: Callable[[int], Iterable[Announcement]] = lambda _match_id: (),
     ) -> Update:
         """Start a tournament game at once, players in the given seats (nobody accepts it:
-        the players signed up for the event).  Raises ServiceError."""
-        row = await self.challenge(
+        the players signed up for the event).  Raises ServiceError.
+
+        One transaction creates the match already started, links it to its tournament game
+        and stores its announcements (the board with `intro`, and `also_announce(match_id)`),
+        so a crash can never leave the game created but not started, or started unannounced."""
+        rules = self._rules(game)
+        raw = {k.strip().lower(): str(v).strip().lower() for k, v in options.items()}
+        try:
+            state = rules.start(options=self._resolve_options(rules, raw, challenger_seat=0))
+        except InvalidOptions as exc:
+            raise ServiceError(str(exc)) from None
+        stopped = self._parse_clock(clock)
+        seed = secrets.token_hex(16)
+        state, log_moves = self._advance(state, seed, 0, list(state.applied))
+        started = stopped
+        if stopped is not None and state.outcome is None:
+            turn = _players(state.turn)
+            started = stopped.start_turn(turn, self.now(), draft=len(turn) > 1)
+        updates: list[Update] = []
+
+        def announce(match_id: int) -> list[Announcement]:
+            placeholder = MatchRow(
+                id=match_id,
+                game=game,
+                options=raw,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                status="active",
+                challenger_id=seats[0],
+                opponent_id=seats[1],
+                seat_pref="first",
+                seed=seed,
+                seed_hash=seed_hash(seed),
+                snapshot=None,
+                version=1,
+                outcome=None,
+                seats=seats,
+                created_at=0.0,
+                updated_at=0.0,
+            )
+            update = self._announced(
+                self._update(placeholder, state, None, log_moves, ply=len(log_moves), note="started", intro=intro)
+            )
+            updates.append(update)
+            return [self._board(update), *also_announce(match_id)]
+
+        row = await self.store.create_challenge(
             game=game,
-            channel_id=channel_id,
+            options=raw,
             guild_id=guild_id,
+            channel_id=channel_id,
             challenger_id=seats[0],
             opponent_id=seats[1],
-            options={k: str(v) for k, v in options.items()},
             seat_pref="first",
-            clock=clock,
+            seed=seed,
+            seed_hash=seed_hash(seed),
+            clock=started.to_json() if started is not None else None,
             rated=rated,
             tournament_game=tournament_game,
+            opening=Opening(seats, state.dump(), log_moves, announce),
         )
-        return await self.accept(row.id, seats[1])
+        if row is None:
+            raise MatchConflict("That tournament game already has its match.")
+        self._cache.put(row.id, row.version, state)
+        if started is not None and self.clocks is not None:
+            self.clocks.track(row.id, started)
+        return replace(updates[-1], match=row)
 
     # --- play --------------------------------------------------------------------------
 
@@ -419,7 +521,16 @@ class MatchService:
             return await self._play_seat(row, state, seat, text, clock, now)
 
     async def _play_seat(
-        self, row: MatchRow, state: GameState, seat: int, text: str, clock: ClockState | None, now: float
+        self,
+        row: MatchRow,
+        state: GameState,
+        seat: int,
+        text: str,
+        clock: ClockState | None,
+        now: float,
+        *,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
         ply = await self.store.move_count(row.id)
@@ -432,7 +543,7 @@ class MatchService:
             else:
                 turn = _players(new.turn)
                 clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
-        return await self._commit(row, state, new, ply, record, clock=clock)
+        return await self._commit(row, state, new, ply, record, clock=clock, note=note, intro=intro)
 
     async def resign(self, match_id: int, user_id: int) -> Update:
         async with self._lock(match_id):
@@ -500,7 +611,7 @@ class MatchService:
                 return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now))
             if not clock.expired(seat, now):
                 return None
-            return await self._time_out(row, await self._state(row), clock, seat, now)
+            return await self._time_out(row, await self._state(row), clock, seat, now, intro=TIME_UP)
 
     async def claim_time(self, match_id: int, user_id: int) -> Update:
         """A player claims that the opponent's time ran out.
@@ -521,15 +632,17 @@ class MatchService:
                 raise ServiceError(f"Your opponent still has time: `{clock.display(other, now)}`.")
             return await self._time_out(row, await self._state(row), clock, other, now)
 
-    async def _time_out(self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float) -> Update:
+    async def _time_out(
+        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
+    ) -> Update:
         """`seat` ran out of time (lock held): play its timeout move, or it loses."""
         if clock.control.on_timeout == "pass":
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
-                return replace(await self._play_seat(row, state, seat, move, clock, now), note="timeout")
+                return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
         name = self._rules(row.game).info.seat_names[seat]
         outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
-        return await self._finish(row, state, outcome, "finished", note="timeout")
+        return await self._finish(row, state, outcome, "finished", note="timeout", intro=intro)
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
@@ -667,9 +780,14 @@ class MatchService:
         record: list[LogEntry],
         *,
         clock: ClockState | None = None,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         outcome = state.outcome
         status = "finished" if outcome is not None else "active"
+        update = self._announced(
+            self._update(row, state, before, record, ply=ply + len(record), note=note, intro=intro)
+        )
         try:
             version = await self.store.commit_moves(
                 row.id,
@@ -680,6 +798,7 @@ class MatchService:
                 status=status,
                 outcome=outcome.to_json() if outcome else None,
                 clock=clock.to_json() if clock is not None else None,
+                announce=[self._board(update)],
             )
         except StaleVersion:
             self._cache.drop(row.id)
@@ -692,14 +811,24 @@ class MatchService:
         new_row = await self._get(row.id)
         if outcome is not None:
             await self._notify_finished(new_row)
-        return self._update(new_row, state, before, record, ply=ply + len(record))
+        return replace(update, match=new_row)
 
     async def _finish(
-        self, row: MatchRow, state: GameState, outcome: Outcome, status: str, *, note: str | None = None
+        self,
+        row: MatchRow,
+        state: GameState,
+        outcome: Outcome,
+        status: str,
+        *,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         """End a match for a reason outside the game (resignation, abort, time); the clock stops."""
         ply = await self.store.move_count(row.id)
         clock = clock_of(row)
+        public = self._decorate(row, state.view(None))
+        public["outcome"], public["turn"] = outcome.to_json(), []
+        update = self._announced(Update(row, public, {}, (), outcome, ply, note=note or status, intro=intro))
         try:
             await self.store.commit_moves(
                 row.id,
@@ -710,15 +839,14 @@ class MatchService:
                 status=status,
                 outcome=outcome.to_json(),
                 clock=clock.stop_all(self.now()).to_json() if clock is not None else None,
+                announce=[self._board(update)],
             )
         except StaleVersion:
             raise MatchConflict("The match changed at the same moment; please try again.") from None
         self._forget(row.id)
         new_row = await self._get(row.id)
         await self._notify_finished(new_row)
-        public = self._decorate(new_row, state.view(None))
-        public["outcome"], public["turn"] = outcome.to_json(), []
-        return Update(new_row, public, {}, (), outcome, ply, note=note or status)
+        return replace(update, match=new_row)
 
     async def _notify_finished(self, row: MatchRow) -> None:
         """Tell the listeners; one failing never undoes the committed end or stops the others
@@ -746,6 +874,7 @@ class MatchService:
         *,
         ply: int,
         note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         private: dict[int, dict[str, Any]] = {}
         if self._rules(row.game).info.has_private_info:
@@ -772,6 +901,26 @@ class MatchService:
             note=note,
             buttons=buttons,
             prompt=prompt,
+            intro=intro,
+        )
+
+    @staticmethod
+    def _announced(update: Update) -> Update:
+        """`update` with the key of the outbox row that will announce it."""
+        return replace(update, announcement=new_key())
+
+    @staticmethod
+    def _board(update: Update) -> Announcement:
+        """The outbox row of a board, committed with the change it shows."""
+        row = update.match
+        assert update.announcement is not None
+        return Announcement(
+            kind=BOARD,
+            channel_id=row.channel_id,
+            guild_id=row.guild_id,
+            payload=update.board_payload(),
+            match_id=row.id,
+            key=update.announcement,
         )
 
     def _buttons(self, game: str, state: GameState) -> tuple[str, ...]:

@@ -16,13 +16,15 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from bot.outbox import Announcement
 
 log = logging.getLogger(__name__)
 
@@ -164,9 +166,40 @@ MIGRATIONS: tuple[str, ...] = (
         changes  TEXT    NOT NULL DEFAULT '[]'
     );
     """,
+    # 4: the outbox (issue "Nothing lost, nothing stuck"): announcements stored with their change
+    """
+    CREATE TABLE outbox (
+        id            INTEGER PRIMARY KEY,
+        key           TEXT    NOT NULL UNIQUE,
+        kind          TEXT    NOT NULL,
+        guild_id      INTEGER,
+        channel_id    INTEGER NOT NULL,
+        match_id      INTEGER,
+        tournament_id INTEGER,
+        payload       TEXT    NOT NULL,
+        content       TEXT,
+        created_at    REAL    NOT NULL,
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        sent_at       REAL,
+        message_id    INTEGER,
+        failure       TEXT
+    );
+    CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL;
+    """,
 )
 
 OPEN_STATUSES = ("challenge", "active")
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a match that starts as it is created needs (a tournament game: nobody accepts it)."""
+
+    seats: tuple[int, int]
+    snapshot: dict[str, Any]
+    moves: Sequence[tuple[int, str, bool, bool]]
+    announce: Callable[[int], Sequence[Announcement]]
+    """The announcements of the start, given the new match's id."""
 
 
 class StaleVersion(RuntimeError):
@@ -229,6 +262,29 @@ _MATCH_COLUMNS = (
     "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1), "
     "m.clock, m.rated"
 )
+
+
+_OUTBOX_COLUMNS = (
+    "id, key, kind, guild_id, channel_id, match_id, tournament_id, payload, content, created_at, attempts, "
+    "sent_at IS NOT NULL"
+)
+
+
+def _announcement(row: Sequence[Any]) -> Announcement:
+    return Announcement(
+        id=int(row[0]),
+        key=str(row[1]),
+        kind=str(row[2]),
+        guild_id=row[3],
+        channel_id=int(row[4]),
+        match_id=row[5],
+        tournament_id=row[6],
+        payload=json.loads(row[7]),
+        content=row[8],
+        created_at=float(row[9]),
+        attempts=int(row[10]),
+        sent=bool(row[11]),
+    )
 
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
@@ -344,21 +400,27 @@ class Store:
         clock: dict[str, Any] | None = None,
         rated: bool = True,
         tournament_game: tuple[int, int, int] | None = None,
+        opening: Opening | None = None,
     ) -> MatchRow | None:
         """Insert a challenge; None when the channel already has an open match, or when
-        `tournament_game` (tournament id, pairing id, game number) already has its match."""
+        `tournament_game` (tournament id, pairing id, game number) already has its match.
+
+        With `opening`, the match is created already started (seats, first snapshot and
+        moves, announcements) in the same transaction: a tournament game is never left
+        created but not started."""
         now = time.time()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
-                    "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated) "
-                    "VALUES (?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated, snapshot, version) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         json.dumps(options),
                         guild_id,
                         channel_id,
+                        "challenge" if opening is None else "active",
                         challenger_id,
                         opponent_id,
                         seat_pref,
@@ -368,18 +430,27 @@ class Store:
                         now,
                         json.dumps(clock) if clock is not None else None,
                         int(rated),
+                        None if opening is None else json.dumps(opening.snapshot),
+                        0 if opening is None else 1,
                     ),
                 )
+                match_id = cur.lastrowid
+                assert match_id is not None
                 if tournament_game is not None:
                     await db.execute(
                         "INSERT INTO tournament_games (match_id, tournament_id, pairing_id, game_number) "
                         "VALUES (?, ?, ?, ?)",
-                        (cur.lastrowid, *tournament_game),
+                        (match_id, *tournament_game),
                     )
+                if opening is not None:
+                    await db.executemany(
+                        "INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)",
+                        [(match_id, 0, opening.seats[0]), (match_id, 1, opening.seats[1])],
+                    )
+                    await self._insert_moves(match_id, 0, opening.moves, now)
+                    await self.insert_announcements(db, opening.announce(match_id), now)
         except aiosqlite.IntegrityError:
             return None
-        match_id = cur.lastrowid
-        assert match_id is not None
         row = await self.get_match(match_id)
         assert row is not None
         return row
@@ -439,10 +510,12 @@ class Store:
         moves: Sequence[tuple[int, str, bool, bool]],
         opponent_id: int,
         clock: dict[str, Any] | None = None,
+        announce: Sequence[Announcement] = (),
     ) -> MatchRow:
         """Turn a challenge into an active match in one transaction; raises StaleVersion
         when it is no longer a challenge (someone else accepted or it was cancelled).
-        `clock`, when given, replaces the stored clock (the started one) in the same transaction."""
+        `clock`, when given, replaces the stored clock (the started one) in the same transaction,
+        and so are the outbox rows of `announce`."""
         now = time.time()
         async with self.transaction() as db:
             cur = await db.execute(
@@ -457,6 +530,7 @@ class Store:
                 [(match_id, 0, seats[0]), (match_id, 1, seats[1])],
             )
             await self._insert_moves(match_id, 0, moves, now)
+            await self.insert_announcements(db, announce, now)
         row = await self.get_match(match_id)
         assert row is not None
         return row
@@ -472,12 +546,14 @@ class Store:
         status: str = "active",
         outcome: dict[str, Any] | None = None,
         clock: dict[str, Any] | None = None,
+        announce: Sequence[Announcement] = (),
     ) -> int:
         """Append `moves` (seat, move, public, forced) and write the new snapshot, atomically.
 
         `clock` (a `ClockState.to_json()`), when given, is saved in the same transaction, so a
-        restart never finds a move without the clock it started.  Returns the new version;
-        raises StaleVersion when the stored version moved on.
+        restart never finds a move without the clock it started; so are the outbox rows of
+        `announce`, so a move is never committed without its announcement.  Returns the new
+        version; raises StaleVersion when the stored version moved on.
         """
         now = time.time()
         async with self.transaction() as db:
@@ -497,6 +573,7 @@ class Store:
             if cur.rowcount != 1:
                 raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
             await self._insert_moves(match_id, first_ply, moves, now)
+            await self.insert_announcements(db, announce, now)
         return expected_version + 1
 
     async def _insert_moves(
@@ -575,6 +652,57 @@ class Store:
             )
             await db.execute("DELETE FROM clock_votes WHERE match_id = ?", (match_id,))
             return cur.rowcount == 1
+
+    # --- outbox ----------------------------------------------------------------------------
+
+    @staticmethod
+    async def insert_announcements(db: aiosqlite.Connection, rows: Sequence[Announcement], now: float) -> None:
+        """Inside the caller's transaction: the announcements of the change it commits."""
+        if rows:
+            await db.executemany(
+                "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now)
+                    for a in rows
+                ],
+            )
+
+    async def announce(self, rows: Sequence[Announcement]) -> None:
+        """Store announcements on their own (a change that has no other row to write)."""
+        async with self.transaction() as db:
+            await self.insert_announcements(db, rows, time.time())
+
+    async def unsent_announcements(self, *, created_before: float | None = None) -> list[Announcement]:
+        """Rows not yet posted (nor given up on), oldest first; with `created_before`, only
+        those created before that time (younger ones are being posted by their caller)."""
+        sql = f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL"
+        params: tuple[Any, ...] = ()
+        if created_before is not None:
+            sql += " AND created_at < ?"
+            params = (created_before,)
+        async with self._db.execute(sql + " ORDER BY id", params) as cur:
+            return [_announcement(r) for r in await cur.fetchall()]
+
+    async def announcement(self, key: str) -> Announcement | None:
+        async with self._db.execute(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return _announcement(row) if row else None
+
+    async def prepare_announcement(self, key: str, content: str) -> None:
+        """Record the exact text about to be posted (and count the attempt): from now on a
+        crash may leave it posted, and a restart looks for it before posting again."""
+        await self._write(
+            "UPDATE outbox SET content = COALESCE(content, ?), attempts = attempts + 1 WHERE key = ?", (content, key)
+        )
+
+    async def mark_announced(self, key: str, message_id: int | None, *, failure: str | None = None) -> None:
+        """The row is done: posted as `message_id`, or given up on with `failure` (its
+        channel is gone), so it is never posted again."""
+        await self._write(
+            "UPDATE outbox SET sent_at = ?, message_id = ?, failure = ? WHERE key = ? AND sent_at IS NULL",
+            (time.time(), message_id, failure, key),
+        )
 
     # --- votes and notices -------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.outbox import Announcement
 from bot.store import StaleVersion, Store
 
 OPEN_TOURNAMENT_STATUSES = ("open", "checkin", "running")
@@ -187,17 +188,32 @@ class TournamentStore:
             return cur.rowcount == 1
 
     async def save_state(
-        self, tournament_id: int, state: dict[str, Any], *, expected_version: int, status: str | None = None
+        self,
+        tournament_id: int,
+        state: dict[str, Any],
+        *,
+        expected_version: int,
+        status: str | None = None,
+        unlink: Sequence[int] = (),
+        announce: Sequence[Announcement] = (),
     ) -> None:
-        """Write the tournament document (and optionally a new status); raises StaleVersion."""
+        """Write the tournament document (and optionally a new status); raises StaleVersion.
+
+        In the same transaction: forget the links of the `unlink` matches (aborted games the
+        document now replays) and store the announcements of the change, so a crash never
+        leaves a document that waits for an unlinked game, nor a result never announced."""
+        now = time.time()
         async with self.store.transaction() as db:
             cur = await db.execute(
                 "UPDATE tournaments SET state = ?, status = COALESCE(?, status), version = version + 1, "
                 "updated_at = ? WHERE id = ? AND version = ?",
-                (json.dumps(state), status, time.time(), tournament_id, expected_version),
+                (json.dumps(state), status, now, tournament_id, expected_version),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(f"tournament {tournament_id} is no longer at version {expected_version}")
+            if unlink:
+                await db.executemany("DELETE FROM tournament_games WHERE match_id = ?", [(m,) for m in unlink])
+            await Store.insert_announcements(db, announce, now)
 
     # --- entries -----------------------------------------------------------------------
 
@@ -264,11 +280,6 @@ class TournamentStore:
             )
             for r in rows
         ]
-
-    async def unlink(self, match_id: int) -> None:
-        """Forget an aborted game's match, so that its replay can take the same game number."""
-        async with self.store.transaction() as db:
-            await db.execute("DELETE FROM tournament_games WHERE match_id = ?", (match_id,))
 
     async def tournament_of_match(self, match_id: int) -> int | None:
         row = await self.store.fetch_one("SELECT tournament_id FROM tournament_games WHERE match_id = ?", (match_id,))

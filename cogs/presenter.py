@@ -23,6 +23,7 @@ from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
 from cogs.buttons import move_buttons
+from cogs.outbox import Post, dispatcher
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -154,13 +155,37 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not post a clock reminder in channel %d", row.channel_id)
 
+    async def board_post(self, update: Update, *, intro: str | None = None) -> Post:
+        """The board message of an update: text, picture (drawn when posted) and buttons."""
+        row = update.match
+        text = await self.describe(update)
+        intro = intro or update.intro
+        if intro:
+            text = f"{intro}\n{text}"
+
+        async def picture() -> discord.File:
+            return await self.board_file(row, update.public_view)
+
+        return Post(text[:2000], picture, move_buttons(row.id, update.buttons))
+
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
     ) -> None:
         """Post a NEW message with the board (old ones stay as they were: a play-by-post
-        channel reads like a game record).  With `interaction`, the board is its reply."""
+        channel reads like a game record).  With `interaction`, the board is its reply.
+
+        An update the service stored an announcement for goes through the outbox dispatcher,
+        which marks it sent (after a crash, the drain posts it instead)."""
+        if update.announcement is not None:
+            post = await self.board_post(update, intro=intro)
+            posted = await dispatcher(self.bot).deliver(update.announcement, post=post, interaction=interaction)
+            if not posted and interaction is not None:
+                await self._answered_elsewhere(interaction)
+            await self.send_private(update)
+            return
         row = update.match
         text = await self.describe(update)
+        intro = intro or update.intro
         if intro:
             text = f"{intro}\n{text}"
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
@@ -177,6 +202,14 @@ class Presenter:
         except discord.HTTPException:
             log.exception("could not post the board of match %d in channel %d", row.id, row.channel_id)
         await self.send_private(update)
+
+    @staticmethod
+    async def _answered_elsewhere(interaction: discord.Interaction) -> None:
+        """A deferred interaction whose board was posted by the drain (or could not be)."""
+        try:
+            await interaction.followup.send("The board is posted in the channel.", ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not answer interaction %s", interaction.id)
 
     async def send_private(self, update: Update) -> None:
         """DM each seat whose private view changed, and each seat prompted to act privately
