@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from bot import crashpoints
 from bot.clock_store import SqliteClockStore
 from bot.clocks import (
     TIMEOUT_REASON,
@@ -803,6 +804,7 @@ class MatchService:
         except StaleVersion:
             self._cache.drop(row.id)
             raise MatchConflict("The match changed while your move was being saved; please try again.") from None
+        crashpoints.reached("moves.committed")
         self._cache.put(row.id, version, state)
         if outcome is not None:
             self._forget(row.id)
@@ -843,6 +845,7 @@ class MatchService:
             )
         except StaleVersion:
             raise MatchConflict("The match changed at the same moment; please try again.") from None
+        crashpoints.reached("moves.committed")
         self._forget(row.id)
         new_row = await self._get(row.id)
         await self._notify_finished(new_row)

@@ -24,6 +24,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import crashpoints
 from bot.outbox import Announcement
 
 log = logging.getLogger(__name__)
@@ -330,8 +331,9 @@ class Store:
         self._write_lock = asyncio.Lock()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included)."""
+    async def transaction(self, name: str | None = None) -> AsyncIterator[aiosqlite.Connection]:
+        """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included).
+        `name` marks a crash point just before COMMIT (`<name>.commit`, bot/crashpoints.py)."""
         async with self._write_lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -339,6 +341,8 @@ class Store:
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
+            if name is not None:
+                crashpoints.reached(f"{name}.commit")
             await self._db.execute("COMMIT")
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -410,7 +414,7 @@ class Store:
         created but not started."""
         now = time.time()
         try:
-            async with self.transaction() as db:
+            async with self.transaction(None if opening is None else "open") as db:
                 cur = await db.execute(
                     "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
                     "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated, snapshot, version) "
@@ -556,7 +560,7 @@ class Store:
         version; raises StaleVersion when the stored version moved on.
         """
         now = time.time()
-        async with self.transaction() as db:
+        async with self.transaction("moves") as db:
             cur = await db.execute(
                 "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
                 "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",

@@ -203,7 +203,7 @@ class TournamentStore:
         document now replays) and store the announcements of the change, so a crash never
         leaves a document that waits for an unlinked game, nor a result never announced."""
         now = time.time()
-        async with self.store.transaction() as db:
+        async with self.store.transaction("tournament") as db:
             cur = await db.execute(
                 "UPDATE tournaments SET state = ?, status = COALESCE(?, status), version = version + 1, "
                 "updated_at = ? WHERE id = ? AND version = ?",

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
+from bot import crashpoints
 from bot.matches import NoMatchHere, Update
 from bot.outbox import BOARD, Announcement
 
@@ -112,7 +113,9 @@ class Dispatcher:
                         return False
                 content = row.content if row.content is not None else post.content[:2000]
                 await self.bot.store.prepare_announcement(key, content)
+                crashpoints.reached("outbox.prepared")
                 message_id = await self._send(row, content, post, interaction)
+                crashpoints.reached("outbox.posted")
             except _Gone:
                 log.warning("channel %d of announcement %s is gone: dropped", row.channel_id, key)
                 await self.bot.store.mark_announced(key, None, failure="channel gone")
@@ -125,6 +128,7 @@ class Dispatcher:
                     log.warning("announcement %s not posted (will retry): %s", key, exc)
                 return False
             await self.bot.store.mark_announced(key, message_id)
+            crashpoints.reached("outbox.marked")
             return True
 
     async def drain(self, *, everything: bool = False) -> int:

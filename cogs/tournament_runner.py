@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
+from bot import crashpoints
 from bot.games import GAMES
 from bot.matches import ServiceError
 from bot.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
@@ -112,6 +113,7 @@ class TournamentRunner:
                 "**Send Messages in Threads** permissions here; a host can then run `/tournament resume`.",
             )
             return
+        crashpoints.reached("tournament.thread_created")
         players = " vs ".join(f"<@{p}>" for p in game.seats)
         intro = f"**{row.name}** — {title}\n{players}, your match is here. Good luck!"
         try:
