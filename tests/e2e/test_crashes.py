@@ -17,7 +17,7 @@ import re
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,8 @@ class BotProcess:
         self.log = database.with_suffix(".log")
         self.proc: asyncio.subprocess.Process | None = None
 
-    async def start(self, crash_at: str | None = None, **env: str) -> None:
+    async def start(self, crash_at: str | None = None, *, ready: bool = False, **env: str) -> None:
+        """Start the bot; with `ready`, wait for `on_ready` too (where tournaments catch up)."""
         self.fake.gateway.ready.clear()
         environ = {
             **os.environ,
@@ -59,10 +60,27 @@ class BotProcess:
             environ[crashpoints.ENV] = crash_at
         with self.log.open("ab") as log:
             log.write(f"--- start (crash at {crash_at})\n".encode())
+            offset = log.tell()
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", env=environ, stdout=log, stderr=log, cwd=self.database.parent
             )
-        await self.fake.wait_until_ready(timeout=START_TIMEOUT)
+        proc = self.proc
+        identified = asyncio.ensure_future(self.fake.wait_until_ready(timeout=START_TIMEOUT))
+        exited = asyncio.ensure_future(proc.wait())
+        await asyncio.wait([identified, exited], return_when=asyncio.FIRST_COMPLETED)
+        exited.cancel()
+        if proc.returncode is not None:  # an armed crash point may be reached during start-up
+            identified.cancel()
+            return
+        await identified
+        if not ready:
+            return
+        # `on_ready` comes once discord.py has waited for every guild (about 2 s)
+        for _ in range(int(START_TIMEOUT * 10)):
+            if b"connected as" in self.log.read_bytes()[offset:] or self.proc.returncode is not None:
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"the bot never became ready:\n{self.log.read_text()[-3000:]}")
 
     async def killed(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until the armed crash point killed the bot."""
@@ -90,6 +108,26 @@ class BotProcess:
         self.proc.kill()
         await self.proc.wait()
         self.proc = None
+
+
+CONCURRENT_CASES = 4
+"""Cases run side by side (each its own fake Discord, database and bot process): they
+mostly wait for processes to start, so this divides the wall time, not the work."""
+
+
+async def every_case(tmp_path: Path, cases: dict[str, tuple[str, ...]], run: Callable[..., Awaitable[None]]) -> None:
+    """Run every case (a name and the crash points it arms); fail listing each case that failed."""
+    slots = asyncio.Semaphore(CONCURRENT_CASES)
+
+    async def one(number: int, args: tuple[str, ...]) -> None:
+        async with slots:
+            folder = tmp_path / f"case{number}"
+            folder.mkdir()
+            await run(folder, *args)
+
+    results = await asyncio.gather(*(one(i, args) for i, args in enumerate(cases.values())), return_exceptions=True)
+    failed = [f"{name}: {result!r}" for name, result in zip(cases, results, strict=True) if result is not None]
+    assert not failed, "\n\n".join(failed)
 
 
 def query(database: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -143,8 +181,11 @@ async def resign(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, match_
 MOVE_POINTS = ["moves.commit", "moves.committed", "outbox.prepared", "outbox.posted", "outbox.marked"]
 
 
-@pytest.mark.parametrize("point", MOVE_POINTS)
-async def test_a_move_and_its_board_survive_a_kill_at_every_step(tmp_path: Path, point: str) -> None:
+async def test_a_move_and_its_board_survive_a_kill_at_every_step(tmp_path: Path) -> None:
+    await every_case(tmp_path, {point: (point,) for point in MOVE_POINTS}, move_case)
+
+
+async def move_case(tmp_path: Path, point: str) -> None:
     async with bot_process(tmp_path) as (fake, harness, process):
         alice, bob, _ = fake.players
         match_id, _ = await harness.start_match("focus", alice, bob)
@@ -179,8 +220,11 @@ async def test_a_move_and_its_board_survive_a_kill_at_every_step(tmp_path: Path,
 TIMEOUT_POINTS = ["moves.commit", "moves.committed", "outbox.prepared", "outbox.posted", "outbox.marked"]
 
 
-@pytest.mark.parametrize("point", TIMEOUT_POINTS)
-async def test_a_timeout_and_its_announcement_survive_a_kill_at_every_step(tmp_path: Path, point: str) -> None:
+async def test_a_timeout_and_its_announcement_survive_a_kill_at_every_step(tmp_path: Path) -> None:
+    await every_case(tmp_path, {point: (point,) for point in TIMEOUT_POINTS}, timeout_case)
+
+
+async def timeout_case(tmp_path: Path, point: str) -> None:
     async with bot_process(tmp_path) as (fake, harness, process):
         alice, bob, _ = fake.players
         match_id = await start_with_clock(harness, alice, bob)
@@ -213,3 +257,104 @@ async def start_with_clock(harness: Harness, challenger: FakeUser, opponent: Fak
     assert challenge is not None, interaction.callback_data
     match_id, _ = await harness.accept(challenge, opponent)
     return match_id
+
+
+# --- a tournament: the round advance and the final -------------------------------------------
+
+ADVANCE_POINTS = [
+    "moves.commit",
+    "moves.committed",
+    "tournament.commit:1",
+    "outbox.prepared:2",
+    "outbox.posted:2",
+    "outbox.marked:2",
+    "tournament.thread_created",
+    "open.commit",
+    "outbox.posted:3",
+    "outbox.posted:4",
+    "tournament.commit:2",
+]
+FINAL_POINTS = [
+    "moves.commit",
+    "moves.committed",
+    "tournament.commit",
+    "outbox.prepared:1",
+    "outbox.prepared:2",
+    "outbox.posted:2",
+    "outbox.marked:2",
+    "outbox.prepared:3",
+    "outbox.posted:3",
+    "outbox.marked:3",
+    "outbox.posted:1",
+]
+
+
+def live_game(database: Path) -> tuple[int, int, tuple[int, int]]:
+    """The tournament's running match: id, thread, seats."""
+    rows = query(
+        database,
+        "SELECT m.id, m.channel_id, (SELECT user_id FROM seats WHERE match_id = m.id AND seat = 0), "
+        "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1) "
+        "FROM tournament_games g JOIN matches m ON m.id = g.match_id WHERE m.status = 'active'",
+    )
+    assert len(rows) == 1, rows
+    match_id, thread, a, b = rows[0]
+    return match_id, thread, (a, b)
+
+
+async def resign_game(fake: FakeDiscord, process: BotProcess, crash_at: str) -> int:
+    """The second seat of the running game resigns, with `crash_at` armed; then a clean
+    restart catches up (and the resignation is sent again if it never committed)."""
+    match_id, thread_id, seats = live_game(process.database)
+    loser = fake.world.users[seats[1]]
+    thread = fake.world.channels[thread_id]
+    await process.stop()
+    await process.start(crash_at=crash_at)
+    await resign(fake, loser, thread, match_id)
+    await process.killed()
+    await process.start(ready=True)
+    await process.settle()
+    [(status,)] = query(process.database, "SELECT status FROM matches WHERE id = ?", (match_id,))
+    if status == "active":  # killed before the commit: never acknowledged, so resign again
+        await resign(fake, loser, thread, match_id)
+        await process.settle()
+    return match_id
+
+
+async def test_a_tournament_round_advance_and_final_survive_kills_at_every_step(tmp_path: Path) -> None:
+    cases = {f"{a} / {f}": (a, f) for a, f in zip(ADVANCE_POINTS, FINAL_POINTS, strict=True)}
+    await every_case(tmp_path, cases, tournament_case)
+
+
+async def tournament_case(tmp_path: Path, advance_at: str, final_at: str) -> None:
+    async with bot_process(tmp_path) as (fake, harness, process):
+        alice, bob, carol = fake.players
+        channel = fake.channel
+        await harness.command(
+            "tournament create", {"name": "Cup", "game": "focus", "format": "single_elimination"}, user=carol
+        )
+        for player in (alice, bob, carol):
+            await harness.command("tournament join", user=player)
+        await fake.wait_for_followup(await harness.command("tournament start", user=carol))
+        await fake.wait_for_message(channel, lambda m: "▶️" in m.content)
+        await process.settle()
+
+        first = await resign_game(fake, process, advance_at)
+        final = await resign_game(fake, process, final_at)
+        assert first != final
+
+        # The tournament channel reads as it should: each line once.
+        assert count(fake, channel, r"beats") == 2, texts(fake, channel)
+        assert count(fake, channel, r"^▶️") == 2, texts(fake, channel)
+        assert count(fake, channel, r"Champion: <@") == 1, texts(fake, channel)
+        champion = next(m for m in fake.bot_messages(channel) if "Champion" in m.content)
+        assert "standings.png" in champion.files()
+        # Each game's thread: its intro once, its resignation once.
+        for match_id in (first, final):
+            [(thread_id,)] = query(process.database, "SELECT channel_id FROM matches WHERE id = ?", (match_id,))
+            thread = fake.world.channels[thread_id]
+            assert count(fake, thread, r"your match is here") == 1, texts(fake, thread)
+            assert count(fake, thread, r"resigned") == 1, texts(fake, thread)
+        [(status,)] = query(process.database, "SELECT status FROM tournaments")
+        assert status == "finished"
+        await process.stop()
