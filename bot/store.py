@@ -488,15 +488,6 @@ class Store:
             rows = await cur.fetchall()
         return [_match(r) for r in rows]
 
-    async def unrated_matches(self) -> list[MatchRow]:
-        """Finished rated matches not in the rating book yet, in the order they ended."""
-        async with self._db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'finished' AND m.rated = 1 "
-            "AND m.id NOT IN (SELECT match_id FROM rated_matches) ORDER BY m.updated_at, m.id"
-        ) as cur:
-            rows = await cur.fetchall()
-        return [_match(r) for r in rows]
-
     async def set_status(self, match_id: int, status: str, *, expected: Sequence[str]) -> bool:
         """Move a match from one of `expected` to `status`; False if it was not in one."""
         marks = ", ".join("?" for _ in expected)
