@@ -84,7 +84,7 @@ class Boneyard(commands.Bot):
             point_discord_at(settings.api_base)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database)
+        self.store = await Store.open(self.settings.database_location)
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)

@@ -68,6 +68,13 @@ class Settings:
     """Bot downtime beyond this many minutes is not charged to a player's clock (None: all of it is)."""
     host_roles: frozenset[str] = frozenset()
     """Role names or ids whose members host tournaments (besides creators and Manage Server)."""
+    database_url: str | None = None
+    """`DATABASE_URL=postgresql://...`: PostgreSQL instead of the SQLite file (several bot processes)."""
+
+    @property
+    def database_location(self) -> Path | str:
+        """What `Store.open` opens: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.database_url or self.database
 
     @property
     def forgive_downtime_seconds(self) -> float | None:
@@ -91,8 +98,12 @@ class Settings:
             cache = int(env.get("STATE_CACHE_SIZE", "256"))
         except ValueError as exc:
             raise ConfigError(f"OWNER_IDS and STATE_CACHE_SIZE take numbers: {exc}") from None
+        database_url = env.get("DATABASE_URL", "").strip() or None
+        if database_url is not None and not database_url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database).")
         return cls(
             token=token,
+            database_url=database_url,
             database=Path(env.get("DATABASE_PATH", "boneyard.sqlite3")),
             sync_commands="" if sync == "off" else sync,
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,

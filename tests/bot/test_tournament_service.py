@@ -8,7 +8,6 @@ listener and `sync`, which folds the stored matches into the tournament.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -65,10 +64,9 @@ class Event:
 
 
 @pytest.fixture
-async def event(tmp_path: Path) -> AsyncIterator[Event]:
-    store = await Store.open(tmp_path / "events.sqlite3")
-    yield Event(MatchService(store, cache_size=8))
-    await store.close()
+def event(store: Store) -> Event:
+    """On each backend (the `store` fixture runs every test on SQLite and PostgreSQL)."""
+    return Event(MatchService(store, cache_size=8))
 
 
 async def _play_out(event: Event, tournament_id: int, pick: random.Random, better: bool = True) -> int:

@@ -1,8 +1,7 @@
-"""SQLite persistence through aiosqlite: the schema, its migrations, and every query.
+"""The store: every query about matches, moves, clocks, votes and the outbox.
 
-Why SQLite: a play-by-post match lives for days and must survive restarts, and one file
-next to the bot is all a server admin should have to back up.  WAL mode lets readers
-(autocomplete, `/matches`) run while a move commits.
+SQLite (one file next to the bot, the default) or PostgreSQL (several bot processes on one
+database), through the drivers of bot/store/database.py; the SQL here is the same for both.
 
 The store never interprets a game: it keeps options, snapshots and moves as JSON text.
 A move is acknowledged only after `commit_moves` returned, i.e. after its transaction
@@ -12,182 +11,19 @@ loaded), so two writers can never both win.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from bot import crashpoints
 from bot.outbox import Announcement
+from bot.store.database import Conflict, Database, Row, Tx, open_database
+from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
 log = logging.getLogger(__name__)
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: matches, seats, the move log
-    """
-    CREATE TABLE matches (
-        id            INTEGER PRIMARY KEY,
-        game          TEXT    NOT NULL,
-        options       TEXT    NOT NULL,
-        guild_id      INTEGER,
-        channel_id    INTEGER NOT NULL,
-        status        TEXT    NOT NULL CHECK (status IN
-                              ('challenge', 'active', 'finished', 'aborted', 'declined', 'cancelled')),
-        challenger_id INTEGER NOT NULL,
-        opponent_id   INTEGER,
-        seat_pref     TEXT    NOT NULL DEFAULT 'random',
-        seed          TEXT    NOT NULL,
-        seed_hash     TEXT    NOT NULL,
-        snapshot      TEXT,
-        version       INTEGER NOT NULL DEFAULT 0,
-        outcome       TEXT,
-        message_id    INTEGER,
-        created_at    REAL    NOT NULL,
-        updated_at    REAL    NOT NULL
-    );
-    CREATE UNIQUE INDEX matches_one_open_per_channel
-        ON matches (channel_id) WHERE status IN ('challenge', 'active');
-    CREATE INDEX matches_by_status ON matches (status);
-
-    CREATE TABLE seats (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        seat     INTEGER NOT NULL CHECK (seat IN (0, 1)),
-        user_id  INTEGER NOT NULL,
-        PRIMARY KEY (match_id, seat)
-    );
-    CREATE INDEX seats_by_user ON seats (user_id);
-
-    CREATE TABLE moves (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        ply      INTEGER NOT NULL,
-        seat     INTEGER NOT NULL,
-        move     TEXT    NOT NULL,
-        public   INTEGER NOT NULL,
-        forced   INTEGER NOT NULL,
-        at       REAL    NOT NULL,
-        PRIMARY KEY (match_id, ply)
-    );
-
-    CREATE TABLE abort_votes (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        user_id  INTEGER NOT NULL,
-        PRIMARY KEY (match_id, user_id)
-    );
-
-    CREATE TABLE dm_notices (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        user_id  INTEGER NOT NULL,
-        PRIMARY KEY (match_id, user_id)
-    );
-    """,
-    # 2: time controls (issue "Time controls: chess clocks and reminders that survive restarts")
-    """
-    ALTER TABLE matches ADD COLUMN clock TEXT;
-
-    CREATE TABLE meta (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-
-    CREATE TABLE clock_votes (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        user_id  INTEGER NOT NULL,
-        action   TEXT    NOT NULL CHECK (action IN ('pause', 'resume')),
-        PRIMARY KEY (match_id, user_id, action)
-    );
-    """,
-    # 3: tournaments and ratings (issue "Tournaments: brackets, death matches, items and standings")
-    """
-    ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-
-    CREATE TABLE tournaments (
-        id              INTEGER PRIMARY KEY,
-        guild_id        INTEGER,
-        channel_id      INTEGER NOT NULL,
-        host_id         INTEGER NOT NULL,
-        name            TEXT    NOT NULL,
-        game            TEXT    NOT NULL,
-        format          TEXT    NOT NULL,
-        best_of         INTEGER NOT NULL,
-        rounds          INTEGER,
-        options         TEXT    NOT NULL,
-        clock           TEXT,
-        max_players     INTEGER,
-        checkin_minutes INTEGER NOT NULL DEFAULT 0,
-        checkin_until   REAL,
-        rated           INTEGER NOT NULL DEFAULT 1,
-        status          TEXT    NOT NULL CHECK (status IN ('open', 'checkin', 'running', 'finished', 'cancelled')),
-        state           TEXT,
-        version         INTEGER NOT NULL DEFAULT 0,
-        created_at      REAL    NOT NULL,
-        updated_at      REAL    NOT NULL
-    );
-    CREATE UNIQUE INDEX tournaments_one_open_per_channel
-        ON tournaments (channel_id) WHERE status IN ('open', 'checkin', 'running');
-
-    CREATE TABLE tournament_entries (
-        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
-        user_id       INTEGER NOT NULL,
-        name          TEXT    NOT NULL,
-        checked_in    INTEGER NOT NULL DEFAULT 0,
-        items         TEXT    NOT NULL DEFAULT '[]',
-        joined_at     REAL    NOT NULL,
-        PRIMARY KEY (tournament_id, user_id)
-    );
-
-    CREATE TABLE tournament_games (
-        match_id      INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
-        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
-        pairing_id    INTEGER NOT NULL,
-        game_number   INTEGER NOT NULL,
-        UNIQUE (tournament_id, pairing_id, game_number)
-    );
-
-    CREATE TABLE ratings (
-        user_id INTEGER NOT NULL,
-        game    TEXT    NOT NULL,
-        value   REAL    NOT NULL,
-        games   INTEGER NOT NULL,
-        wins    INTEGER NOT NULL DEFAULT 0,
-        draws   INTEGER NOT NULL DEFAULT 0,
-        losses  INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (user_id, game)
-    );
-    CREATE INDEX ratings_by_game ON ratings (game, value DESC);
-
-    CREATE TABLE rated_matches (
-        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
-        changes  TEXT    NOT NULL DEFAULT '[]'
-    );
-    """,
-    # 4: the outbox (issue "Nothing lost, nothing stuck"): announcements stored with their change
-    """
-    CREATE TABLE outbox (
-        id            INTEGER PRIMARY KEY,
-        key           TEXT    NOT NULL UNIQUE,
-        kind          TEXT    NOT NULL,
-        guild_id      INTEGER,
-        channel_id    INTEGER NOT NULL,
-        match_id      INTEGER,
-        tournament_id INTEGER,
-        payload       TEXT    NOT NULL,
-        content       TEXT,
-        created_at    REAL    NOT NULL,
-        attempts      INTEGER NOT NULL DEFAULT 0,
-        sent_at       REAL,
-        message_id    INTEGER,
-        failure       TEXT
-    );
-    CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL;
-    """,
-)
 
 OPEN_STATUSES = ("challenge", "active")
 
@@ -318,74 +154,53 @@ def _match(row: Sequence[Any]) -> MatchRow:
 
 
 class Store:
-    """One aiosqlite connection; every write is one short transaction.
+    """Every query of the bot, over one `Database` (SQLite or PostgreSQL); every write is
+    one short transaction."""
 
-    The connection is shared by every coroutine, so transactions are serialised with an
-    asyncio lock: without it a second `BEGIN` from another coroutine would land inside
-    the first transaction.
-    """
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.path = db.where
 
-    def __init__(self, db: aiosqlite.Connection, path: Path | str) -> None:
-        self._db = db
-        self.path = path
-        self._write_lock = asyncio.Lock()
-
-    @asynccontextmanager
-    async def transaction(self, name: str | None = None) -> AsyncIterator[aiosqlite.Connection]:
-        """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included).
-        `name` marks a crash point just before COMMIT (`<name>.commit`, bot/crashpoints.py)."""
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            if name is not None:
-                crashpoints.reached(f"{name}.commit")
-            await self._db.execute("COMMIT")
+    def transaction(self, name: str | None = None) -> Any:
+        """`async with store.transaction() as tx:` (see `Database.transaction`)."""
+        return self.db.transaction(name)
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement in its own transaction; returns the number of rows changed."""
-        async with self.transaction() as db:
-            cur = await db.execute(sql, params)
-            return cur.rowcount
+        async with self.transaction() as tx:
+            return int(await tx.execute(sql, params))
 
-    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        """Rows of a read query, for the companion stores (tournaments, ratings) built on this one."""
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of a read query."""
+        return await self.db.fetch_all(sql, params)
 
-    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
-        async with self._db.execute(sql, params) as cur:
-            row = await cur.fetchone()
-        return tuple(row) if row is not None else None
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.db.fetch_one(sql, params)
 
     @classmethod
-    async def open(cls, path: Path | str) -> Store:
-        """Open (creating if needed) and migrate the database at `path`."""
-        db = await aiosqlite.connect(path, isolation_level=None)
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        store = cls(db, path)
+    async def open(cls, where: Path | str) -> Store:
+        """Open (creating if needed) and migrate the database at `where`: a SQLite file, or a
+        `postgresql://` URL."""
+        store = cls(await open_database(where))
         await store._migrate()
         return store
 
+    @property
+    def backend(self) -> str:
+        return self.db.backend
+
     async def close(self) -> None:
-        await self._db.close()
+        await self.db.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        return await self.db.schema_version()
 
     async def _migrate(self) -> None:
+        scripts = POSTGRES_MIGRATIONS if self.db.backend == "postgresql" else MIGRATIONS
         current = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+        for number, script in enumerate(scripts[current:], start=current + 1):
             log.info("applying database migration %d", number)
-            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+            await self.db.apply_migration(number, script)
 
     # --- matches ---------------------------------------------------------------------
 
@@ -414,8 +229,8 @@ class Store:
         created but not started."""
         now = time.time()
         try:
-            async with self.transaction(None if opening is None else "open") as db:
-                cur = await db.execute(
+            async with self.transaction(None if opening is None else "open") as tx:
+                match_id = await tx.insert(
                     "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
                     "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated, snapshot, version) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -438,54 +253,48 @@ class Store:
                         0 if opening is None else 1,
                     ),
                 )
-                match_id = cur.lastrowid
-                assert match_id is not None
                 if tournament_game is not None:
-                    await db.execute(
+                    await tx.execute(
                         "INSERT INTO tournament_games (match_id, tournament_id, pairing_id, game_number) "
                         "VALUES (?, ?, ?, ?)",
                         (match_id, *tournament_game),
                     )
                 if opening is not None:
-                    await db.executemany(
+                    await tx.executemany(
                         "INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)",
                         [(match_id, 0, opening.seats[0]), (match_id, 1, opening.seats[1])],
                     )
-                    await self._insert_moves(match_id, 0, opening.moves, now)
-                    await self.insert_announcements(db, opening.announce(match_id), now)
-        except aiosqlite.IntegrityError:
+                    await self._insert_moves(tx, match_id, 0, opening.moves, now)
+                    await self.insert_announcements(tx, opening.announce(match_id), now)
+        except Conflict:
             return None
         row = await self.get_match(match_id)
         assert row is not None
         return row
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.id = ?", (match_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetch_one(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.id = ?", (match_id,))
         return _match(row) if row else None
 
     async def open_match_in_channel(self, channel_id: int) -> MatchRow | None:
-        async with self._db.execute(
+        row = await self.db.fetch_one(
             f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.status IN ('challenge', 'active')",
             (channel_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return _match(row) if row else None
 
     async def matches_of(self, user_id: int, statuses: Sequence[str] = OPEN_STATUSES) -> list[MatchRow]:
         marks = ", ".join("?" for _ in statuses)
-        async with self._db.execute(
+        rows = await self.db.fetch_all(
             f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status IN ({marks}) AND "
             "(m.challenger_id = ? OR m.opponent_id = ? OR m.id IN (SELECT match_id FROM seats WHERE user_id = ?)) "
             "ORDER BY m.updated_at DESC LIMIT 50",
             (*statuses, user_id, user_id, user_id),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_match(r) for r in rows]
 
     async def active_matches(self) -> list[MatchRow]:
-        async with self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'") as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'")
         return [_match(r) for r in rows]
 
     async def set_status(self, match_id: int, status: str, *, expected: Sequence[str]) -> bool:
@@ -512,20 +321,20 @@ class Store:
         `clock`, when given, replaces the stored clock (the started one) in the same transaction,
         and so are the outbox rows of `announce`."""
         now = time.time()
-        async with self.transaction() as db:
-            cur = await db.execute(
+        async with self.transaction() as tx:
+            changed = await tx.execute(
                 "UPDATE matches SET status = 'active', opponent_id = ?, snapshot = ?, version = 1, updated_at = ?, "
                 "clock = COALESCE(?, clock) WHERE id = ? AND status = 'challenge'",
                 (opponent_id, json.dumps(snapshot), now, _json_or_none(clock), match_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StaleVersion("the challenge is no longer open")
-            await db.executemany(
+            await tx.executemany(
                 "INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)",
                 [(match_id, 0, seats[0]), (match_id, 1, seats[1])],
             )
-            await self._insert_moves(match_id, 0, moves, now)
-            await self.insert_announcements(db, announce, now)
+            await self._insert_moves(tx, match_id, 0, moves, now)
+            await self.insert_announcements(tx, announce, now)
         row = await self.get_match(match_id)
         assert row is not None
         return row
@@ -551,8 +360,8 @@ class Store:
         version; raises StaleVersion when the stored version moved on.
         """
         now = time.time()
-        async with self.transaction("moves") as db:
-            cur = await db.execute(
+        async with self.transaction("moves") as tx:
+            changed = await tx.execute(
                 "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
                 "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",
                 (
@@ -565,16 +374,19 @@ class Store:
                     expected_version,
                 ),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
-            await self._insert_moves(match_id, first_ply, moves, now)
-            await self.insert_announcements(db, announce, now)
+            await self._insert_moves(tx, match_id, first_ply, moves, now)
+            await self.insert_announcements(tx, announce, now)
         return expected_version + 1
 
+    @staticmethod
     async def _insert_moves(
-        self, match_id: int, first_ply: int, moves: Sequence[tuple[int, str, bool, bool]], now: float
+        tx: Tx, match_id: int, first_ply: int, moves: Sequence[tuple[int, str, bool, bool]], now: float
     ) -> None:
-        await self._db.executemany(
+        if not moves:
+            return
+        await tx.executemany(
             "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 (match_id, first_ply + i, seat, move, int(public), int(forced), now)
@@ -583,15 +395,13 @@ class Store:
         )
 
     async def moves(self, match_id: int) -> list[MoveRow]:
-        async with self._db.execute(
+        rows = await self.db.fetch_all(
             "SELECT ply, seat, move, public, forced, at FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [MoveRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in rows]
 
     async def move_count(self, match_id: int) -> int:
-        async with self._db.execute("SELECT COUNT(*) FROM moves WHERE match_id = ?", (match_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetch_one("SELECT COUNT(*) FROM moves WHERE match_id = ?", (match_id,))
         return int(row[0]) if row else 0
 
     async def set_message(self, match_id: int, message_id: int) -> None:
@@ -601,10 +411,9 @@ class Store:
 
     async def running_clocks(self) -> list[tuple[int, dict[str, Any]]]:
         """(match id, clock JSON) of every active match that has a clock."""
-        async with self._db.execute(
+        rows = await self.db.fetch_all(
             "SELECT id, clock FROM matches WHERE status = 'active' AND clock IS NOT NULL ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(int(r[0]), json.loads(r[1])) for r in rows]
 
     async def save_clock(self, match_id: int, clock: dict[str, Any]) -> bool:
@@ -616,8 +425,7 @@ class Store:
         return changed == 1
 
     async def get_meta(self, key: str) -> str | None:
-        async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
         return str(row[0]) if row else None
 
     async def set_meta(self, key: str, value: str) -> None:
@@ -628,33 +436,33 @@ class Store:
 
     async def add_clock_vote(self, match_id: int, user_id: int, action: str) -> set[int]:
         """Record `user_id`'s request to pause or resume; returns everyone who asked so far."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT OR IGNORE INTO clock_votes (match_id, user_id, action) VALUES (?, ?, ?)",
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO clock_votes (match_id, user_id, action) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (match_id, user_id, action),
             )
-            async with db.execute(
+            rows = await tx.fetch_all(
                 "SELECT user_id FROM clock_votes WHERE match_id = ? AND action = ?", (match_id, action)
-            ) as cur:
-                return {int(r[0]) for r in await cur.fetchall()}
+            )
+            return {int(r[0]) for r in rows}
 
     async def change_clock(self, match_id: int, clock: dict[str, Any]) -> bool:
         """A pause or resume: the new clock and the requests it settles, in one transaction
         (a crash in between must not leave a paused clock with its votes still pending)."""
-        async with self.transaction() as db:
-            cur = await db.execute(
+        async with self.transaction() as tx:
+            changed = await tx.execute(
                 "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'", (json.dumps(clock), match_id)
             )
-            await db.execute("DELETE FROM clock_votes WHERE match_id = ?", (match_id,))
-            return cur.rowcount == 1
+            await tx.execute("DELETE FROM clock_votes WHERE match_id = ?", (match_id,))
+            return bool(changed == 1)
 
     # --- outbox ----------------------------------------------------------------------------
 
     @staticmethod
-    async def insert_announcements(db: aiosqlite.Connection, rows: Sequence[Announcement], now: float) -> None:
+    async def insert_announcements(tx: Tx, rows: Sequence[Announcement], now: float) -> None:
         """Inside the caller's transaction: the announcements of the change it commits."""
         if rows:
-            await db.executemany(
+            await tx.executemany(
                 "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -665,8 +473,8 @@ class Store:
 
     async def announce(self, rows: Sequence[Announcement]) -> None:
         """Store announcements on their own (a change that has no other row to write)."""
-        async with self.transaction() as db:
-            await self.insert_announcements(db, rows, time.time())
+        async with self.transaction() as tx:
+            await self.insert_announcements(tx, rows, time.time())
 
     async def unsent_announcements(self, *, created_before: float | None = None) -> list[Announcement]:
         """Rows not yet posted (nor given up on), oldest first; with `created_before`, only
@@ -676,12 +484,10 @@ class Store:
         if created_before is not None:
             sql += " AND created_at < ?"
             params = (created_before,)
-        async with self._db.execute(sql + " ORDER BY id", params) as cur:
-            return [_announcement(r) for r in await cur.fetchall()]
+        return [_announcement(r) for r in await self.db.fetch_all(sql + " ORDER BY id", params)]
 
     async def announcement(self, key: str) -> Announcement | None:
-        async with self._db.execute(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE key = ?", (key,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetch_one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE key = ?", (key,))
         return _announcement(row) if row else None
 
     async def prepare_announcement(self, key: str, content: str) -> None:
@@ -706,19 +512,20 @@ class Store:
 
         Inside a transaction like every write: on the shared connection, a statement outside
         the lock would join (and be rolled back with) another coroutine's transaction."""
-        async with self.transaction() as db:
-            await db.execute("INSERT OR IGNORE INTO abort_votes (match_id, user_id) VALUES (?, ?)", (match_id, user_id))
-            async with db.execute("SELECT user_id FROM abort_votes WHERE match_id = ?", (match_id,)) as cur:
-                return {int(r[0]) for r in await cur.fetchall()}
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO abort_votes (match_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING", (match_id, user_id)
+            )
+            rows = await tx.fetch_all("SELECT user_id FROM abort_votes WHERE match_id = ?", (match_id,))
+            return {int(r[0]) for r in rows}
 
     async def first_dm_notice(self, match_id: int, user_id: int) -> bool:
         """True the first time a closed-DM notice is due for this player in this match."""
         changed = await self._write(
-            "INSERT OR IGNORE INTO dm_notices (match_id, user_id) VALUES (?, ?)", (match_id, user_id)
+            "INSERT INTO dm_notices (match_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING", (match_id, user_id)
         )
         return changed == 1
 
     async def count_matches(self) -> int:
-        async with self._db.execute("SELECT COUNT(*) FROM matches") as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetch_one("SELECT COUNT(*) FROM matches")
         return int(row[0]) if row else 0
