@@ -209,7 +209,7 @@ class _LRU:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
+        self._items: OrderedDict[int, tuple[int, GameState, int | None]] = OrderedDict()
 
     def get(self, match_id: int, version: int) -> GameState | None:
         item = self._items.get(match_id)
@@ -218,8 +218,13 @@ class _LRU:
         self._items.move_to_end(match_id)
         return item[1]
 
-    def put(self, match_id: int, version: int, state: GameState) -> None:
-        self._items[match_id] = (version, state)
+    def plies(self, match_id: int, version: int) -> int | None:
+        """How many moves the log holds at `version`, when known (saves a query per move)."""
+        item = self._items.get(match_id)
+        return item[2] if item is not None and item[0] == version else None
+
+    def put(self, match_id: int, version: int, state: GameState, plies: int | None = None) -> None:
+        self._items[match_id] = (version, state, plies)
         self._items.move_to_end(match_id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -393,7 +398,7 @@ class MatchService:
                 )
             except StaleVersion:
                 raise ServiceError("This challenge is no longer open.") from None
-            self._cache.put(match_id, row.version, state)
+            self._cache.put(match_id, row.version, state, len(log_moves))
             if clock is not None and self.clocks is not None:
                 self.clocks.track(match_id, clock)
             return replace(update, match=row)
@@ -498,7 +503,7 @@ class MatchService:
         )
         if row is None:
             raise MatchConflict("That tournament game already has its match.")
-        self._cache.put(row.id, row.version, state)
+        self._cache.put(row.id, row.version, state, len(log_moves))
         if started is not None and self.clocks is not None:
             self.clocks.track(row.id, started)
         return replace(updates[-1], match=row)
@@ -534,7 +539,9 @@ class MatchService:
         intro: str | None = None,
     ) -> Update:
         """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
-        ply = await self.store.move_count(row.id)
+        ply = self._cache.plies(row.id, row.version)
+        if ply is None:
+            ply = await self.store.move_count(row.id)
         new = state.play(seat, text)
         record = list(new.applied)
         new, record = self._advance(new, row.seed, ply + len(record), record)
@@ -789,13 +796,14 @@ class MatchService:
         update = self._announced(
             self._update(row, state, before, record, ply=ply + len(record), note=note, intro=intro)
         )
+        snapshot = state.dump()
         try:
             version = await self.store.commit_moves(
                 row.id,
                 expected_version=row.version,
                 first_ply=ply,
                 moves=record,
-                snapshot=state.dump(),
+                snapshot=snapshot,
                 status=status,
                 outcome=outcome.to_json() if outcome else None,
                 clock=clock.to_json() if clock is not None else None,
@@ -805,12 +813,20 @@ class MatchService:
             self._cache.drop(row.id)
             raise MatchConflict("The match changed while your move was being saved; please try again.") from None
         crashpoints.reached("moves.committed")
-        self._cache.put(row.id, version, state)
+        self._cache.put(row.id, version, state, ply + len(record))
         if outcome is not None:
             self._forget(row.id)
         elif clock is not None and self.clocks is not None:
             self.clocks.track(row.id, clock)
-        new_row = await self._get(row.id)
+        new_row = replace(  # what the commit wrote: no need to read it back
+            row,
+            version=version,
+            status=status,
+            snapshot=snapshot,
+            outcome=outcome.to_json() if outcome else None,
+            clock=clock.to_json() if clock is not None else row.clock,
+            updated_at=time.time(),
+        )
         if outcome is not None:
             await self._notify_finished(new_row)
         return replace(update, match=new_row)

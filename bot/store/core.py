@@ -166,9 +166,8 @@ class Store:
         return self.db.transaction(name)
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One statement in its own transaction; returns the number of rows changed."""
-        async with self.transaction() as tx:
-            return int(await tx.execute(sql, params))
+        """One statement, atomic on its own; returns the number of rows changed."""
+        return await self.db.execute(sql, params)
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows of a read query."""

@@ -78,36 +78,11 @@ class Database(Tx, Protocol):
 # --- SQLite ---------------------------------------------------------------------------------
 
 
-class SqliteDatabase:
-    backend = "sqlite"
+class _SqliteTx:
+    """Statements on the shared connection (the caller holds the write lock)."""
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path | str) -> None:
+    def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
-        self.where = str(path)
-        self._write_lock = asyncio.Lock()
-
-    @classmethod
-    async def open(cls, path: Path | str) -> SqliteDatabase:
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        await connection.execute("PRAGMA journal_mode = WAL")
-        await connection.execute("PRAGMA foreign_keys = ON")
-        await connection.execute("PRAGMA synchronous = NORMAL")
-        await connection.execute("PRAGMA busy_timeout = 5000")
-        return cls(connection, path)
-
-    @asynccontextmanager
-    async def transaction(self, name: str | None = None) -> AsyncIterator[SqliteDatabase]:
-        """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included)."""
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            if name is not None:
-                crashpoints.reached(f"{name}.commit")
-            await self._db.execute("COMMIT")
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         try:
@@ -131,13 +106,65 @@ class SqliteDatabase:
         return cursor.lastrowid
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self._db.execute(sql, params) as cursor:
-            return [tuple(r) for r in await cursor.fetchall()]
+        # one trip to aiosqlite's thread (execute + fetch + close as one call)
+        return [tuple(r) for r in await self._db.execute_fetchall(sql, params)]
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self._db.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return tuple(row) if row is not None else None
+        rows = list(await self._db.execute_fetchall(sql, params))
+        return tuple(rows[0]) if rows else None
+
+
+class SqliteDatabase:
+    backend = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection, path: Path | str) -> None:
+        self._db = connection
+        self._tx = _SqliteTx(connection)
+        self.where = str(path)
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> SqliteDatabase:
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute("PRAGMA foreign_keys = ON")
+        await connection.execute("PRAGMA synchronous = NORMAL")
+        await connection.execute("PRAGMA busy_timeout = 5000")
+        return cls(connection, path)
+
+    @asynccontextmanager
+    async def transaction(self, name: str | None = None) -> AsyncIterator[_SqliteTx]:
+        """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included)."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._tx
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            if name is not None:
+                crashpoints.reached(f"{name}.commit")
+            await self._db.execute("COMMIT")
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement on its own: under the write lock (so it never lands inside another
+        coroutine's transaction) and committed by itself (autocommit), in one trip."""
+        async with self._write_lock:
+            return await self._tx.execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        async with self.transaction() as tx:
+            await tx.executemany(sql, rows)
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._write_lock:
+            return await self._tx.insert(sql, params)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self._tx.fetch_all(sql, params)
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self._tx.fetch_one(sql, params)
 
     async def schema_version(self) -> int:
         row = await self.fetch_one("PRAGMA user_version")
