@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
+from pathlib import Path
 
 import discord
 
@@ -27,6 +29,10 @@ async def run(settings: Settings) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["migrate"]:  # python -m bot migrate --to postgresql://... (bot/migrate.py)
+        from bot.migrate import main as migrate
+
+        return migrate(sys.argv[2:], Path(os.environ.get("DATABASE_PATH", "boneyard.sqlite3")))
     try:
         settings = Settings.load()
     except ConfigError as exc:
