@@ -26,9 +26,10 @@ from discord.ext import commands
 
 from bot.clocks import ClockKeeper
 from bot.clocks.scheduler import Now, Sleep
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
+from bot.shard_guard import claim_layout
 from bot.store import MatchRow, Store
 from bot.tournament_service import TournamentService
 
@@ -72,7 +73,12 @@ class Boneyard(commands.Bot):
     clocks: ClockKeeper | None = None
 
     def __init__(self, settings: Settings) -> None:
+        shards = settings.shards
+        if len(shards.ids) > 1:
+            raise ConfigError("SHARD_IDS: run one shard per process (several processes share the database).")
         super().__init__(
+            shard_id=min(shards.ids) if shards.sharded else None,
+            shard_count=shards.count if shards.sharded else None,
             command_prefix=commands.when_mentioned_or("!"),
             intents=intents_for(settings),
             owner_ids=set(settings.owner_ids) or None,
@@ -85,6 +91,7 @@ class Boneyard(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_location)
+        await claim_layout(self.store, self.settings.shards)
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)
@@ -108,6 +115,7 @@ class Boneyard(commands.Bot):
             now=now,
             sleep=sleep,
             forgive_downtime_over=self.settings.forgive_downtime_seconds,
+            shards=self.settings.shards,
         )
         await self.clocks.start()
         return self.clocks

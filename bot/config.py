@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from bot.shards import BadLayout, ShardLayout
 
 
 class ConfigError(RuntimeError):
@@ -68,6 +70,8 @@ class Settings:
     """Bot downtime beyond this many minutes is not charged to a player's clock (None: all of it is)."""
     host_roles: frozenset[str] = frozenset()
     """Role names or ids whose members host tournaments (besides creators and Manage Server)."""
+    shards: ShardLayout = field(default_factory=ShardLayout)
+    """`SHARD_COUNT` / `SHARD_IDS`: which guilds this process owns (bot/shards.py)."""
     database_url: str | None = None
     """`DATABASE_URL=postgresql://...`: PostgreSQL instead of the SQLite file (several bot processes)."""
 
@@ -101,8 +105,13 @@ class Settings:
         database_url = env.get("DATABASE_URL", "").strip() or None
         if database_url is not None and not database_url.startswith(("postgresql://", "postgres://")):
             raise ConfigError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database).")
+        try:
+            shards = ShardLayout.parse(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+        except BadLayout as exc:
+            raise ConfigError(str(exc)) from None
         return cls(
             token=token,
+            shards=shards,
             database_url=database_url,
             database=Path(env.get("DATABASE_PATH", "boneyard.sqlite3")),
             sync_commands="" if sync == "off" else sync,

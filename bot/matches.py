@@ -56,6 +56,7 @@ from bot.clocks.scheduler import Now, Sleep
 from bot.games import CHANCE, GAMES, GameState, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.outbox import BOARD, Announcement, new_key
+from bot.shards import ShardLayout
 from bot.store import MatchRow, Opening, StaleVersion, Store
 
 log = logging.getLogger(__name__)
@@ -968,13 +969,15 @@ def attach_clocks(
     now: Now = time.time,
     sleep: Sleep = asyncio.sleep,
     forgive_downtime_over: float | None = None,
+    shards: ShardLayout | None = None,
 ) -> ClockKeeper:
     """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
     locks), attach it, and return it; the caller starts it with `await keeper.start()` once
     whoever handles `on_result` is ready, and closes it before closing the store.
 
     Each due event goes to `service.on_clock_event`; a non-None result goes to `on_result`
-    (the bot announces it).  `now` / `sleep` are injectable so tests never wait."""
+    (the bot announces it).  `now` / `sleep` are injectable so tests never wait.  With
+    `shards`, only the clocks of the guilds this process owns are loaded after a restart."""
 
     async def on_event(match_id: int, event: ClockEvent) -> None:
         result = await service.on_clock_event(match_id, event)
@@ -982,7 +985,7 @@ def attach_clocks(
             await on_result(result)
 
     keeper = ClockKeeper(
-        SqliteClockStore(service.store),
+        SqliteClockStore(service.store, shards),
         on_event,
         now=now,
         sleep=sleep,

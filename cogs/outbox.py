@@ -135,7 +135,9 @@ class Dispatcher:
         """Post the rows left unsent: all of them (`everything`, at start-up) or those older
         than the grace period.  Returns how many were posted."""
         now = dt.datetime.now(dt.UTC).timestamp()
-        rows = await self.bot.store.unsent_announcements(created_before=None if everything else now - GRACE_SECONDS)
+        rows = await self.bot.store.unsent_announcements(
+            created_before=None if everything else now - GRACE_SECONDS, shards=self.bot.settings.shards
+        )
         posted = 0
         for row in rows:
             try:

@@ -82,6 +82,8 @@ class TournamentRunner:
     async def resume_all(self) -> None:
         """After a (re)start: results that arrived while the bot was down, games not opened."""
         for row in await self.bot.tournaments.running():
+            if not self.bot.settings.shards.owns(row.guild_id):
+                continue  # another shard process runs this guild's events
             try:
                 await self.advance(row.id)
             except Exception:

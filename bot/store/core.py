@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.outbox import Announcement
+from bot.shards import ShardLayout
 from bot.store.database import Conflict, Database, Row, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
@@ -408,10 +409,13 @@ class Store:
 
     # --- clocks ----------------------------------------------------------------------------
 
-    async def running_clocks(self) -> list[tuple[int, dict[str, Any]]]:
-        """(match id, clock JSON) of every active match that has a clock."""
+    async def running_clocks(self, shards: ShardLayout | None = None) -> list[tuple[int, dict[str, Any]]]:
+        """(match id, clock JSON) of every active match that has a clock (of the guilds of
+        `shards` only, when given)."""
+        owned, params = (shards or ShardLayout()).sql_filter("guild_id")
         rows = await self.db.fetch_all(
-            "SELECT id, clock FROM matches WHERE status = 'active' AND clock IS NOT NULL ORDER BY id"
+            f"SELECT id, clock FROM matches WHERE status = 'active' AND clock IS NOT NULL AND {owned} ORDER BY id",
+            params,
         )
         return [(int(r[0]), json.loads(r[1])) for r in rows]
 
@@ -475,14 +479,18 @@ class Store:
         async with self.transaction() as tx:
             await self.insert_announcements(tx, rows, time.time())
 
-    async def unsent_announcements(self, *, created_before: float | None = None) -> list[Announcement]:
+    async def unsent_announcements(
+        self, *, created_before: float | None = None, shards: ShardLayout | None = None
+    ) -> list[Announcement]:
         """Rows not yet posted (nor given up on), oldest first; with `created_before`, only
-        those created before that time (younger ones are being posted by their caller)."""
-        sql = f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL"
-        params: tuple[Any, ...] = ()
+        those created before that time (younger ones are being posted by their caller); with
+        `shards`, only those of the guilds this process owns."""
+        owned, owned_params = (shards or ShardLayout()).sql_filter("guild_id")
+        sql = f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND {owned}"
+        params: tuple[float, ...] = owned_params
         if created_before is not None:
             sql += " AND created_at < ?"
-            params = (created_before,)
+            params = (*params, created_before)
         return [_announcement(r) for r in await self.db.fetch_all(sql + " ORDER BY id", params)]
 
     async def announcement(self, key: str) -> Announcement | None:
