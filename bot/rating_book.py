@@ -65,6 +65,7 @@ class RatingBook:
         score = DRAW if outcome.is_draw else (WIN if 0 in outcome.winners else LOSS)
         a, b = row.seats
         async with self.rows.transaction() as tx:
+            await RatingStore.lock_book(tx)
             if not await RatingStore.claim(tx, row.id):
                 return None
             old_a = _or_new(await RatingStore.record_of(tx, a, row.game), a, row.game)
@@ -98,6 +99,7 @@ class RatingBook:
         current = await self.rows.records_of_unrated_players()
         rated, records = await asyncio.to_thread(replay_ratings, results, current)
         async with self.rows.transaction() as tx:
+            await RatingStore.lock_book(tx)
             for match_id, changes in rated:
                 if not await RatingStore.claim(tx, match_id):  # rated meanwhile: the replay is stale
                     raise RuntimeError(f"match {match_id} was rated during the catch-up")

@@ -37,8 +37,8 @@ class Conflict(Exception):
     """A unique key or foreign key refused the write (the whole transaction is undone)."""
 
 
-class Tx(Protocol):
-    """The statements of one transaction."""
+class Statements(Protocol):
+    """What runs SQL: a transaction, or the database itself (each statement on its own)."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
@@ -55,7 +55,16 @@ class Tx(Protocol):
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 
 
-class Database(Tx, Protocol):
+class Tx(Statements, Protocol):
+    """The statements of one transaction."""
+
+    async def lock(self, key: int) -> None:
+        """Hold lock `key` until the transaction ends (serialises read-modify-write across
+        processes; SQLite's write transaction already excludes every other writer)."""
+        ...
+
+
+class Database(Statements, Protocol):
     """Reads outside any transaction, transactions, the schema version, closing."""
 
     backend: str
@@ -112,6 +121,9 @@ class _SqliteTx:
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         rows = list(await self._db.execute_fetchall(sql, params))
         return tuple(rows[0]) if rows else None
+
+    async def lock(self, key: int) -> None:
+        return None  # BEGIN IMMEDIATE holds the database's one write lock already
 
 
 class SqliteDatabase:
@@ -234,6 +246,9 @@ class PostgresTx:
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         row = await self._conn.fetchrow(numbered(sql), *params)
         return tuple(row) if row is not None else None
+
+    async def lock(self, key: int) -> None:
+        await self._conn.execute("SELECT pg_advisory_xact_lock($1)", key)
 
 
 class PostgresDatabase:

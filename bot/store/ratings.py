@@ -13,6 +13,7 @@ from typing import Any
 from bot.store.core import Store
 from bot.store.database import Row, Tx
 
+RATINGS_LOCK = 0x7261746573  # "rates": the advisory lock key of the rating book
 RATING_COLUMNS = "user_id, game, value, games, wins, draws, losses"
 """The columns of a player's record, in the order `bot.rating_book` reads them."""
 
@@ -28,6 +29,12 @@ class RatingStore:
 
     def transaction(self) -> Any:
         return self.store.transaction()
+
+    @staticmethod
+    async def lock_book(tx: Tx) -> None:
+        """Serialise rating updates across processes for the rest of the transaction: each
+        reads ratings and writes them back, which two processes must not interleave."""
+        await tx.lock(RATINGS_LOCK)
 
     @staticmethod
     async def claim(tx: Tx, match_id: int) -> bool:

@@ -70,3 +70,47 @@ async def test_raced_moves_from_two_processes_apply_exactly_once(
         finally:
             await one.close()
             await two.close()
+
+
+async def test_two_processes_rating_matches_at_once_lose_no_update(postgres_server: PostgresServer) -> None:
+    """Every rating update reads and writes the same players' rows: the book's lock keeps two
+    processes from interleaving, so every match counts."""
+    from bot.games import Outcome
+    from bot.rating_book import RatingBook
+
+    async with fresh_database(postgres_server) as url:
+        one, two = await Store.open(url), await Store.open(url)
+        try:
+            ids = []
+            for number in range(24):
+                row = await one.create_challenge(
+                    game="focus",
+                    options={},
+                    guild_id=GUILD,
+                    channel_id=3000 + number,
+                    challenger_id=ALICE,
+                    opponent_id=BOB,
+                    seat_pref="first",
+                    seed="s",
+                    seed_hash="h",
+                )
+                assert row is not None
+                started = await one.start_match(row.id, (ALICE, BOB), {}, [], BOB)
+                await one.commit_moves(
+                    row.id,
+                    expected_version=started.version,
+                    first_ply=0,
+                    moves=[],
+                    snapshot={},
+                    status="finished",
+                    outcome=Outcome(frozenset({number % 2}), "test").to_json(),
+                )
+                ids.append(row.id)
+            books = [RatingBook(one), RatingBook(two)]
+            rows = [await one.get_match(i) for i in ids]
+            await asyncio.gather(*(books[i % 2].record(r) for i, r in enumerate(rows) if r is not None))
+            alice = await books[0].rating(ALICE, "focus")
+            assert alice.rating.games == 24 and (alice.wins, alice.losses) == (12, 12)
+        finally:
+            await one.close()
+            await two.close()
