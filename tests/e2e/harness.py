@@ -44,6 +44,8 @@ class Harness:
         self.database = database
         self._bot: Boneyard | None = None
         self._runner: asyncio.Task[None] | None = None
+        self.database_url: str | None = None
+        """A PostgreSQL URL: the bot uses it instead of the SQLite file (DATABASE_URL)."""
         self.expected_errors: list[str] = []
         """Beginnings of ERROR log messages a test provokes on purpose; any other ERROR fails the test."""
 
@@ -62,6 +64,7 @@ class Harness:
                 "DISCORD_API_BASE": self.fake.base_url,
                 "SYNC_COMMANDS": str(self.fake.guild.id),
                 "TYPED_MOVES": "on",
+                **({"DATABASE_URL": self.database_url} if self.database_url else {}),
             },
             dotenv=None,
         )
