@@ -26,7 +26,7 @@ from discord.ext import commands
 
 from bot.clocks import ClockKeeper
 from bot.clocks.scheduler import Now, Sleep
-from bot.config import ConfigError, Settings
+from bot.config import Settings
 from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
 from bot.shard_guard import claim_layout
@@ -73,9 +73,7 @@ class Boneyard(commands.Bot):
     clocks: ClockKeeper | None = None
 
     def __init__(self, settings: Settings) -> None:
-        shards = settings.shards
-        if len(shards.ids) > 1:
-            raise ConfigError("SHARD_IDS: run one shard per process (several processes share the database).")
+        shards = settings.shards  # one shard per process (bot/config.py checks)
         super().__init__(
             shard_id=min(shards.ids) if shards.sharded else None,
             shard_count=shards.count if shards.sharded else None,

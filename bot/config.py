@@ -109,6 +109,10 @@ class Settings:
             shards = ShardLayout.parse(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
         except BadLayout as exc:
             raise ConfigError(str(exc)) from None
+        if len(shards.ids) > 1:
+            raise ConfigError(
+                "SHARD_IDS: give each process one shard id (run one process per shard on the shared database)."
+            )
         return cls(
             token=token,
             shards=shards,

@@ -41,13 +41,14 @@ def _settings(**env: str) -> Settings:
 def test_layouts_are_read_and_bad_ones_refused_with_the_setting_named() -> None:
     assert _settings().shards == ShardLayout(1, frozenset({0}))
     assert _settings(SHARD_COUNT="4", SHARD_IDS="2").shards == ShardLayout(4, frozenset({2}))
-    assert _settings(SHARD_COUNT="3").shards.ids == frozenset({0, 1, 2})
     for env, setting in (
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS"),  # shard 1's guilds would have no owner
         ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
         ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "x"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "3"}, "SHARD_IDS"),  # all three in one process: one shard per process
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "0,2"}, "SHARD_IDS"),
     ):
         with pytest.raises(ConfigError, match=setting):
             _settings(**env)
