@@ -23,12 +23,12 @@ async def check_replays(store: Store) -> list[int]:
     """Ids of started matches whose move log does not rebuild their snapshot (none, normally)."""
     service = MatchService(store, cache_size=1)
     wrong = []
-    for (match_id,) in await store.fetch_all("SELECT id FROM matches WHERE snapshot IS NOT NULL ORDER BY id"):
+    for match_id in await store.started_match_ids():
         row = await service.get(match_id)
         assert row.snapshot is not None
         replayed = await service.replay(match_id)
         if replayed.dump() != service.games[row.game].load(row.snapshot).dump():
-            wrong.append(int(match_id))
+            wrong.append(match_id)
     return wrong
 
 

@@ -533,6 +533,11 @@ class Store:
         )
         return changed == 1
 
+    async def started_match_ids(self) -> list[int]:
+        """Every match that has a position (started, running or ended), oldest first."""
+        rows = await self.db.fetch_all("SELECT id FROM matches WHERE snapshot IS NOT NULL ORDER BY id")
+        return [int(r[0]) for r in rows]
+
     async def count_matches(self) -> int:
         row = await self.db.fetch_one("SELECT COUNT(*) FROM matches")
         return int(row[0]) if row else 0
