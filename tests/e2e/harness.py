@@ -83,6 +83,7 @@ class Harness:
         if self._bot is None or self._runner is None:
             return
         await self.fake.wait_until_idle()
+        await handlers_finished()
         await self._bot.close()
         await asyncio.wait_for(self._runner, 5)
         self._bot, self._runner = None, None
@@ -178,6 +179,30 @@ class Harness:
         view = await self.bot.service.view(match_id, None)
         assert row.seats is not None
         return [row.seats[s] for s in view["turn"] if s in (0, 1)]
+
+
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-", "discord.py: ")
+"""Names discord.py gives the tasks that run commands, component callbacks and event listeners."""
+
+
+async def handlers_finished(timeout: float = 10.0) -> None:  # noqa: ASYNC109
+    """Wait until no command, component or event handler of the bot is running.
+
+    A quiet spell of requests is not enough: a handler may be between two requests for
+    longer (a picture being drawn in a thread, a commit), and closing the bot then fails it
+    with "Session is closed"."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    me = asyncio.current_task()
+    while True:
+        busy = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not me and not task.done() and task.get_name().startswith(HANDLER_TASKS)
+        ]
+        left = deadline - asyncio.get_running_loop().time()
+        if not busy or left <= 0:
+            return
+        await asyncio.wait(busy, timeout=left)
 
 
 def challenge_match_id(message: FakeMessage) -> int:
