@@ -1,5 +1,6 @@
 """`python -m bot`: check the database, configure logging once, run the bot until SIGTERM/Ctrl-C.
 `python -m bot backup PATH`: a consistent copy of the database, safe while the bot runs.
+`python -m bot migrate --to postgresql://...`: copy the SQLite database into PostgreSQL (bot/migrate.py).
 
 Every way start-up can fail ends in ONE line on stderr (`boneyard: ...`) and an exit status a
 supervisor can act on, never a traceback and a hang:
@@ -87,7 +88,9 @@ def run_bot() -> int:
         return fail(exc, EXIT_SETTINGS)
     configure_logging(settings.log_level)
     try:
-        lock = prepare_database(settings.database, known_version=len(MIGRATIONS))
+        # PostgreSQL is shared by several processes and checked when the store opens; the
+        # SQLite file is checked (and locked against a second bot) here.
+        lock = None if settings.database_url else prepare_database(settings.database, known_version=len(MIGRATIONS))
     except StartupRefused as exc:
         return fail(exc, EXIT_DATABASE)
     try:
@@ -107,7 +110,8 @@ def run_bot() -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
     return EXIT_OK
 
 
@@ -131,14 +135,23 @@ def run_backup(target: Path) -> int:
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Boneyard Discord bot.")
-    commands = parser.add_subparsers(dest="command", metavar="{backup}")
+    commands = parser.add_subparsers(dest="command", metavar="{backup,migrate}")
     copy = commands.add_parser("backup", help="copy the database (DATABASE_PATH) to PATH; safe while the bot runs")
     copy.add_argument("path", type=Path, help="the backup file, or a directory for a timestamped file in it")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = parse_arguments(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given[:1] == ["migrate"]:  # its own options (bot/migrate.py)
+        from bot.migrate import main as migrate
+
+        try:
+            database = database_setting()
+        except ConfigError as exc:
+            return fail(exc, EXIT_SETTINGS)
+        return migrate(given[1:], database)
+    arguments = parse_arguments(given)
     if arguments.command == "backup":
         return run_backup(arguments.path)
     return run_bot()

@@ -19,7 +19,7 @@ under the same match lock and committed through the same optimistic version chec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.games import CHANCE, GameState, Outcome
 from bot.games.base import LogEntry
@@ -36,6 +36,8 @@ from bot.matches import (
 )
 from bot.move_log import TAKEBACK_SEAT, effective, takeback_record
 from bot.store import MatchRow, StaleVersion
+
+TAKEBACK_INTRO = "↩️ The last move was taken back."
 
 DRAW, TAKEBACK = "draw", "takeback"
 DRAW_REASON = "Drawn by agreement."
@@ -127,6 +129,12 @@ class Agreements:
                 clock = clock.stop_all(now).start_turn(turn, now, draft=len(turn) > 1)
             ply = await self.matches.store.move_count(match_id)
             record = [LogEntry(TAKEBACK_SEAT, takeback_record(plan.first_ply), True, False)]
+            # No record to tell: the takeback record is not a move (the engine cannot narrate it).
+            # The board is announced through the outbox row committed with the takeback.
+            shown = replace(row, version=row.version + 1)
+            update = self.matches._announced(
+                self.matches._update(shown, plan.state, before, [], ply=ply + 1, note=TAKEBACK, intro=TAKEBACK_INTRO)
+            )
             try:
                 version = await self.matches.store.commit_moves(
                     match_id,
@@ -135,6 +143,7 @@ class Agreements:
                     moves=record,
                     snapshot=plan.state.dump(),
                     clock=clock.to_json() if clock is not None else None,
+                    announce=[self.matches._board(update)],
                 )
             except StaleVersion:
                 self.matches._cache.drop(match_id)
@@ -142,9 +151,7 @@ class Agreements:
             self.matches._cache.put(match_id, version, plan.state)
             if clock is not None and self.matches.clocks is not None:
                 self.matches.clocks.track(match_id, clock)
-            new_row = await self.matches.get(match_id)
-            # No record to tell: the takeback record is not a move (the engine cannot narrate it).
-            return self.matches._update(new_row, plan.state, before, [], ply=ply + 1, note=TAKEBACK)
+            return replace(update, match=await self.matches.get(match_id))
 
     async def _plan(self, row: MatchRow, seat: int) -> _Plan:
         """The position before `seat`'s last own move, rebuilt from the log; ServiceError when

@@ -31,6 +31,7 @@ from bot.config import Settings
 from bot.lobby import Lobby
 from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
+from bot.shard_guard import claim_layout
 from bot.store import MatchRow, Store
 from bot.tournament_service import TournamentService
 from bot.worker_pool import WorkerPool
@@ -65,6 +66,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.records",
     "cogs.computer",
+    "cogs.drain",  # last: its start-up drain may post for any of the others
 )
 
 
@@ -99,7 +101,10 @@ class Boneyard(commands.Bot):
     """The worker processes every picture is rendered in (rendering holds the GIL)."""
 
     def __init__(self, settings: Settings) -> None:
+        shards = settings.shards  # one shard per process (bot/config.py checks)
         super().__init__(
+            shard_id=min(shards.ids) if shards.sharded else None,
+            shard_count=shards.count if shards.sharded else None,
             command_prefix=commands.when_mentioned_or("!"),
             intents=intents_for(settings),
             owner_ids=set(settings.owner_ids) or None,
@@ -113,7 +118,8 @@ class Boneyard(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.pictures.warm()
-        self.store = await Store.open(self.settings.database)
+        self.store = await Store.open(self.settings.database_location)
+        await claim_layout(self.store, self.settings.shards)
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)
@@ -139,6 +145,7 @@ class Boneyard(commands.Bot):
             now=now,
             sleep=sleep,
             forgive_downtime_over=self.settings.forgive_downtime_seconds,
+            shards=self.settings.shards,
         )
         await self.clocks.start()
         return self.clocks

@@ -10,26 +10,32 @@ Store's `transaction()` lock, since all coroutines share one connection.
 from __future__ import annotations
 
 from bot.clocks import ClockState, MatchId
+from bot.shards import ShardLayout
 from bot.store import Store
 
 HEARTBEAT_KEY = "clock_heartbeat"
 
 
 class SqliteClockStore:
-    """Running clocks are those of active matches with a clock column."""
+    """Running clocks are those of active matches with a clock column (of the guilds this
+    process owns: with shards, one heartbeat per shard)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, shards: ShardLayout | None = None) -> None:
         self.store = store
+        self.shards = shards or ShardLayout()
 
     async def load_all(self) -> list[tuple[MatchId, ClockState]]:
-        return [(match_id, ClockState.from_json(data)) for match_id, data in await self.store.running_clocks()]
+        rows = await self.store.running_clocks(self.shards)
+        return [(match_id, ClockState.from_json(data)) for match_id, data in rows]
 
     async def save(self, match_id: MatchId, clock: ClockState) -> None:
         await self.store.save_clock(match_id, clock.to_json())
 
     async def load_heartbeat(self) -> float | None:
-        value = await self.store.get_meta(HEARTBEAT_KEY)
-        return None if value is None else float(value)
+        beats = [await self.store.get_meta(self.shards.heartbeat_key(shard)) for shard in sorted(self.shards.ids)]
+        known = [float(b) for b in beats if b is not None]
+        return max(known) if known else None
 
     async def save_heartbeat(self, at: float) -> None:
-        await self.store.set_meta(HEARTBEAT_KEY, repr(at))
+        for shard in sorted(self.shards.ids):
+            await self.store.set_meta(self.shards.heartbeat_key(shard), repr(at))

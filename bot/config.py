@@ -16,11 +16,13 @@ import math
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 from dotenv import dotenv_values
+
+from bot.shards import BadLayout, ShardLayout
 
 
 class ConfigError(RuntimeError):
@@ -149,6 +151,25 @@ def parse_database(raw: str) -> Path:
     return Path(text).expanduser()
 
 
+def parse_database_url(raw: str) -> str | None:
+    text = raw.strip() or None
+    if text is not None and not text.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database).")
+    return text
+
+
+def parse_shards(env: Mapping[str, str]) -> ShardLayout:
+    try:
+        shards = ShardLayout.parse(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+    except BadLayout as exc:
+        raise ConfigError(str(exc)) from None
+    if len(shards.ids) > 1:
+        raise ConfigError(
+            "SHARD_IDS: give each process one shard id (run one process per shard on the shared database)."
+        )
+    return shards
+
+
 def environment(environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> dict[str, str]:
     """The `.env` file's values overlaid with the environment's (the environment wins)."""
     return {**(read_dotenv(dotenv) if dotenv else {}), **(os.environ if environ is None else environ)}
@@ -177,6 +198,15 @@ class Settings:
     """Matches against the computer change ratings (COMPUTER_RATED=on); off by default."""
     computer_iterations: int | None = None
     """COMPUTER_ITERATIONS: a fixed search size for every level (tests); None: the levels'."""
+    shards: ShardLayout = field(default_factory=ShardLayout)
+    """`SHARD_COUNT` / `SHARD_IDS`: which guilds this process owns (bot/shards.py)."""
+    database_url: str | None = None
+    """`DATABASE_URL=postgresql://...`: PostgreSQL instead of the SQLite file (several bot processes)."""
+
+    @property
+    def database_location(self) -> Path | str:
+        """What `Store.open` opens: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.database_url or self.database
 
     @property
     def forgive_downtime_seconds(self) -> float | None:
@@ -210,6 +240,8 @@ class Settings:
             ),
             computer_rated=check(lambda raw: parse_switch("COMPUTER_RATED", raw, False), "COMPUTER_RATED", False),
             computer_iterations=check(parse_computer_iterations, "COMPUTER_ITERATIONS", None),
+            shards=check(lambda _raw: parse_shards(env), "SHARD_COUNT", ShardLayout()),
+            database_url=check(parse_database_url, "DATABASE_URL", None),
         )
         if problems:
             raise ConfigError(" ".join(problems))

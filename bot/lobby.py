@@ -157,15 +157,16 @@ class Lobby:
             raise NotInMatch("This challenge is for someone else.")
         return row, placement
 
-    async def accept(self, match_id: int, user_id: int, *, thread_id: int | None) -> Update:
+    async def accept(self, match_id: int, user_id: int, *, thread_id: int | None, intro: str | None = None) -> Update:
         """Start the match: in `thread_id` when given, else in the challenge's channel (which
-        it must then hold: ChannelBusy-like refusal when another match holds it)."""
+        it must then hold: ChannelBusy-like refusal when another match holds it).  `intro`
+        is stored with the first board's announcement (shown above it, after a restart too)."""
         row, placement = await self.check_accept(match_id, user_id)
         if thread_id is not None:
             if not await self.store.move_to_thread(match_id, thread_id, row.channel_id):
                 raise ServiceError("This challenge is no longer open.")
             try:
-                return await self.matches.accept(match_id, user_id)
+                return await self.matches.accept(match_id, user_id, intro=intro)
             except BaseException:
                 await self.store.move_back(match_id, row.channel_id)
                 raise
@@ -174,7 +175,7 @@ class Lobby:
                 "I could not open a thread here, and this channel already has a match; "
                 "finish it or accept the challenge once the channel is free."
             )
-        return await self.matches.accept(match_id, user_id)
+        return await self.matches.accept(match_id, user_id, intro=intro)
 
     async def withdraw(self, match_id: int, user_id: int) -> MatchRow:
         return await self.matches.cancel(match_id, user_id)

@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
+from bot import crashpoints
 from bot.clock_store import SqliteClockStore
 from bot.clocks import (
     TIMEOUT_REASON,
@@ -55,12 +56,16 @@ from bot.clocks.scheduler import Now, Sleep
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.move_log import effective
-from bot.store import MatchRow, StaleVersion, Store
+from bot.outbox import BOARD, Announcement, new_key
+from bot.shards import ShardLayout
+from bot.store import MatchRow, Opening, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
 SEAT_PREFS = ("random", "first", "second")
 MAX_BUTTONS = 5  # one row of Discord buttons
+TIME_UP = "⏰ Time is up."
+"""The line above a board the clock decided (the keeper found a flag fallen)."""
 PER_SEAT_WORDS = {"me": "challenger", "opponent": "accepter", "you": "accepter", "both": "both", "none": "none"}
 
 
@@ -172,6 +177,54 @@ class Update:
     quiet: bool = False
     """Nothing public happened and nobody new must act (a pick of a simultaneous secret
     draft): the channel gets no board, at most the `told` sentences."""
+    announcement: str | None = None
+    """The key of the board's outbox row, stored with this change (None: nothing stored to
+    announce); the presenter posts it through the outbox dispatcher, which marks it sent."""
+    intro: str | None = None
+    """A line to show above the board (a tournament game's intro, a timeout)."""
+
+    def board_payload(self) -> dict[str, Any]:
+        """What the outbox keeps to post this board again after a restart (no private views)."""
+        return {
+            "view": self.public_view,
+            "played": [list(p) for p in self.played],
+            "outcome": self.outcome.to_json() if self.outcome is not None else None,
+            "ply": self.ply,
+            "note": self.note,
+            "buttons": list(self.buttons),
+            "intro": self.intro,
+            "version": self.match.version,
+            "told": [list(t) for t in self.told],
+            "quiet": self.quiet,
+            "secret_move": self.secret_move,
+            "completed_for": self.completed_for,
+        }
+
+    @classmethod
+    def from_board_payload(cls, row: MatchRow, payload: Mapping[str, Any], key: str) -> Update:
+        """The update a stored board announcement describes (its match row as it is now, at
+        the version the board showed: its move buttons are refused once the match moved on)."""
+        outcome = payload.get("outcome")
+        if payload.get("version") is not None:
+            row = replace(row, version=int(payload["version"]))
+        completed_for = payload.get("completed_for")
+        return cls(
+            match=row,
+            public_view=dict(payload["view"]),
+            played=tuple((int(seat), str(move)) for seat, move in payload.get("played", [])),
+            outcome=Outcome.from_json(outcome) if outcome is not None else None,
+            ply=int(payload.get("ply", 0)),
+            note=payload.get("note"),
+            buttons=tuple(payload.get("buttons", [])),
+            announcement=key,
+            intro=payload.get("intro"),
+            told=tuple(
+                Told(int(seat), str(move), bool(public), text) for seat, move, public, text in payload.get("told", [])
+            ),
+            quiet=bool(payload.get("quiet", False)),
+            secret_move=bool(payload.get("secret_move", False)),
+            completed_for=int(completed_for) if completed_for is not None else None,
+        )
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -219,7 +272,7 @@ class _LRU:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
+        self._items: OrderedDict[int, tuple[int, GameState, int | None]] = OrderedDict()
 
     def get(self, match_id: int, version: int) -> GameState | None:
         item = self._items.get(match_id)
@@ -228,8 +281,13 @@ class _LRU:
         self._items.move_to_end(match_id)
         return item[1]
 
-    def put(self, match_id: int, version: int, state: GameState) -> None:
-        self._items[match_id] = (version, state)
+    def plies(self, match_id: int, version: int) -> int | None:
+        """How many moves the log holds at `version`, when known (saves a query per move)."""
+        item = self._items.get(match_id)
+        return item[2] if item is not None and item[0] == version else None
+
+    def put(self, match_id: int, version: int, state: GameState, plies: int | None = None) -> None:
+        self._items[match_id] = (version, state, plies)
         self._items.move_to_end(match_id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -363,8 +421,9 @@ class MatchService:
             mapped[name] = value
         return rules.resolve_options(mapped)
 
-    async def accept(self, match_id: int, user_id: int) -> Update:
-        """Accept a challenge and start the match.  Raises ServiceError."""
+    async def accept(self, match_id: int, user_id: int, *, intro: str | None = None) -> Update:
+        """Accept a challenge and start the match.  Raises ServiceError.  `intro` is kept with
+        the board's announcement (shown above it)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != "challenge":
@@ -392,17 +451,30 @@ class MatchService:
             if clock is not None and state.outcome is None:
                 turn = _players(state.turn)
                 clock = clock.start_turn(turn, self.now(), draft=len(turn) > 1)
+            started = replace(row, status="active", seats=seats, opponent_id=user_id, version=1)
+            told = self._tell(opening, log_moves[len(opening.applied) :])
+            update = self._announced(
+                replace(
+                    self._update(started, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
+                    told=told,
+                )
+            )
             try:
                 row = await self.store.start_match(
-                    match_id, seats, state.dump(), log_moves, user_id, clock=clock.to_json() if clock else None
+                    match_id,
+                    seats,
+                    state.dump(),
+                    log_moves,
+                    user_id,
+                    clock=clock.to_json() if clock else None,
+                    announce=[self._board(update)],
                 )
             except StaleVersion:
                 raise ServiceError("This challenge is no longer open.") from None
-            self._cache.put(match_id, row.version, state)
+            self._cache.put(match_id, row.version, state, len(log_moves))
             if clock is not None and self.clocks is not None:
                 self.clocks.track(match_id, clock)
-            told = self._tell(opening, log_moves[len(opening.applied) :])
-            return replace(self._update(row, state, None, log_moves, ply=len(log_moves), note="started"), told=told)
+            return replace(update, match=row)
 
     async def decline(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
@@ -437,22 +509,82 @@ class MatchService:
         clock: str | None,
         rated: bool,
         tournament_game: tuple[int, int, int],
+        intro: str | None = None,
+        also_announce: Callable[[int], Iterable[Announcement]] = lambda _match_id: (),
     ) -> Update:
         """Start a tournament game at once, players in the given seats (nobody accepts it:
-        the players signed up for the event).  Raises ServiceError."""
-        row = await self.challenge(
+        the players signed up for the event).  Raises ServiceError.
+
+        One transaction creates the match already started, links it to its tournament game
+        and stores its announcements (the board with `intro`, and `also_announce(match_id)`),
+        so a crash can never leave the game created but not started, or started unannounced."""
+        rules = self._rules(game)
+        raw = {k.strip().lower(): str(v).strip().lower() for k, v in options.items()}
+        try:
+            state = rules.start(options=self._resolve_options(rules, raw, challenger_seat=0))
+        except InvalidOptions as exc:
+            raise ServiceError(str(exc)) from None
+        stopped = self._parse_clock(clock)
+        seed = secrets.token_hex(16)
+        opening = state
+        state, log_moves = self._advance(state, seed, 0, list(state.applied))
+        told = self._tell(opening, log_moves[len(opening.applied) :])
+        started = stopped
+        if stopped is not None and state.outcome is None:
+            turn = _players(state.turn)
+            started = stopped.start_turn(turn, self.now(), draft=len(turn) > 1)
+        updates: list[Update] = []
+
+        def announce(match_id: int) -> list[Announcement]:
+            placeholder = MatchRow(
+                id=match_id,
+                game=game,
+                options=raw,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                status="active",
+                challenger_id=seats[0],
+                opponent_id=seats[1],
+                seat_pref="first",
+                seed=seed,
+                seed_hash=seed_hash(seed),
+                snapshot=None,
+                version=1,
+                outcome=None,
+                seats=seats,
+                created_at=0.0,
+                updated_at=0.0,
+            )
+            update = self._announced(
+                replace(
+                    self._update(placeholder, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
+                    told=told,
+                )
+            )
+            updates.append(update)
+            return [self._board(update), *also_announce(match_id)]
+
+        row = await self.store.create_challenge(
             game=game,
-            channel_id=channel_id,
+            options=raw,
             guild_id=guild_id,
+            channel_id=channel_id,
             challenger_id=seats[0],
             opponent_id=seats[1],
-            options={k: str(v) for k, v in options.items()},
             seat_pref="first",
-            clock=clock,
+            seed=seed,
+            seed_hash=seed_hash(seed),
+            clock=started.to_json() if started is not None else None,
             rated=rated,
             tournament_game=tournament_game,
+            opening=Opening(seats, state.dump(), log_moves, announce),
         )
-        return await self.accept(row.id, seats[1])
+        if row is None:
+            raise MatchConflict("That tournament game already has its match.")
+        self._cache.put(row.id, row.version, state, len(log_moves))
+        if started is not None and self.clocks is not None:
+            self.clocks.track(row.id, started)
+        return replace(updates[-1], match=row)
 
     # --- play --------------------------------------------------------------------------
 
@@ -501,9 +633,13 @@ class MatchService:
         now: float,
         *,
         in_public: bool = False,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
-        ply = await self.store.move_count(row.id)
+        ply = self._cache.plies(row.id, row.version)
+        if ply is None:
+            ply = await self.store.move_count(row.id)
         new = self._play_checked(state, seat, text) if in_public else state.play(seat, text)
         record = list(new.applied)
         new, record = self._advance(new, row.seed, ply + len(record), record)
@@ -513,7 +649,7 @@ class MatchService:
             else:
                 turn = _players(new.turn)
                 clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
-        return await self._commit(row, state, new, ply, record, clock=clock)
+        return await self._commit(row, state, new, ply, record, clock=clock, note=note, intro=intro)
 
     @staticmethod
     def _play_checked(state: GameState, seat: int, text: str) -> GameState:
@@ -596,7 +732,7 @@ class MatchService:
                 return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now))
             if not clock.expired(seat, now):
                 return None
-            return await self._time_out(row, await self._state(row), clock, seat, now)
+            return await self._time_out(row, await self._state(row), clock, seat, now, intro=TIME_UP)
 
     async def claim_time(self, match_id: int, user_id: int) -> Update:
         """A player claims that the opponent's time ran out.
@@ -617,21 +753,23 @@ class MatchService:
                 raise ServiceError(f"Your opponent still has time: `{clock.display(other, now)}`.")
             return await self._time_out(row, await self._state(row), clock, other, now)
 
-    async def _time_out(self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float) -> Update:
+    async def _time_out(
+        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
+    ) -> Update:
         """`seat` ran out of time (lock held): complete its draft at random when the draft's
         own limit ran out, else play its timeout move, or it loses."""
         if clock.seats[seat].hard:
-            return await self._complete_draft(row, state, clock, seat, now)
+            return await self._complete_draft(row, state, clock, seat, now, intro=intro)
         if clock.control.on_timeout == "pass":
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
-                return replace(await self._play_seat(row, state, seat, move, clock, now), note="timeout")
+                return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
         name = self._rules(row.game).info.seat_names[seat]
         outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
-        return await self._finish(row, state, outcome, "finished", note="timeout")
+        return await self._finish(row, state, outcome, "finished", note="timeout", intro=intro)
 
     async def _complete_draft(
-        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float
+        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
     ) -> Update:
         """The draft limit ran out (lock held): play random legal picks for `seat` until it
         need not act any more, drawn from the match seed (so the log replays and anyone can
@@ -648,9 +786,8 @@ class MatchService:
         else:
             turn = _players(new.turn)
             clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
-        update = await self._commit(row, state, new, ply, record, clock=clock)
         # Never quiet: the channel must hear that the picks were completed at random.
-        return replace(update, note="draft_timeout", completed_for=seat, quiet=False)
+        return await self._commit(row, state, new, ply, record, clock=clock, intro=intro, completed_for=seat)
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
@@ -684,8 +821,7 @@ class MatchService:
                 if missing:
                     return ClockChange(row, action, False, clock, waiting_for=missing[0])
             changed = clock.pause(now) if action == "pause" else clock.resume(now)
-            await self.store.save_clock(match_id, changed.to_json())
-            await self.store.clear_clock_votes(match_id)
+            await self.store.change_clock(match_id, changed.to_json())
             if self.clocks is not None:
                 self.clocks.track(match_id, changed)
             return ClockChange(await self._get(match_id), action, True, changed)
@@ -789,39 +925,71 @@ class MatchService:
         record: list[LogEntry],
         *,
         clock: ClockState | None = None,
+        note: str | None = None,
+        intro: str | None = None,
+        completed_for: int | None = None,
     ) -> Update:
+        """Commit the moves with the board's outbox row.  `completed_for`: the seat whose draft
+        was completed at random (never a quiet update: the channel must hear it)."""
         outcome = state.outcome
         status = "finished" if outcome is not None else "active"
+        shown = replace(row, version=row.version + 1)  # the version the commit writes
+        update = self._update(shown, state, before, record, ply=ply + len(record), note=note, intro=intro)
+        if completed_for is not None:
+            update = replace(update, note="draft_timeout", completed_for=completed_for, quiet=False)
+        update = self._announced(update)
+        snapshot = state.dump()
         try:
             version = await self.store.commit_moves(
                 row.id,
                 expected_version=row.version,
                 first_ply=ply,
                 moves=record,
-                snapshot=state.dump(),
+                snapshot=snapshot,
                 status=status,
                 outcome=outcome.to_json() if outcome else None,
                 clock=clock.to_json() if clock is not None else None,
+                announce=[self._board(update)],
             )
         except StaleVersion:
             self._cache.drop(row.id)
             raise MatchConflict("The match changed while your move was being saved; please try again.") from None
-        self._cache.put(row.id, version, state)
+        crashpoints.reached("moves.committed")
+        self._cache.put(row.id, version, state, ply + len(record))
         if outcome is not None:
             self._forget(row.id)
         elif clock is not None and self.clocks is not None:
             self.clocks.track(row.id, clock)
-        new_row = await self._get(row.id)
+        new_row = replace(  # what the commit wrote: no need to read it back
+            row,
+            version=version,
+            status=status,
+            snapshot=snapshot,
+            outcome=outcome.to_json() if outcome else None,
+            clock=clock.to_json() if clock is not None else row.clock,
+            updated_at=time.time(),
+        )
         if outcome is not None:
             await self._notify_finished(new_row)
-        return self._update(new_row, state, before, record, ply=ply + len(record))
+        return replace(update, match=new_row)
 
     async def _finish(
-        self, row: MatchRow, state: GameState, outcome: Outcome, status: str, *, note: str | None = None
+        self,
+        row: MatchRow,
+        state: GameState,
+        outcome: Outcome,
+        status: str,
+        *,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         """End a match for a reason outside the game (resignation, abort, time); the clock stops."""
         ply = await self.store.move_count(row.id)
         clock = clock_of(row)
+        public = self._decorate(row, state.view(None))
+        public["outcome"], public["turn"] = outcome.to_json(), []
+        shown = replace(row, version=row.version + 1)  # the version the commit writes
+        update = self._announced(Update(shown, public, {}, (), outcome, ply, note=note or status, intro=intro))
         try:
             await self.store.commit_moves(
                 row.id,
@@ -832,15 +1000,15 @@ class MatchService:
                 status=status,
                 outcome=outcome.to_json(),
                 clock=clock.stop_all(self.now()).to_json() if clock is not None else None,
+                announce=[self._board(update)],
             )
         except StaleVersion:
             raise MatchConflict("The match changed at the same moment; please try again.") from None
+        crashpoints.reached("moves.committed")
         self._forget(row.id)
         new_row = await self._get(row.id)
         await self._notify_finished(new_row)
-        public = self._decorate(new_row, state.view(None))
-        public["outcome"], public["turn"] = outcome.to_json(), []
-        return Update(new_row, public, {}, (), outcome, ply, note=note or status)
+        return replace(update, match=new_row)
 
     async def _notify_finished(self, row: MatchRow) -> None:
         """Tell the listeners; one failing never undoes the committed end or stops the others
@@ -868,6 +1036,7 @@ class MatchService:
         *,
         ply: int,
         note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         private: dict[int, dict[str, Any]] = {}
         if self._rules(row.game).info.has_private_info:
@@ -909,6 +1078,26 @@ class MatchService:
             told=told,
             secret_move=secret_move,
             quiet=quiet,
+            intro=intro,
+        )
+
+    @staticmethod
+    def _announced(update: Update) -> Update:
+        """`update` with the key of the outbox row that will announce it."""
+        return replace(update, announcement=new_key())
+
+    @staticmethod
+    def _board(update: Update) -> Announcement:
+        """The outbox row of a board, committed with the change it shows."""
+        row = update.match
+        assert update.announcement is not None
+        return Announcement(
+            kind=BOARD,
+            channel_id=row.channel_id,
+            guild_id=row.guild_id,
+            payload=update.board_payload(),
+            match_id=row.id,
+            key=update.announcement,
         )
 
     @staticmethod
@@ -948,13 +1137,15 @@ def attach_clocks(
     now: Now = time.time,
     sleep: Sleep = asyncio.sleep,
     forgive_downtime_over: float | None = None,
+    shards: ShardLayout | None = None,
 ) -> ClockKeeper:
     """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
     locks), attach it, and return it; the caller starts it with `await keeper.start()` once
     whoever handles `on_result` is ready, and closes it before closing the store.
 
     Each due event goes to `service.on_clock_event`; a non-None result goes to `on_result`
-    (the bot announces it).  `now` / `sleep` are injectable so tests never wait."""
+    (the bot announces it).  `now` / `sleep` are injectable so tests never wait.  With
+    `shards`, only the clocks of the guilds this process owns are loaded after a restart."""
 
     async def on_event(match_id: int, event: ClockEvent) -> None:
         result = await service.on_clock_event(match_id, event)
@@ -962,7 +1153,7 @@ def attach_clocks(
             await on_result(result)
 
     keeper = ClockKeeper(
-        SqliteClockStore(service.store),
+        SqliteClockStore(service.store, shards),
         on_event,
         now=now,
         sleep=sleep,

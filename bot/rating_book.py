@@ -1,4 +1,4 @@
-"""The rating book: one Elo rating per player per game, kept in SQLite.
+"""The rating book: one Elo rating per player per game, kept in the store.
 
 Why a book of its own rather than a column on the match: a rating is the sum of a
 player's history across channels and tournaments, and it must be updated exactly once per
@@ -13,16 +13,16 @@ match, and a match without two seats never count.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.games import Outcome
 from bot.ratings import DRAW, LOSS, WIN, Rating, update
 from bot.store import MatchRow, Store
+from bot.store.ratings import RatingStore
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,10 @@ def _record(row: Sequence[Any]) -> PlayerRecord:
     return PlayerRecord(int(row[0]), str(row[1]), Rating(float(row[2]), int(row[3])), *map(int, row[4:7]))
 
 
-_COLUMNS = "user_id, game, value, games, wins, draws, losses"
-
-
 class RatingBook:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.rows = RatingStore(store)
 
     async def record(self, row: MatchRow) -> tuple[RatingChange, RatingChange] | None:
         """Rate a finished match once; None if it does not count or was rated already."""
@@ -66,86 +64,115 @@ class RatingBook:
         outcome = Outcome.from_json(row.outcome)
         score = DRAW if outcome.is_draw else (WIN if 0 in outcome.winners else LOSS)
         a, b = row.seats
-        async with self.store.transaction() as db:
-            cur = await db.execute("INSERT OR IGNORE INTO rated_matches (match_id) VALUES (?)", (row.id,))
-            if cur.rowcount != 1:
+        async with self.rows.transaction() as tx:
+            await RatingStore.lock_book(tx)
+            if not await RatingStore.claim(tx, row.id):
                 return None
-            old_a, old_b = await self._current(a, row.game), await self._current(b, row.game)
+            old_a = _or_new(await RatingStore.record_of(tx, a, row.game), a, row.game)
+            old_b = _or_new(await RatingStore.record_of(tx, b, row.game), b, row.game)
             new_a, new_b = update(old_a.rating, old_b.rating, score)
-            await self._save(db, old_a, new_a, score)
-            await self._save(db, old_b, new_b, 1.0 - score)
+            await RatingStore.save_record(tx, _row(_after(old_a, new_a, score)))
+            await RatingStore.save_record(tx, _row(_after(old_b, new_b, 1.0 - score)))
             changes = (
                 RatingChange(a, old_a.rating.value, new_a.value),
                 RatingChange(b, old_b.rating.value, new_b.value),
             )
-            await db.execute(
-                "UPDATE rated_matches SET changes = ? WHERE match_id = ?",
-                (json.dumps([[c.user_id, c.before, c.after] for c in changes]), row.id),
-            )
+            await RatingStore.save_changes(tx, row.id, _changes_json(changes))
         return changes
 
     async def changes_of(self, match_id: int) -> list[RatingChange]:
         """How a rated match moved its players' ratings (empty: it did not count)."""
-        found = await self.store.fetch_one("SELECT changes FROM rated_matches WHERE match_id = ?", (match_id,))
+        found = await self.rows.changes_of(match_id)
         if found is None:
             return []
-        return [RatingChange(int(u), float(before), float(after)) for u, before, after in json.loads(found[0])]
+        return [RatingChange(int(u), float(before), float(after)) for u, before, after in json.loads(found)]
 
     async def catch_up(self) -> int:
-        """Rate every finished rated match that has not been rated yet; returns how many."""
-        done = 0
-        for row in await self.store.unrated_matches():
-            if await self.record(row) is not None:
-                done += 1
-        return done
+        """Rate every finished rated match that has not been rated yet; returns how many.
 
-    async def _current(self, user_id: int, game: str) -> PlayerRecord:
-        row = await self.store.fetch_one(
-            f"SELECT {_COLUMNS} FROM ratings WHERE user_id = ? AND game = ?", (user_id, game)
-        )
-        return _record(row) if row is not None else PlayerRecord(user_id, game, Rating())
-
-    @staticmethod
-    async def _save(db: aiosqlite.Connection, old: PlayerRecord, new: Rating, score: float) -> None:
-        """Inside the caller's transaction."""
-        await db.execute(
-            "INSERT INTO ratings (user_id, game, value, games, wins, draws, losses) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (user_id, game) DO UPDATE SET value = excluded.value, games = excluded.games, "
-            "wins = excluded.wins, draws = excluded.draws, losses = excluded.losses",
-            (
-                old.user_id,
-                old.game,
-                new.value,
-                new.games,
-                old.wins + (score == WIN),
-                old.draws + (score == DRAW),
-                old.losses + (score == LOSS),
-            ),
-        )
+        After a long outage these can be many: the results and the ratings involved are
+        read in two queries, the Elo replay (JSON parsing included) runs in a worker thread,
+        and everything is written in one transaction, so the event loop is never held."""
+        results = await self.rows.unrated_results()
+        if not results:
+            return 0
+        current = await self.rows.records_of_unrated_players()
+        rated, records = await asyncio.to_thread(replay_ratings, results, current)
+        async with self.rows.transaction() as tx:
+            await RatingStore.lock_book(tx)
+            for match_id, changes in rated:
+                if not await RatingStore.claim(tx, match_id):  # rated meanwhile: the replay is stale
+                    raise RuntimeError(f"match {match_id} was rated during the catch-up")
+                await RatingStore.save_changes(tx, match_id, _changes_json(changes))
+            for record in records:
+                await RatingStore.save_record(tx, _row(record))
+        return len(rated)
 
     async def rating(self, user_id: int, game: str) -> PlayerRecord:
-        return await self._current(user_id, game)
+        return _or_new(await self.rows.current(user_id, game), user_id, game)
 
     async def records_of(self, user_id: int) -> list[PlayerRecord]:
-        rows = await self.store.fetch_all(
-            f"SELECT {_COLUMNS} FROM ratings WHERE user_id = ? ORDER BY games DESC, game", (user_id,)
-        )
-        return [_record(r) for r in rows]
+        return [_record(r) for r in await self.rows.records_of(user_id)]
 
     async def leaderboard(self, game: str, *, guild_id: int | None, limit: int = 10) -> list[PlayerRecord]:
         """The best ratings in `game` among players who played a rated match in the guild
         (everywhere when `guild_id` is None): a server's leaderboard shows its own players."""
-        if guild_id is None:
-            rows = await self.store.fetch_all(
-                f"SELECT {_COLUMNS} FROM ratings WHERE game = ? ORDER BY value DESC, games DESC LIMIT ?",
-                (game, limit),
+        return [_record(r) for r in await self.rows.leaderboard(game, guild_id=guild_id, limit=limit)]
+
+
+def _or_new(row: Sequence[Any] | None, user_id: int, game: str) -> PlayerRecord:
+    return _record(row) if row is not None else PlayerRecord(user_id, game, Rating())
+
+
+def _after(old: PlayerRecord, new: Rating, score: float) -> PlayerRecord:
+    """`old` after a game scored `score` that left its rating at `new`."""
+    return PlayerRecord(
+        old.user_id,
+        old.game,
+        new,
+        old.wins + (score == WIN),
+        old.draws + (score == DRAW),
+        old.losses + (score == LOSS),
+    )
+
+
+def _row(record: PlayerRecord) -> tuple[Any, ...]:
+    return (
+        record.user_id,
+        record.game,
+        record.rating.value,
+        record.rating.games,
+        record.wins,
+        record.draws,
+        record.losses,
+    )
+
+
+def _changes_json(changes: Sequence[RatingChange]) -> str:
+    return json.dumps([[c.user_id, c.before, c.after] for c in changes])
+
+
+def replay_ratings(
+    results: Sequence[Sequence[Any]], current: Sequence[Sequence[Any]]
+) -> tuple[list[tuple[int, tuple[RatingChange, RatingChange]]], list[PlayerRecord]]:
+    """Rate `results` (match id, game, outcome JSON, seat 0, seat 1) in order, starting from
+    the `current` rating rows; returns each match's changes and every standing it touched.
+    Pure (no I/O), so it can run in a worker thread."""
+    book = {(int(r[0]), str(r[1])): _record(r) for r in current}
+    touched: dict[tuple[int, str], PlayerRecord] = {}
+    rated = []
+    for match_id, game, outcome_json, a, b in results:
+        outcome = Outcome.from_json(json.loads(outcome_json))
+        score = DRAW if outcome.is_draw else (WIN if 0 in outcome.winners else LOSS)
+        old_a = book.get((a, game)) or PlayerRecord(a, game, Rating())
+        old_b = book.get((b, game)) or PlayerRecord(b, game, Rating())
+        new_a, new_b = update(old_a.rating, old_b.rating, score)
+        for old, new, points in ((old_a, new_a, score), (old_b, new_b, 1.0 - score)):
+            book[(old.user_id, game)] = touched[(old.user_id, game)] = _after(old, new, points)
+        rated.append(
+            (
+                int(match_id),
+                (RatingChange(a, old_a.rating.value, new_a.value), RatingChange(b, old_b.rating.value, new_b.value)),
             )
-        else:
-            rows = await self.store.fetch_all(
-                f"SELECT {_COLUMNS} FROM ratings r WHERE r.game = ? AND EXISTS ("
-                "SELECT 1 FROM seats s JOIN matches m ON m.id = s.match_id "
-                "WHERE s.user_id = r.user_id AND m.guild_id = ? AND m.game = r.game AND m.rated = 1) "
-                "ORDER BY r.value DESC, r.games DESC LIMIT ?",
-                (game, guild_id, limit),
-            )
-        return [_record(r) for r in rows]
+        )
+    return rated, list(touched.values())

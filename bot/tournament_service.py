@@ -28,6 +28,7 @@ from typing import Any
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
 from bot.matches import MatchService, ServiceError, Update
+from bot.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.rating_book import RatingBook
 from bot.store import StaleVersion
 from bot.tournament_store import Entry, LinkedGame, TournamentRow, TournamentStore
@@ -37,6 +38,7 @@ from bot.tournaments.series import ALLOWED_BEST_OF, DEATHMATCH_BEST_OF
 log = logging.getLogger(__name__)
 
 MAX_CHECKIN_MINUTES = 24 * 60
+STRANDED_INTRO = "This tournament game was interrupted while it was being opened; it starts now."
 
 
 class NotHost(ServiceError):
@@ -59,9 +61,22 @@ class Progress:
     """Set once, when the event just ended (None for a drawn round-robin top spot too)."""
     just_finished: bool = False
     names: dict[int, str] = field(default_factory=dict)
+    announcements: tuple[str, ...] = ()
+    """Keys of the outbox rows this sync stored (results, the champion, boards of games it
+    had to start): the runner posts them through the dispatcher."""
 
     def name(self, user_id: int | None) -> str:
         return "nobody" if user_id is None else self.names.get(user_id, f"player {str(user_id)[-4:]}")
+
+
+@dataclass(frozen=True)
+class OpenedGame:
+    """A tournament game just opened: its first board, and the keys of the outbox rows to
+    post after it (the link in the tournament channel, then whatever the sync stored)."""
+
+    update: Update
+    link: str | None
+    later: tuple[str, ...] = ()
 
 
 def item_names(rules: Rules) -> tuple[str, ...]:
@@ -302,24 +317,29 @@ class TournamentService:
                 return Progress(row)
             tournament = Tournament.load(row.state)
             decided_before = {p.id for p in tournament.pairings if p.finished}
+            started = await self._start_stranded(tournament_id)
             replayed: list[int] = []
+            unlink: list[int] = []
             for game in await self.store.games(tournament_id):
                 if self._fold(tournament, game):
-                    await self.store.unlink(game.match_id)
+                    unlink.append(game.match_id)
                     replayed.append(game.pairing_id)
             new_round = None
             while tournament.needs_next_round:
                 tournament.next_round()
                 new_round = tournament.round
             finished = tournament.finished
+            decided = tuple(p for p in tournament.pairings if p.finished and p.id not in decided_before)
+            announce = self._announcements(row, decided, replayed, new_round, finished, tournament.winner)
             await self.store.save_state(
                 tournament_id,
                 tournament.dump(),
                 expected_version=row.version,
                 status="finished" if finished else None,
+                unlink=unlink,
+                announce=announce,
             )
             row = await self._get(tournament_id)
-            decided = tuple(p for p in tournament.pairings if p.finished and p.id not in decided_before)
             return Progress(
                 row,
                 to_open=() if finished else tuple(tournament.pairings_to_start()),
@@ -329,7 +349,51 @@ class TournamentService:
                 champion=tournament.winner if finished else None,
                 just_finished=finished,
                 names={p.id: p.name for p in tournament.players},
+                announcements=(*started, *(a.key for a in announce)),
             )
+
+    @staticmethod
+    def _announcements(
+        row: TournamentRow,
+        decided: tuple[Pairing, ...],
+        replayed: list[int],
+        new_round: int | None,
+        finished: bool,
+        winner: int | None,
+    ) -> list[Announcement]:
+        """The outbox rows of a sync: results (with a new round), then the champion."""
+        rows = []
+        if decided or replayed or (new_round is not None and not finished):
+            payload = {
+                "decided": [p.id for p in decided],
+                "replayed": replayed,
+                "new_round": None if finished else new_round,
+            }
+            rows.append(Announcement(TOURNAMENT_PROGRESS, row.channel_id, row.guild_id, payload, tournament_id=row.id))
+        if finished:
+            payload = {"champion": winner}
+            rows.append(Announcement(CHAMPION, row.channel_id, row.guild_id, payload, tournament_id=row.id))
+        return rows
+
+    async def _start_stranded(self, tournament_id: int) -> list[str]:
+        """Start the tournament games left as challenges (opened before games were opened in
+        one transaction, and interrupted between creating and starting them): nobody is
+        there to accept them.  Returns the keys of their boards' announcements."""
+        keys = []
+        for game in await self.store.games(tournament_id):
+            if game.status != "challenge":
+                continue
+            row = await self.matches.get(game.match_id)
+            if row.opponent_id is None:
+                continue
+            try:
+                update = await self.matches.accept(row.id, row.opponent_id, intro=STRANDED_INTRO)
+            except ServiceError as exc:
+                log.warning("tournament %d: could not start match %d: %s", tournament_id, row.id, exc)
+                continue
+            if update.announcement is not None:
+                keys.append(update.announcement)
+        return keys
 
     @staticmethod
     def _fold(tournament: Tournament, game: LinkedGame) -> bool:
@@ -344,7 +408,9 @@ class TournamentService:
         played = pairing.games[game.game_number - 1]
         if played.finished or played.match != game.match_id:
             return False
-        if game.status == "aborted":
+        if game.status in ("aborted", "cancelled", "declined"):
+            # no result: played again (a cancelled or declined one is a challenge that was
+            # withdrawn; left alone it would hold the pairing forever)
             tournament.void_game(pairing.id)
             return True
         if game.status == "finished" and game.outcome is not None and game.seats is not None:
@@ -353,11 +419,30 @@ class TournamentService:
             tournament.record_result(pairing.id, winner)
         return False
 
-    async def open_game(self, tournament_id: int, game: GameToStart, *, channel_id: int) -> Update:
-        """Open a tournament game's match in `channel_id` (a thread the cog created for it)."""
+    async def open_game(
+        self,
+        tournament_id: int,
+        game: GameToStart,
+        *,
+        channel_id: int,
+        intro: str | None = None,
+        title: str | None = None,
+    ) -> OpenedGame:
+        """Open a tournament game's match in `channel_id` (a thread the cog created for it).
+
+        The match, its board (with `intro`) and, with `title`, the link posted in the
+        tournament channel are stored in one transaction."""
         row = await self._get(tournament_id)
         if row.status != "running":
             raise ServiceError("The tournament is not running.")
+        links = []
+        if title is not None:
+            payload = {"title": title, "thread_id": channel_id}
+            links.append(Announcement(GAME_LINK, row.channel_id, row.guild_id, payload, tournament_id=row.id))
+
+        def link(_match_id: int) -> list[Announcement]:
+            return links
+
         update = await self.matches.open_match(
             game=row.game,
             channel_id=channel_id,
@@ -367,9 +452,11 @@ class TournamentService:
             clock=row.clock,
             rated=row.rated,
             tournament_game=(tournament_id, game.pairing_id, game.game_number),
+            intro=intro,
+            also_announce=link,
         )
-        await self.sync(tournament_id)  # marks the game started
-        return update
+        progress = await self.sync(tournament_id)  # marks the game started
+        return OpenedGame(update, links[0].key if links else None, progress.announcements)
 
     async def report(self, tournament_id: int, pairing_id: int, winner: int | None, *, host: bool) -> list[int]:
         """Host override of a series result; returns the match ids of open games to abort."""

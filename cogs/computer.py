@@ -97,7 +97,7 @@ class ComputerCog(BoneyardCog):
             rated=rated and self.bot.settings.computer_rated,
         )
         await player.set_level(row.id, level)
-        update = await service.accept(row.id, player.user_id)
+        update = await service.accept(row.id, player.user_id, intro=f"Match #{row.id} begins!")
         await answer(
             interaction,
             f"🤖 {interaction.user.mention} plays the computer (**{level}**: it {LEVEL_WORDS[level]})."
@@ -105,8 +105,7 @@ class ComputerCog(BoneyardCog):
             allowed_mentions=discord.AllowedMentions(users=True),
             ephemeral=False,
         )
-        intro = f"Match #{row.id} begins!"
-        await announce_move(self.bot, update, mover_id=interaction.user.id, intro=intro, told=interaction)
+        await announce_move(self.bot, update, mover_id=interaction.user.id, told=interaction)
 
 
 assert set(LEVEL_WORDS) == set(LEVELS)

@@ -66,8 +66,11 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
                 )
             except discord.HTTPException as exc:
                 log.info("match %d: no thread in channel %d (%s); playing in the channel", row.id, parent.id, exc)
+    intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
     try:
-        update = await bot.lobby.accept(match_id, interaction.user.id, thread_id=thread.id if thread else None)
+        update = await bot.lobby.accept(
+            match_id, interaction.user.id, thread_id=thread.id if thread else None, intro=intro
+        )
     except BaseException:
         if thread is not None:
             await _quietly(thread.delete())
@@ -80,9 +83,7 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
     except discord.HTTPException:
         log.warning("could not mark the challenge of match %d as accepted", match_id, exc_info=True)
     await _close_challenge_message(interaction, match_id, f"✅ Accepted by {interaction.user.mention}{where}.")
-    row = update.match
-    intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
-    await announce_move(bot, update, mover_id=interaction.user.id, intro=intro, told=interaction)
+    await announce_move(bot, update, mover_id=interaction.user.id, told=interaction)
 
 
 async def _close_challenge_message(interaction: discord.Interaction, match_id: int, text: str) -> None:
@@ -238,9 +239,7 @@ class TakebackYesButton(_LobbyButton, template=r"boneyard:lbtbyes:(?P<id>[0-9]+)
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if isinstance(result, Update):
-            await announce_move(
-                bot, result, mover_id=interaction.user.id, intro="↩️ The last move was taken back.", told=interaction
-            )
+            await announce_move(bot, result, mover_id=interaction.user.id, told=interaction)
 
 
 class TakebackNoButton(_LobbyButton, template=r"boneyard:lbtbno:(?P<id>[0-9]+)"):

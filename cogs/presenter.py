@@ -23,6 +23,7 @@ from bot.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
 from cogs.acknowledge import answer
+from cogs.outbox import NotPosted, Post, dispatcher
 from cogs.turn_posts import TurnPost, TurnPosts
 from cogs.verify_button import verify_view
 
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 BOARD_FILE = "board.png"
+CHANNEL_GONE = "the channel is gone or hidden from me"
 MAX_TOLD = 12
 """Sentences about moves in one announcement; older ones are summarised in a count."""
 
@@ -201,6 +203,20 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not post a clock reminder in channel %d", row.channel_id)
 
+    async def board_post(self, update: Update, *, intro: str | None = None) -> Post:
+        """The board message of an update as one `Post` (text, picture drawn when posted,
+        buttons), for the dispatcher's own rendering of a stored board."""
+        row = update.match
+        intro = intro or update.intro
+        told = ([intro] if intro else []) + await self.told_lines(update)
+        text = await self.describe(update, told=told)
+        actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
+
+        async def picture() -> discord.File:
+            return await self.board_file(row, self._with_actions(update, actions))
+
+        return Post(text[:2000], picture, await self._board_buttons(update))
+
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
     ) -> str | None:
@@ -215,18 +231,45 @@ class Presenter:
         - the reply to an interaction whose move was secret, or that only extended the turn
           post, is private (`private_reply`), so the channel never sees a secret move.
 
+        An update the service stored an announcement for (`update.announcement`) is posted
+        through the outbox dispatcher (`deliver_by`), which marks it sent: after a crash the
+        drain announces it (through here), and never twice.
+
         Returns None once the channel was told, else why it could not be (Discord's error
         text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
         row = update.match
+        intro = intro or update.intro
         told = ([intro] if intro else []) + await self.told_lines(update)
         post = None if update.quiet else self.turn_posts.continuing(update)
         private_reply = self.private_reply(update)
+        text = "\n".join(told) if update.quiet else await self.describe(update, told=told)
+
+        async def show() -> str | None:
+            if update.quiet:
+                return await self._post_text(row, text) if told else None
+            if post is not None and await self._extend(post, update, told):
+                return None
+            return await self._post_board(update, told, interaction if not private_reply else None, text=text)
+
         not_posted: str | None = None
-        if update.quiet:
-            if told:
-                not_posted = await self._post_text(row, "\n".join(told))
-        elif post is None or not await self._extend(post, update, told):
-            not_posted = await self._post_board(update, told, interaction if not private_reply else None)
+        if update.announcement is None:
+            not_posted = await show()
+        else:
+            why_not: list[str] = []
+
+            async def send() -> int | None:
+                reason = await show()
+                if reason is not None:
+                    why_not.append(reason)
+                    raise NotPosted(reason, gone=reason == CHANNEL_GONE)
+                return None
+
+            delivered = await dispatcher(self.bot).deliver_by(update.announcement, text or f"#{row.id}", send)
+            if delivered is False:  # posted already (by the drain, or before a restart)
+                if interaction is not None:
+                    await self._answered_elsewhere(interaction)
+                return None
+            not_posted = why_not[0] if why_not else None
         if interaction is not None and private_reply:
             await self._acknowledge(interaction, update)
         await self.send_private(update)
@@ -236,6 +279,14 @@ class Presenter:
             await lobby_buttons.after_final(self, update, told)
         self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
         return not_posted
+
+    @staticmethod
+    async def _answered_elsewhere(interaction: discord.Interaction) -> None:
+        """A deferred interaction whose board was already posted (by the drain)."""
+        try:
+            await answer(interaction, "The board is posted in the channel.", ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not answer interaction %s", interaction.id)
 
     def private_reply(self, update: Update) -> bool:
         """Whether the reply to the player who made `update` is only for them: their move was
@@ -260,29 +311,37 @@ class Presenter:
         self.turn_posts.interrupted(row.id)
         channel = await self.channel(row.channel_id)
         if channel is None:
-            return "the channel is gone or hidden from me"
+            return CHANNEL_GONE
         try:
             await channel.send(content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as error:
             log.warning("could not post in channel %d for match %d: %s", row.channel_id, row.id, error)
-            return error.text or str(error)
+            return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
         return None
 
     def _with_actions(self, update: Update, actions: list[str]) -> dict[str, Any]:
         """The public view with the moves of the current post marked (`last_actions`)."""
         return {**update.public_view, "last_actions": list(actions)} if actions else update.public_view
 
-    async def _post_board(self, update: Update, told: list[str], interaction: discord.Interaction | None) -> str | None:
+    async def _board_buttons(self, update: Update) -> discord.ui.View | None:
+        """The move buttons, or under a final board Verify dice and Rematch."""
+        if update.outcome is None:
+            return self._move_buttons(update)
+        buttons = verify_view(update.match.id)  # the seed is out: anyone can check the dice
+        from cogs import lobby_buttons  # at call time, as above
+
+        await lobby_buttons.add_rematch(self.bot, update.match, buttons)
+        return buttons
+
+    async def _post_board(
+        self, update: Update, told: list[str], interaction: discord.Interaction | None, *, text: str | None = None
+    ) -> str | None:
         """Post the board (as `interaction`'s reply when given); None once posted, else why not."""
         row = update.match
-        text = await self.describe(update, told=told)
+        if text is None:
+            text = await self.describe(update, told=told)
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        buttons = self._move_buttons(update)
-        if update.outcome is not None:
-            buttons = verify_view(row.id)  # the seed is out: anyone can check the dice
-            from cogs import lobby_buttons  # at call time, as above
-
-            await lobby_buttons.add_rematch(self.bot, row, buttons)
+        buttons = await self._board_buttons(update)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
         try:
@@ -296,12 +355,12 @@ class Presenter:
                 channel = await self.channel(row.channel_id)
                 if channel is None:
                     self.turn_posts.interrupted(row.id)
-                    return "the channel is gone or hidden from me"
+                    return CHANNEL_GONE
                 message = await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
         except discord.HTTPException as error:
             log.warning("could not post the board of match %d in channel %d: %s", row.id, row.channel_id, error)
             self.turn_posts.interrupted(row.id)
-            return error.text or str(error)
+            return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
         self.turn_posts.started(update, message, told)
         return None
 

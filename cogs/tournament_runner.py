@@ -17,16 +17,20 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 import discord
 
+from bot import crashpoints
 from bot.games import GAMES
 from bot.matches import ServiceError
+from bot.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.tournament_service import Progress, loaded
 from bot.tournament_store import TournamentRow
 from bot.tournaments import GameToStart, Pairing
 from cogs.common import presenter
+from cogs.outbox import Post, Renderer, dispatcher
 from renderers import tournament as pictures
 
 if TYPE_CHECKING:
@@ -80,14 +84,21 @@ class TournamentRunner:
         """Sync, announce, and open every game now due (one at a time per tournament)."""
         async with self._locks.setdefault(tournament_id, asyncio.Lock()):
             progress = await self.bot.tournaments.sync(tournament_id)
-            await self._announce(progress)
+            await self._deliver(progress.announcements)
             for game in progress.to_open:
                 await self._open(progress, game)
             return progress
 
+    async def _deliver(self, keys: Iterable[str]) -> None:
+        """Post stored announcements in order (each one once, through the dispatcher)."""
+        for key in keys:
+            await dispatcher(self.bot).deliver(key)
+
     async def resume_all(self) -> None:
         """After a (re)start: results that arrived while the bot was down, games not opened."""
         for row in await self.bot.tournaments.running():
+            if not self.bot.settings.shards.owns(row.guild_id):
+                continue  # another shard process runs this guild's events
             try:
                 await self.advance(row.id)
             except Exception:
@@ -119,39 +130,20 @@ class TournamentRunner:
                 "**Send Messages in Threads** permissions here; a host can then run `/tournament resume`.",
             )
             return
+        crashpoints.reached("tournament.thread_created")
+        players = " vs ".join(f"<@{p}>" for p in game.seats)
+        intro = f"**{row.name}** — {title}\n{players}, your match is here. Good luck!"
         try:
-            update = await self.bot.tournaments.open_game(row.id, game, channel_id=thread.id)
+            opened = await self.bot.tournaments.open_game(row.id, game, channel_id=thread.id, intro=intro, title=title)
         except ServiceError as exc:  # opened meanwhile (a race the link table refused)
             log.info("tournament %d: game not opened: %s", row.id, exc)
             await thread.delete()
             return
-        players = " vs ".join(f"<@{p}>" for p in game.seats)
-        intro = f"**{row.name}** — {title}\n{players}, your match is here. Good luck!"
-        await presenter(self.bot).announce(update, intro=intro)
-        await self._post(row.channel_id, f"▶️ {title} → {thread.mention}")
+        await presenter(self.bot).announce(opened.update)
+        await self._deliver([opened.link] if opened.link else [])
+        await self._deliver(opened.later)
 
     # --- announcements -----------------------------------------------------------------
-
-    async def _announce(self, progress: Progress) -> None:
-        row = progress.tournament
-        lines = []
-        for pairing in progress.decided:
-            lines.append(self._result_line(row, progress, pairing))
-        for pairing_id in progress.replayed:
-            lines.append(f"↩️ A game of pairing {pairing_id} was aborted: it will be played again.")
-        if progress.new_round is not None and not progress.just_finished:
-            lines.append(f"📣 **Round {progress.new_round}** of {row.name} is paired.")
-        if lines:
-            await self._post(row.channel_id, "\n".join(lines)[:2000], mentions=False)
-        if progress.just_finished:
-            champion = progress.champion
-            text = (
-                f"🏆 **{row.name}** is over. Champion: <@{champion}>! Congratulations!"
-                if champion is not None
-                else f"🏁 **{row.name}** is over."
-            )
-            file = await picture_file(self.bot, row, standings=True)
-            await self._post(row.channel_id, text, file=file)
 
     @staticmethod
     def _result_line(row: TournamentRow, progress: Progress, pairing: Pairing) -> str:
@@ -170,17 +162,80 @@ class TournamentRunner:
         how = {"forfeit": " by forfeit", "host": " (reported by the host)"}.get(pairing.method, "")
         return f"• {label}: **{progress.name(pairing.winner)}** beats {progress.name(loser)}{score}{how}."
 
-    async def _post(
-        self, channel_id: int, text: str, *, file: discord.File | None = None, mentions: bool = True
-    ) -> None:
+    async def _post(self, channel_id: int, text: str, *, mentions: bool = True) -> None:
         channel = await presenter(self.bot).channel(channel_id)
         if channel is None:
             return
         allowed = MENTIONS if mentions else discord.AllowedMentions.none()
         try:
-            if file is not None:
-                await channel.send(text, file=file, allowed_mentions=allowed)
-            else:
-                await channel.send(text, allowed_mentions=allowed)
+            await channel.send(text, allowed_mentions=allowed)
         except discord.HTTPException:
             log.warning("could not post in tournament channel %d", channel_id)
+
+
+# --- rendering stored announcements (the outbox dispatcher calls these) -----------------
+
+
+async def _tournament(bot: Boneyard, row: Announcement) -> tuple[TournamentRow, Progress] | None:
+    """The tournament an announcement is about, and a `Progress` that names its players."""
+    if row.tournament_id is None:
+        return None
+    tournament_row = await bot.tournaments.store.get(row.tournament_id)
+    tournament = loaded(tournament_row) if tournament_row is not None else None
+    if tournament_row is None or tournament is None:
+        return None
+    return tournament_row, Progress(tournament_row, names={p.id: p.name for p in tournament.players})
+
+
+async def render_progress(bot: Boneyard, row: Announcement) -> Post | None:
+    """Series decided, games replayed, a new round (one message, no pings)."""
+    found = await _tournament(bot, row)
+    if found is None:
+        return None
+    tournament_row, progress = found
+    tournament = loaded(tournament_row)
+    assert tournament is not None
+    lines = [
+        TournamentRunner._result_line(tournament_row, progress, tournament.pairing(pairing_id))
+        for pairing_id in row.payload.get("decided", [])
+    ]
+    lines += [
+        f"↩️ A game of pairing {pairing_id} was aborted: it will be played again."
+        for pairing_id in row.payload.get("replayed", [])
+    ]
+    if row.payload.get("new_round") is not None:
+        lines.append(f"📣 **Round {row.payload['new_round']}** of {tournament_row.name} is paired.")
+    if not lines:
+        return None
+    return Post("\n".join(lines)[:2000], mentions=discord.AllowedMentions.none())
+
+
+async def render_champion(bot: Boneyard, row: Announcement) -> Post | None:
+    """The end of the event: the champion and the final standings picture."""
+    found = await _tournament(bot, row)
+    if found is None:
+        return None
+    tournament_row, _progress = found
+    champion = row.payload.get("champion")
+    text = (
+        f"🏆 **{tournament_row.name}** is over. Champion: <@{champion}>! Congratulations!"
+        if champion is not None
+        else f"🏁 **{tournament_row.name}** is over."
+    )
+
+    async def picture() -> discord.File | None:
+        return await picture_file(bot, tournament_row, standings=True)
+
+    return Post(text, picture, mentions=MENTIONS)
+
+
+async def render_link(bot: Boneyard, row: Announcement) -> Post | None:
+    """`▶️ Final: alice vs bob → #thread` in the tournament channel."""
+    return Post(f"▶️ {row.payload['title']} → <#{row.payload['thread_id']}>", mentions=MENTIONS)
+
+
+RENDERERS: Final[dict[str, Renderer]] = {
+    TOURNAMENT_PROGRESS: render_progress,
+    CHAMPION: render_champion,
+    GAME_LINK: render_link,
+}

@@ -13,8 +13,10 @@ Who writes what: the match service computes every clock transition (`on_move`,
 `pause`, ...) under its lock, saves it with the move in one transaction, and then calls
 `track`; the keeper itself only saves "reminder sent" marks and start-up re-arming.
 
-A heartbeat (one more scheduler entry) records once a minute that the bot is alive, so
-that after a restart the keeper knows how long it was down.
+A heartbeat (one more scheduler entry) records every `HEARTBEAT_SECONDS` that the bot is
+alive, so that after a restart the keeper knows when it went down to within those seconds
+(downtime forgiveness must not hand back time a player used before the crash).  It beats
+only while some clock runs: with every clock stopped or paused, downtime costs nobody.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ EventHandler = Callable[[MatchId, ClockEvent], Awaitable[None]]
 LockFor = Callable[[MatchId], AbstractAsyncContextManager[object]]
 
 _HEARTBEAT = "heartbeat"
+HEARTBEAT_SECONDS = 2.0
+"""How stale the durable "alive at" record may be when the bot is killed."""
 
 
 class ClockKeeper:
@@ -49,7 +53,7 @@ class ClockKeeper:
         now: Now = time.time,
         sleep: Sleep = asyncio.sleep,
         forgive_downtime_over: float | None = None,
-        heartbeat_every: float = 60.0,
+        heartbeat_every: float = HEARTBEAT_SECONDS,
         retry_after: float = 5.0,
         lock_for: LockFor | None = None,
     ) -> None:
@@ -63,6 +67,7 @@ class ClockKeeper:
         self._locks: dict[MatchId, asyncio.Lock] = {}
         self._lock_for = lock_for or self._own_lock
         self._clocks: dict[MatchId, ClockState] = {}
+        self._beating = False
         self._scheduler: ClockScheduler[MatchId | str] = ClockScheduler(self._due, now=now, sleep=sleep)
 
     # --- life cycle -----------------------------------------------------------------
@@ -78,7 +83,9 @@ class ClockKeeper:
             self._clocks[match_id] = clock
             self._arm(match_id, clock, now)
         await self._store.save_heartbeat(now)
-        self._scheduler.arm(_HEARTBEAT, now + self._heartbeat_every)
+        if self._any_running():
+            self._beating = True
+            self._scheduler.arm(_HEARTBEAT, now + self._heartbeat_every)
         self._scheduler.start()
         log.info("clocks re-armed for %d matches (down since %s)", len(self._clocks), down_since)
 
@@ -97,6 +104,9 @@ class ClockKeeper:
         """Adopt `clock` as the match's clock after the service saved it, and re-arm."""
         self._clocks[match_id] = clock
         self._arm(match_id, clock, self.now())
+        if not self._beating and clock.running_seats and not clock.paused:
+            self._beating = True
+            self._scheduler.arm(_HEARTBEAT, self.now())  # at once: the last record may be old
 
     def forget(self, match_id: MatchId) -> None:
         """The match ended or was aborted: no more events for it."""
@@ -151,9 +161,14 @@ class ClockKeeper:
             self._arm(match_id, marked, now)
             return events
 
+    def _any_running(self) -> bool:
+        return any(clock.running_seats and not clock.paused for clock in self._clocks.values())
+
     async def _beat(self) -> None:
         now = self.now()
         try:
             await self._store.save_heartbeat(now)
         finally:
-            self._scheduler.arm(_HEARTBEAT, now + self._heartbeat_every)
+            self._beating = self._any_running()
+            if self._beating:
+                self._scheduler.arm(_HEARTBEAT, now + self._heartbeat_every)

@@ -588,16 +588,18 @@ class ClockState:
 
         Downtime counts as thinking time, except that any downtime beyond `forgive_over`
         seconds is forgiven (None: never forgive): a restart of a few seconds costs the
-        player those seconds, a night-long outage costs at most `forgive_over`.  Timeouts
-        marked as sent are cleared so that one the bot missed while crashing fires again
-        (the service re-checks `expired`); reminders sent stay sent.
+        player those seconds, a night-long outage costs at most `forgive_over`.  Only the
+        time the bot was down is forgiven: a seat's downtime starts at `down_since` or when
+        its move started, whichever is later, so time already used before the crash is never
+        handed back.  Timeouts marked as sent are cleared so that one the bot missed while
+        crashing fires again (the service re-checks `expired`); reminders sent stay sent.
         """
-        forgiven = 0.0
-        if down_since is not None and forgive_over is not None:
-            forgiven = max(0.0, (now - down_since) - forgive_over)
         clocks = []
         for clock in self.seats:
             if clock.running:
+                forgiven = 0.0
+                if down_since is not None and forgive_over is not None and clock.since is not None:
+                    forgiven = max(0.0, (now - max(down_since, clock.since)) - forgive_over)
                 since = None if clock.since is None else min(now, clock.since + forgiven)
                 clock = replace(clock, since=since, sent=clock.sent - {"timeout"})
             clocks.append(clock)

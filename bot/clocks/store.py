@@ -2,7 +2,7 @@
 next to the match row (the clock is one JSON column: `ClockState.to_json()`).
 
 `InMemoryClockStore` is the reference implementation used by the tests and the bench;
-the production one lives in `bot/store.py` (aiosqlite).
+the production one is `bot/clock_store.py`, over the store of `bot/store/`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class ClockStore(Protocol):
         ...
 
     async def save_heartbeat(self, at: float) -> None:
-        """Record that the bot was alive at `at` (called about once a minute)."""
+        """Record that the bot was alive at `at` (every few seconds while a clock runs)."""
         ...
 
 

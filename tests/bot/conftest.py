@@ -7,16 +7,27 @@ import pytest
 
 from bot.matches import MatchService
 from bot.store import Store
+from tests.conftest import fresh_database
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
 CHANNEL, GUILD = 500, 900
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "boneyard.sqlite3")
-    yield store
-    await store.close()
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """The store on each backend: every test that uses it runs on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        store = await Store.open(tmp_path / "boneyard.sqlite3")
+        yield store
+        await store.close()
+        return
+    async with fresh_database(request.getfixturevalue("postgres_server")) as url:
+        store = await Store.open(url)
+        yield store
+        await store.close()
 
 
 @pytest.fixture

@@ -315,6 +315,50 @@ async def test_restart_after_a_long_outage_without_forgiveness_ends_the_match_on
     assert row.status == "finished" and row.outcome is not None and row.outcome["winners"] == [1]
 
 
+async def _kill(bot: Bot) -> None:
+    """What SIGKILL leaves behind: no closing heartbeat, nothing more written."""
+    bot.time.keepers.remove(bot.keeper)
+    await bot.keeper._scheduler.close()
+    await bot.store.close()
+
+
+@pytest.mark.parametrize(("forgive", "charged"), [(0, 0), (60, 60)])
+async def test_a_crash_forgives_only_the_time_the_bot_was_down(
+    db: Path, time: SettlingTime, forgive: float, charged: float
+) -> None:
+    """Alice is 5 s into her reserve when the bot is killed; it comes back 10 minutes later.
+    She keeps what she had (to within the heartbeat: the record is at most 2 s old), plus
+    at most `forgive` seconds of the outage are charged: never the full move time back."""
+    bot = Bot(db, time, forgive=forgive)
+    await bot.__aenter__()
+    match_id = await bot.start()
+    await time.advance(65)
+    assert (await bot.clock(match_id)).remaining(0, time.now()) == (0, 175)
+    beat = await SqliteClockStore(bot.store).load_heartbeat()
+    assert beat is not None and time.now() - beat <= 2
+    await _kill(bot)
+    await time.advance(600)
+    async with Bot(db, time, forgive=forgive) as second:
+        move, reserve = (await second.clock(match_id)).remaining(0, time.now())
+    assert move == 0
+    assert 175 - charged <= reserve <= 177 - charged
+
+
+async def test_with_every_clock_paused_the_heartbeat_rests(db: Path, time: SettlingTime) -> None:
+    async with Bot(db, time) as bot:
+        match_id = await bot.start()
+        assert (await bot.service.pause(match_id, CAROL, moderator=True)).done
+        await time.advance(10)
+        clocks = SqliteClockStore(bot.store)
+        rested = await clocks.load_heartbeat()
+        await time.advance(3600)
+        assert await clocks.load_heartbeat() == rested
+        assert (await bot.service.resume(match_id, CAROL, moderator=True)).done
+        await time.advance(3)
+        beat = await clocks.load_heartbeat()
+        assert beat is not None and time.now() - beat <= 2
+
+
 # --- pause / resume -------------------------------------------------------------------------
 
 

@@ -176,12 +176,11 @@ async def test_no_takeback_past_a_chance_move_nor_in_tournaments(service: MatchS
         await agreements.request_takeback(match_id, user)
 
     async with store.transaction() as db:
-        cur = await db.execute(
+        tournament_id = await db.insert(
             "INSERT INTO tournaments (channel_id, host_id, name, game, format, best_of, options, status, "
             "created_at, updated_at) VALUES (?, ?, 'cup', 'focus', 'swiss', 1, '{}', 'running', 0, 0)",
             (CHANNEL + 5, ALICE),
         )
-        tournament_id = cur.lastrowid
     assert tournament_id is not None
     update = await service.open_match(
         game="focus",

@@ -8,7 +8,6 @@ listener and `sync`, which folds the stored matches into the tournament.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -65,10 +64,9 @@ class Event:
 
 
 @pytest.fixture
-async def event(tmp_path: Path) -> AsyncIterator[Event]:
-    store = await Store.open(tmp_path / "events.sqlite3")
-    yield Event(MatchService(store, cache_size=8))
-    await store.close()
+def event(store: Store) -> Event:
+    """On each backend (the `store` fixture runs every test on SQLite and PostgreSQL)."""
+    return Event(MatchService(store, cache_size=8))
 
 
 async def _play_out(event: Event, tournament_id: int, pick: random.Random, better: bool = True) -> int:
@@ -310,3 +308,48 @@ async def _row(event: Event, tournament_id: int) -> TournamentRow:
     row = await event.service.store.get(tournament_id)
     assert row is not None
     return row
+
+
+async def _legacy_open(event: Event, tournament_id: int) -> int:
+    """Open the due game as versions before the one-transaction opening did: a challenge
+    linked to the game, never accepted (the crash came between the two steps)."""
+    progress = await event.service.sync(tournament_id)
+    (game,) = progress.to_open
+    row = await event.matches.challenge(
+        game="focus",
+        channel_id=20_000,
+        guild_id=GUILD,
+        challenger_id=game.seats[0],
+        opponent_id=game.seats[1],
+        seat_pref="first",
+        tournament_game=(tournament_id, game.pairing_id, game.game_number),
+    )
+    return row.id
+
+
+async def test_a_game_left_as_a_challenge_is_started_by_the_next_sync(event: Event) -> None:
+    a, b = PLAYERS[:2]
+    row = await event.create("deathmatch", [a, b])
+    await event.service.begin(row.id, host=True)
+    match_id = await _legacy_open(event, row.id)
+    progress = await event.service.sync(row.id)  # what start-up does
+    started = await event.matches.get(match_id)
+    assert started.status == "active" and set(started.seats or ()) == {a, b}
+    keys = set(progress.announcements)
+    boards = [r for r in await event.matches.store.unsent_announcements() if r.match_id == match_id]
+    assert len(boards) == 1 and boards[0].key in keys  # its board is announced
+    assert progress.to_open == ()  # and the game is not opened a second time
+    await event.decide(match_id, a)
+    assert (await event.service.sync(row.id)).just_finished
+
+
+async def test_a_withdrawn_tournament_challenge_is_played_again_not_left_hanging(event: Event) -> None:
+    a, b = PLAYERS[:2]
+    row = await event.create("deathmatch", [a, b])
+    await event.service.begin(row.id, host=True)
+    match_id = await _legacy_open(event, row.id)
+    await event.matches.cancel(match_id, a)
+    progress = await event.advance(row.id)
+    assert progress.replayed and len(progress.to_open) == 1
+    (live,) = await event.live_matches(row.id)
+    assert live != match_id

@@ -55,6 +55,8 @@ class Harness:
         """The server's default clock for casual matches, when a test sets one."""
         self._bot: Boneyard | None = None
         self._runner: asyncio.Task[None] | None = None
+        self.database_url: str | None = None
+        """A PostgreSQL URL: the bot uses it instead of the SQLite file (DATABASE_URL)."""
         self.expected_errors: list[str] = []
         """Beginnings of ERROR log messages a test provokes on purpose; any other ERROR fails the test."""
 
@@ -73,6 +75,7 @@ class Harness:
                 "DISCORD_API_BASE": self.fake.base_url,
                 "SYNC_COMMANDS": str(self.fake.guild.id),
                 "TYPED_MOVES": "on",
+                **({"DATABASE_URL": self.database_url} if self.database_url else {}),
             },
             dotenv=None,
         )

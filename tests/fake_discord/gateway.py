@@ -80,11 +80,14 @@ class Connection:
         async with self._lock:
             if self.ws.closed:
                 return
-            if self._compressor is None:
-                await self.ws.send_str(text)
-            else:
-                chunk = self._compressor.compress(text.encode()) + self._compressor.flush(zlib.Z_SYNC_FLUSH)
-                await self.ws.send_bytes(chunk)
+            try:
+                if self._compressor is None:
+                    await self.ws.send_str(text)
+                else:
+                    chunk = self._compressor.compress(text.encode()) + self._compressor.flush(zlib.Z_SYNC_FLUSH)
+                    await self.ws.send_bytes(chunk)
+            except ConnectionResetError:
+                return  # the bot's process vanished (killed) before the socket closed: as Discord, drop it
 
 
 class Gateway:

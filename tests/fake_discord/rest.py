@@ -338,6 +338,13 @@ class RestApi:
         channel = self.channel(channel_id)
         self._check_can_post(channel)
         body: JSON = req.json or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: a nonce seen from the same author in the last few minutes returns the
+            # message it created instead of creating another one.
+            seen = self.world.nonces.get((channel.id, str(nonce)))
+            if seen is not None and not self.world.messages[seen].deleted:
+                return 200, self.world.message_payload(self.world.messages[seen])
         message = self.world.create_message(channel, self.world.bot, "")
         with self.world.discard_on_error(message):
             self._apply_message_body(message, body, req.files, new=True)
@@ -347,6 +354,8 @@ class RestApi:
             if channel.guild_id is not None:
                 reference.setdefault("guild_id", str(channel.guild_id))
             message.message_reference = reference
+        if nonce is not None and body.get("enforce_nonce"):
+            self.world.nonces[(channel.id, str(nonce))] = message.id
         await self.dispatch_message("MESSAGE_CREATE", message)
         return 200, self.world.message_payload(message)
 

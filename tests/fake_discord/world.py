@@ -274,6 +274,8 @@ class World:
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
+        self.nonces: dict[tuple[int, str], int] = {}
+        """(channel, nonce) -> the message created with `enforce_nonce` (Discord's dedupe window)."""
         self.attachments: dict[int, FakeAttachment] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.global_commands: list[JSON] = []

@@ -1,0 +1,60 @@
+"""The outbox: announcements that must not be lost, stored with the change they announce.
+
+Why: a move, a timeout or a tournament round is committed first and announced afterwards;
+a crash in between used to lose the announcement for good (the next tournament game's
+intro, the champion).  So every such announcement is an outbox row written in the SAME
+transaction as its state change, and one dispatcher (cogs/outbox.py) posts the rows and
+marks them sent.  After a restart, the rows still unsent are posted.
+
+Never twice: each row has a random `key`, used as the Discord nonce (Discord refuses to
+create a second message with a nonce it saw from the same author a few minutes earlier),
+and the dispatcher stores the exact text it is about to post (`content`) before posting.
+A row found with its text already stored may have been posted just before a crash, so
+the dispatcher first looks for that text among the bot's messages in the channel since the
+row was created, and only posts when it is not there.
+
+The services build `Announcement`s (plain data: no Discord types); the cogs render them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+BOARD: Final = "board"
+"""A match's board after it started, a move, a timeout or its end.  Payload: `board_payload`."""
+TOURNAMENT_PROGRESS: Final = "tournament_progress"
+"""Series decided, games to replay, a new round.  Payload: decided/replayed pairing ids, new_round."""
+CHAMPION: Final = "champion"
+"""A tournament ended.  Payload: the champion's user id (None: no single winner)."""
+GAME_LINK: Final = "game_link"
+"""A tournament game opened in a thread.  Payload: the title and the thread id."""
+
+KINDS: Final = (BOARD, TOURNAMENT_PROGRESS, CHAMPION, GAME_LINK)
+
+
+def new_key() -> str:
+    """A key that is unique in practice and fits Discord's 25-character nonce."""
+    return "by" + os.urandom(11).hex()
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One outbox row: what to say, where, and whether it was said."""
+
+    kind: str
+    channel_id: int
+    guild_id: int | None
+    payload: dict[str, Any]
+    match_id: int | None = None
+    tournament_id: int | None = None
+    key: str = field(default_factory=new_key)
+    id: int = 0
+    """The row id (0 until stored); rows of one channel are posted in id order."""
+    content: str | None = None
+    """The text as first rendered for posting; set means it may have been posted."""
+    created_at: float = 0.0
+    attempts: int = 0
+    sent: bool = False
+    """Posted (or given up on: its channel is gone); never posted again."""

@@ -1,0 +1,78 @@
+"""Copy a SQLite database into an empty PostgreSQL one (`python -m bot migrate --to URL`).
+
+Why a copy and not a dump: the two schemas differ in types (bot/store/migrations.py), so
+rows are read from one store and written to the other through the same drivers the bot
+uses, table by table in foreign-key order, in ONE transaction on the target: a failed copy
+leaves the target empty.  Then the identity sequences are moved past the copied ids, and
+the caller checks the result (row counts, and every match replayed from its log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from bot.store.core import Store
+
+TABLES: Final = (
+    "meta",
+    "matches",
+    "seats",
+    "moves",
+    "abort_votes",
+    "dm_notices",
+    "clock_votes",
+    "tournaments",
+    "tournament_entries",
+    "tournament_games",
+    "ratings",
+    "rated_matches",
+    "guild_settings",
+    "match_offers",
+    "outbox",
+)
+"""Every table, parents before children."""
+IDENTITY_TABLES: Final = ("matches", "tournaments", "outbox")
+BATCH: Final = 1000
+
+
+class CopyRefused(RuntimeError):
+    """The copy cannot start (the target is not empty, or not PostgreSQL); nothing was written."""
+
+
+async def counts(store: Store) -> dict[str, int]:
+    found = {}
+    for table in TABLES:
+        row = await store.fetch_one(f"SELECT COUNT(*) FROM {table}")
+        found[table] = int(row[0]) if row else 0
+    return found
+
+
+async def _columns(source: Store, table: str) -> list[str]:
+    return [str(r[1]) for r in await source.fetch_all(f"PRAGMA table_info({table})")]
+
+
+async def copy_into(source: Store, target: Store) -> dict[str, int]:
+    """Copy every row of `source` (SQLite) into `target` (an empty PostgreSQL store, already
+    migrated to the same schema version); returns the rows copied per table."""
+    if source.backend != "sqlite" or target.backend != "postgresql":
+        raise CopyRefused("the copy goes from a SQLite file to a PostgreSQL database")
+    if await source.schema_version() != await target.schema_version():
+        raise CopyRefused("the two databases are at different schema versions; start the bot on the file once")
+    existing = {table: n for table, n in (await counts(target)).items() if n}
+    if existing:
+        raise CopyRefused(f"the target database is not empty ({existing}); give an empty one")
+    copied = {}
+    async with target.transaction() as tx:
+        for table in TABLES:
+            columns = await _columns(source, table)
+            rows: Sequence[Sequence[object]] = await source.fetch_all(f"SELECT {', '.join(columns)} FROM {table}")
+            marks = ", ".join("?" for _ in columns)
+            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+            for start in range(0, len(rows), BATCH):
+                await tx.executemany(sql, rows[start : start + BATCH])
+            copied[table] = len(rows)
+        for table in IDENTITY_TABLES:
+            sequence = f"pg_get_serial_sequence('{table}', 'id')"
+            await tx.execute(f"SELECT setval({sequence}, COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
+    return copied

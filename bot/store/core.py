@@ -1,0 +1,586 @@
+"""The store: every query about matches, moves, clocks, votes and the outbox.
+
+SQLite (one file next to the bot, the default) or PostgreSQL (several bot processes on one
+database), through the drivers of bot/store/database.py; the SQL here is the same for both.
+
+The store never interprets a game: it keeps options, snapshots and moves as JSON text.
+A move is acknowledged only after `commit_moves` returned, i.e. after its transaction
+committed; the snapshot update is optimistic (`version` must still be what the caller
+loaded), so two writers can never both win.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.outbox import Announcement
+from bot.shards import ShardLayout
+from bot.store.database import Conflict, Database, Row, Tx, open_database
+from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+
+log = logging.getLogger(__name__)
+# aiosqlite logs every call it runs, statement parameters included (a running match's seed), at
+# DEBUG: drop those records at their source, whatever level the root logger or LOG_LEVEL asks for.
+logging.getLogger("aiosqlite").addFilter(lambda record: record.levelno > logging.DEBUG)
+
+OPEN_STATUSES = ("challenge", "active")
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a match that starts as it is created needs (a tournament game: nobody accepts it)."""
+
+    seats: tuple[int, int]
+    snapshot: dict[str, Any]
+    moves: Sequence[tuple[int, str, bool, bool]]
+    announce: Callable[[int], Sequence[Announcement]]
+    """The announcements of the start, given the new match's id."""
+
+
+class StaleVersion(RuntimeError):
+    """The match changed since it was loaded (another writer won); reload and retry."""
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    game: str
+    options: dict[str, Any]
+    guild_id: int | None
+    channel_id: int
+    status: str
+    challenger_id: int
+    opponent_id: int | None
+    seat_pref: str
+    seed: str
+    seed_hash: str
+    snapshot: dict[str, Any] | None
+    version: int
+    outcome: dict[str, Any] | None
+    seats: tuple[int, int] | None
+    created_at: float
+    updated_at: float
+    clock: dict[str, Any] | None = None
+    """`ClockState.to_json()` (bot.clocks) of a match with a time control; for a challenge,
+    the stopped clock the match will start with.  None: no clock."""
+    rated: bool = True
+    """A finished rated match updates both players' rating in its game."""
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        if self.seats is None:
+            return None
+        if self.seats[0] == user_id:
+            return 0
+        if self.seats[1] == user_id:
+            return 1
+        return None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    seat: int
+    move: str
+    public: bool
+    forced: bool
+    at: float
+
+
+_MATCH_COLUMNS = (
+    "m.id, m.game, m.options, m.guild_id, m.channel_id, m.status, m.challenger_id, m.opponent_id, "
+    "m.seat_pref, m.seed, m.seed_hash, m.snapshot, m.version, m.outcome, m.created_at, m.updated_at, "
+    "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 0), "
+    "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1), "
+    "m.clock, m.rated"
+)
+
+
+_OUTBOX_COLUMNS = (
+    "id, key, kind, guild_id, channel_id, match_id, tournament_id, payload, content, created_at, attempts, "
+    "sent_at IS NOT NULL"
+)
+
+
+def _announcement(row: Sequence[Any]) -> Announcement:
+    return Announcement(
+        id=int(row[0]),
+        key=str(row[1]),
+        kind=str(row[2]),
+        guild_id=row[3],
+        channel_id=int(row[4]),
+        match_id=row[5],
+        tournament_id=row[6],
+        payload=json.loads(row[7]),
+        content=row[8],
+        created_at=float(row[9]),
+        attempts=int(row[10]),
+        sent=bool(row[11]),
+    )
+
+
+def _json_or_none(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+def _match(row: Sequence[Any]) -> MatchRow:
+    seats = (int(row[16]), int(row[17])) if row[16] is not None and row[17] is not None else None
+    return MatchRow(
+        id=row[0],
+        game=row[1],
+        options=json.loads(row[2]),
+        guild_id=row[3],
+        channel_id=row[4],
+        status=row[5],
+        challenger_id=row[6],
+        opponent_id=row[7],
+        seat_pref=row[8],
+        seed=row[9],
+        seed_hash=row[10],
+        snapshot=json.loads(row[11]) if row[11] else None,
+        version=row[12],
+        outcome=json.loads(row[13]) if row[13] else None,
+        created_at=row[14],
+        updated_at=row[15],
+        seats=seats,
+        clock=json.loads(row[18]) if row[18] else None,
+        rated=bool(row[19]),
+    )
+
+
+class Store:
+    """Every query of the bot, over one `Database` (SQLite or PostgreSQL); every write is
+    one short transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.path = db.where
+
+    def transaction(self, name: str | None = None) -> Any:
+        """`async with store.transaction() as tx:` (see `Database.transaction`)."""
+        return self.db.transaction(name)
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement, atomic on its own; returns the number of rows changed."""
+        return await self.db.execute(sql, params)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of a read query."""
+        return await self.db.fetch_all(sql, params)
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.db.fetch_one(sql, params)
+
+    @classmethod
+    async def open(cls, where: Path | str) -> Store:
+        """Open (creating if needed) and migrate the database at `where`: a SQLite file, or a
+        `postgresql://` URL."""
+        store = cls(await open_database(where))
+        try:
+            await store._migrate()
+        except BaseException:
+            await store.close()  # aiosqlite's worker thread is not a daemon: left open, it blocks the exit
+            raise
+        return store
+
+    @property
+    def backend(self) -> str:
+        return self.db.backend
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def schema_version(self) -> int:
+        return await self.db.schema_version()
+
+    async def _migrate(self) -> None:
+        scripts = POSTGRES_MIGRATIONS if self.db.backend == "postgresql" else MIGRATIONS
+        current = await self.schema_version()
+        if current > len(scripts):
+            raise sqlite3.DatabaseError(f"schema version {current} is newer than this code knows ({len(scripts)})")
+        for number, script in enumerate(scripts[current:], start=current + 1):
+            log.info("applying database migration %d", number)
+            await self.db.apply_migration(number, script)
+
+    # --- matches ---------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        seat_pref: str,
+        seed: str,
+        seed_hash: str,
+        clock: dict[str, Any] | None = None,
+        rated: bool = True,
+        tournament_game: tuple[int, int, int] | None = None,
+        occupies_channel: bool = True,
+        opening: Opening | None = None,
+    ) -> MatchRow | None:
+        """Insert a challenge; None when the channel already has an open match, or when
+        `tournament_game` (tournament id, pairing id, game number) already has its match.
+        A challenge that does not occupy its channel (its match will get a thread) never
+        makes the channel busy.
+
+        With `opening`, the match is created already started (seats, first snapshot and
+        moves, announcements) in the same transaction: a tournament game is never left
+        created but not started."""
+        now = time.time()
+        try:
+            async with self.transaction(None if opening is None else "open") as tx:
+                match_id = await tx.insert(
+                    "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
+                    "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated, snapshot, version, "
+                    "occupies_channel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game,
+                        json.dumps(options),
+                        guild_id,
+                        channel_id,
+                        "challenge" if opening is None else "active",
+                        challenger_id,
+                        opponent_id,
+                        seat_pref,
+                        seed,
+                        seed_hash,
+                        now,
+                        now,
+                        json.dumps(clock) if clock is not None else None,
+                        int(rated),
+                        None if opening is None else json.dumps(opening.snapshot),
+                        0 if opening is None else 1,
+                        int(occupies_channel),
+                    ),
+                )
+                if tournament_game is not None:
+                    await tx.execute(
+                        "INSERT INTO tournament_games (match_id, tournament_id, pairing_id, game_number) "
+                        "VALUES (?, ?, ?, ?)",
+                        (match_id, *tournament_game),
+                    )
+                if opening is not None:
+                    await tx.executemany(
+                        "INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)",
+                        [(match_id, 0, opening.seats[0]), (match_id, 1, opening.seats[1])],
+                    )
+                    await self._insert_moves(tx, match_id, 0, opening.moves, now)
+                    await self.insert_announcements(tx, opening.announce(match_id), now)
+        except Conflict:
+            return None
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        row = await self.db.fetch_one(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.id = ?", (match_id,))
+        return _match(row) if row else None
+
+    async def open_match_in_channel(self, channel_id: int) -> MatchRow | None:
+        """The open match or challenge holding the channel (challenges whose match will get a
+        thread do not hold it: a channel may have many of those, see bot.store.lobby)."""
+        row = await self.db.fetch_one(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.status IN ('challenge', 'active') "
+            "AND m.occupies_channel = 1",
+            (channel_id,),
+        )
+        return _match(row) if row else None
+
+    async def matches_of(self, user_id: int, statuses: Sequence[str] = OPEN_STATUSES) -> list[MatchRow]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self.db.fetch_all(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status IN ({marks}) AND "
+            "(m.challenger_id = ? OR m.opponent_id = ? OR m.id IN (SELECT match_id FROM seats WHERE user_id = ?)) "
+            "ORDER BY m.updated_at DESC LIMIT 50",
+            (*statuses, user_id, user_id, user_id),
+        )
+        return [_match(r) for r in rows]
+
+    async def match_history(
+        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+    ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
+        """`user_id`'s finished matches (of `game`, or all), newest first, from `offset`: each
+        with its rating changes (user id, before, after; empty when it was not rated).
+
+        The two seats of a match are its challenger and the accepter (`opponent_id`), so each
+        side is one ordered range of a partial index; the page is the merge of the two.  The
+        cost depends on `offset + limit`, not on how many matches are stored."""
+        depth = offset + limit
+        where = "status = 'finished'" + (" AND game = ?" if game is not None else "")
+        side = (
+            f"SELECT id, updated_at FROM matches WHERE {{seat}} = ? AND {where} "
+            "ORDER BY updated_at DESC, id DESC LIMIT ?"
+        )
+        params = (user_id, *([game] if game is not None else []), depth)
+        sql = (
+            f"SELECT {_MATCH_COLUMNS}, r.changes FROM ("
+            f"SELECT * FROM ({side.format(seat='challenger_id')}) a UNION ALL "
+            f"SELECT * FROM ({side.format(seat='opponent_id')}) b"
+            ") h JOIN matches m ON m.id = h.id LEFT JOIN rated_matches r ON r.match_id = m.id "
+            "ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?"
+        )
+        rows = await self.db.fetch_all(sql, (*params, *params, limit, offset))
+        return [(_match(r), [(int(u), float(b), float(a)) for u, b, a in json.loads(r[20] or "[]")]) for r in rows]
+
+    async def active_matches(self) -> list[MatchRow]:
+        rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'")
+        return [_match(r) for r in rows]
+
+    async def set_status(self, match_id: int, status: str, *, expected: Sequence[str]) -> bool:
+        """Move a match from one of `expected` to `status`; False if it was not in one."""
+        marks = ", ".join("?" for _ in expected)
+        changed = await self._write(
+            f"UPDATE matches SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
+            (status, time.time(), match_id, *expected),
+        )
+        return changed == 1
+
+    async def start_match(
+        self,
+        match_id: int,
+        seats: tuple[int, int],
+        snapshot: dict[str, Any],
+        moves: Sequence[tuple[int, str, bool, bool]],
+        opponent_id: int,
+        clock: dict[str, Any] | None = None,
+        announce: Sequence[Announcement] = (),
+    ) -> MatchRow:
+        """Turn a challenge into an active match in one transaction; raises StaleVersion
+        when it is no longer a challenge (someone else accepted or it was cancelled).
+        `clock`, when given, replaces the stored clock (the started one) in the same transaction,
+        and so are the outbox rows of `announce`."""
+        now = time.time()
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE matches SET status = 'active', opponent_id = ?, snapshot = ?, version = 1, updated_at = ?, "
+                "clock = COALESCE(?, clock) WHERE id = ? AND status = 'challenge'",
+                (opponent_id, json.dumps(snapshot), now, _json_or_none(clock), match_id),
+            )
+            if changed != 1:
+                raise StaleVersion("the challenge is no longer open")
+            await tx.executemany(
+                "INSERT INTO seats (match_id, seat, user_id) VALUES (?, ?, ?)",
+                [(match_id, 0, seats[0]), (match_id, 1, seats[1])],
+            )
+            await self._insert_moves(tx, match_id, 0, moves, now)
+            await self.insert_announcements(tx, announce, now)
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def commit_moves(
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        first_ply: int,
+        moves: Sequence[tuple[int, str, bool, bool]],
+        snapshot: dict[str, Any],
+        status: str = "active",
+        outcome: dict[str, Any] | None = None,
+        clock: dict[str, Any] | None = None,
+        announce: Sequence[Announcement] = (),
+    ) -> int:
+        """Append `moves` (seat, move, public, forced) and write the new snapshot, atomically.
+
+        `clock` (a `ClockState.to_json()`), when given, is saved in the same transaction, so a
+        restart never finds a move without the clock it started; so are the outbox rows of
+        `announce`, so a move is never committed without its announcement.  Returns the new
+        version; raises StaleVersion when the stored version moved on.
+        """
+        now = time.time()
+        async with self.transaction("moves") as tx:
+            changed = await tx.execute(
+                "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
+                "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    json.dumps(snapshot),
+                    status,
+                    json.dumps(outcome) if outcome else None,
+                    now,
+                    _json_or_none(clock),
+                    match_id,
+                    expected_version,
+                ),
+            )
+            if changed != 1:
+                raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
+            await self._insert_moves(tx, match_id, first_ply, moves, now)
+            await self.insert_announcements(tx, announce, now)
+        return expected_version + 1
+
+    @staticmethod
+    async def _insert_moves(
+        tx: Tx, match_id: int, first_ply: int, moves: Sequence[tuple[int, str, bool, bool]], now: float
+    ) -> None:
+        if not moves:
+            return
+        await tx.executemany(
+            "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (match_id, first_ply + i, seat, move, int(public), int(forced), now)
+                for i, (seat, move, public, forced) in enumerate(moves)
+            ],
+        )
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        rows = await self.db.fetch_all(
+            "SELECT ply, seat, move, public, forced, at FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
+        )
+        return [MoveRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in rows]
+
+    async def move_count(self, match_id: int) -> int:
+        row = await self.db.fetch_one("SELECT COUNT(*) FROM moves WHERE match_id = ?", (match_id,))
+        return int(row[0]) if row else 0
+
+    async def set_message(self, match_id: int, message_id: int) -> None:
+        await self._write("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    # --- clocks ----------------------------------------------------------------------------
+
+    async def running_clocks(self, shards: ShardLayout | None = None) -> list[tuple[int, dict[str, Any]]]:
+        """(match id, clock JSON) of every active match that has a clock (of the guilds of
+        `shards` only, when given)."""
+        owned, params = (shards or ShardLayout()).sql_filter("guild_id")
+        rows = await self.db.fetch_all(
+            f"SELECT id, clock FROM matches WHERE status = 'active' AND clock IS NOT NULL AND {owned} ORDER BY id",
+            params,
+        )
+        return [(int(r[0]), json.loads(r[1])) for r in rows]
+
+    async def save_clock(self, match_id: int, clock: dict[str, Any]) -> bool:
+        """Store a clock change that is not a move (reminder sent, pause, re-arming);
+        False when the match is no longer active (its final clock stays as it ended)."""
+        changed = await self._write(
+            "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'", (json.dumps(clock), match_id)
+        )
+        return changed == 1
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self.db.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(row[0]) if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    async def add_clock_vote(self, match_id: int, user_id: int, action: str) -> set[int]:
+        """Record `user_id`'s request to pause or resume; returns everyone who asked so far."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO clock_votes (match_id, user_id, action) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (match_id, user_id, action),
+            )
+            rows = await tx.fetch_all(
+                "SELECT user_id FROM clock_votes WHERE match_id = ? AND action = ?", (match_id, action)
+            )
+            return {int(r[0]) for r in rows}
+
+    async def change_clock(self, match_id: int, clock: dict[str, Any]) -> bool:
+        """A pause or resume: the new clock and the requests it settles, in one transaction
+        (a crash in between must not leave a paused clock with its votes still pending)."""
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'", (json.dumps(clock), match_id)
+            )
+            await tx.execute("DELETE FROM clock_votes WHERE match_id = ?", (match_id,))
+            return bool(changed == 1)
+
+    # --- outbox ----------------------------------------------------------------------------
+
+    @staticmethod
+    async def insert_announcements(tx: Tx, rows: Sequence[Announcement], now: float) -> None:
+        """Inside the caller's transaction: the announcements of the change it commits."""
+        if rows:
+            await tx.executemany(
+                "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now)
+                    for a in rows
+                ],
+            )
+
+    async def announce(self, rows: Sequence[Announcement]) -> None:
+        """Store announcements on their own (a change that has no other row to write)."""
+        async with self.transaction() as tx:
+            await self.insert_announcements(tx, rows, time.time())
+
+    async def unsent_announcements(
+        self, *, created_before: float | None = None, shards: ShardLayout | None = None
+    ) -> list[Announcement]:
+        """Rows not yet posted (nor given up on), oldest first; with `created_before`, only
+        those created before that time (younger ones are being posted by their caller); with
+        `shards`, only those of the guilds this process owns."""
+        owned, owned_params = (shards or ShardLayout()).sql_filter("guild_id")
+        sql = f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND {owned}"
+        params: tuple[float, ...] = owned_params
+        if created_before is not None:
+            sql += " AND created_at < ?"
+            params = (*params, created_before)
+        return [_announcement(r) for r in await self.db.fetch_all(sql + " ORDER BY id", params)]
+
+    async def announcement(self, key: str) -> Announcement | None:
+        row = await self.db.fetch_one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE key = ?", (key,))
+        return _announcement(row) if row else None
+
+    async def prepare_announcement(self, key: str, content: str) -> None:
+        """Record the exact text about to be posted (and count the attempt): from now on a
+        crash may leave it posted, and a restart looks for it before posting again."""
+        await self._write(
+            "UPDATE outbox SET content = COALESCE(content, ?), attempts = attempts + 1 WHERE key = ?", (content, key)
+        )
+
+    async def mark_announced(self, key: str, message_id: int | None, *, failure: str | None = None) -> None:
+        """The row is done: posted as `message_id`, or given up on with `failure` (its
+        channel is gone), so it is never posted again."""
+        await self._write(
+            "UPDATE outbox SET sent_at = ?, message_id = ?, failure = ? WHERE key = ? AND sent_at IS NULL",
+            (time.time(), message_id, failure, key),
+        )
+
+    # --- votes and notices -------------------------------------------------------------
+
+    async def add_abort_vote(self, match_id: int, user_id: int) -> set[int]:
+        """Record `user_id`'s vote to abort; returns everyone who has voted so far.
+
+        Inside a transaction like every write: on the shared connection, a statement outside
+        the lock would join (and be rolled back with) another coroutine's transaction."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO abort_votes (match_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING", (match_id, user_id)
+            )
+            rows = await tx.fetch_all("SELECT user_id FROM abort_votes WHERE match_id = ?", (match_id,))
+            return {int(r[0]) for r in rows}
+
+    async def first_dm_notice(self, match_id: int, user_id: int) -> bool:
+        """True the first time a closed-DM notice is due for this player in this match."""
+        changed = await self._write(
+            "INSERT INTO dm_notices (match_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING", (match_id, user_id)
+        )
+        return changed == 1
+
+    async def started_match_ids(self) -> list[int]:
+        """Every match that has a position (started, running or ended), oldest first."""
+        rows = await self.db.fetch_all("SELECT id FROM matches WHERE snapshot IS NOT NULL ORDER BY id")
+        return [int(r[0]) for r in rows]
+
+    async def count_matches(self) -> int:
+        row = await self.db.fetch_one("SELECT COUNT(*) FROM matches")
+        return int(row[0]) if row else 0

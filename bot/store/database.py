@@ -1,0 +1,325 @@
+"""The two database drivers behind the store: SQLite (aiosqlite) and PostgreSQL (asyncpg).
+
+Why one store over two drivers rather than two stores: the queries are plain SQL that both
+databases speak the same way (`INSERT ... ON CONFLICT`, `RETURNING`, partial unique
+indexes, `COALESCE`), so they are written once, in bot/store/, and cannot drift apart.
+What differs lives here: placeholders (`?` vs `$1`), how a transaction is begun and
+serialised, how a row count and a unique-key violation are reported, and the schema
+(bot/store/migrations.py).
+
+SQLite: one connection shared by every coroutine, so transactions are serialised with an
+asyncio lock (a second `BEGIN` from another coroutine would land inside the first one).
+PostgreSQL: a pool; each transaction has its own connection, and the database serialises
+what conflicts (row versions, unique keys, advisory locks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot import crashpoints
+
+log = logging.getLogger(__name__)
+
+Row = tuple[Any, ...]
+
+
+class Conflict(Exception):
+    """A unique key or foreign key refused the write (the whole transaction is undone)."""
+
+
+class Statements(Protocol):
+    """What runs SQL: a transaction, or the database itself (each statement on its own)."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run an INSERT into a table with an `id` key; returns the new row's id."""
+        ...
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+
+class Tx(Statements, Protocol):
+    """The statements of one transaction."""
+
+    async def lock(self, key: int) -> None:
+        """Hold lock `key` until the transaction ends (serialises read-modify-write across
+        processes; SQLite's write transaction already excludes every other writer)."""
+        ...
+
+
+class Database(Statements, Protocol):
+    """Reads outside any transaction, transactions, the schema version, closing."""
+
+    backend: str
+    """`sqlite` or `postgresql`."""
+    where: str
+    """A file path or a URL without its password, for log lines."""
+
+    def transaction(self, name: str | None = None) -> Any:
+        """`async with db.transaction() as tx:` commits at the end, rolls back on any error.
+        `name` marks a crash point before the commit (`<name>.commit`, bot/crashpoints.py)."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    async def apply_migration(self, number: int, script: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+# --- SQLite ---------------------------------------------------------------------------------
+
+
+class _SqliteTx:
+    """Statements on the shared connection (the caller holds the write lock)."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cursor = await self._db.execute(sql, params)
+        except aiosqlite.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
+        return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self._db.executemany(sql, rows)
+        except aiosqlite.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cursor = await self._db.execute(sql, params)
+        except aiosqlite.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        # one trip to aiosqlite's thread (execute + fetch + close as one call)
+        return [tuple(r) for r in await self._db.execute_fetchall(sql, params)]
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = list(await self._db.execute_fetchall(sql, params))
+        return tuple(rows[0]) if rows else None
+
+    async def lock(self, key: int) -> None:
+        return None  # BEGIN IMMEDIATE holds the database's one write lock already
+
+
+class SqliteDatabase:
+    backend = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection, path: Path | str) -> None:
+        self._db = connection
+        self._tx = _SqliteTx(connection)
+        self.where = str(path)
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> SqliteDatabase:
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute("PRAGMA foreign_keys = ON")
+        await connection.execute("PRAGMA synchronous = NORMAL")
+        await connection.execute("PRAGMA busy_timeout = 5000")
+        return cls(connection, path)
+
+    @asynccontextmanager
+    async def transaction(self, name: str | None = None) -> AsyncIterator[_SqliteTx]:
+        """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included)."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._tx
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            if name is not None:
+                crashpoints.reached(f"{name}.commit")
+            await self._db.execute("COMMIT")
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement on its own: under the write lock (so it never lands inside another
+        coroutine's transaction) and committed by itself (autocommit), in one trip."""
+        async with self._write_lock:
+            return await self._tx.execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        async with self.transaction() as tx:
+            await tx.executemany(sql, rows)
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._write_lock:
+            return await self._tx.insert(sql, params)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self._tx.fetch_all(sql, params)
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self._tx.fetch_one(sql, params)
+
+    async def schema_version(self) -> int:
+        row = await self.fetch_one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def apply_migration(self, number: int, script: str) -> None:
+        async with self._write_lock:
+            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    async def close(self) -> None:
+        await self._db.close()
+
+
+# --- PostgreSQL ------------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"\?")
+_MIGRATION_LOCK = 0x626F6E6579617264  # "boneyard": one migrating process at a time
+
+
+@lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1, $2, ...` (the store's SQL has no literal `?`)."""
+    counter = iter(range(1, 10_000))
+    return _PLACEHOLDER.sub(lambda _m: f"${next(counter)}", sql)
+
+
+def _count(status: str) -> int:
+    """Rows changed, from a command tag such as `UPDATE 3` or `INSERT 0 1`."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresTx:
+    def __init__(self, connection: Any) -> None:
+        self._conn = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        import asyncpg
+
+        try:
+            return _count(await self._conn.execute(numbered(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        import asyncpg
+
+        if not rows:
+            return
+        try:
+            await self._conn.executemany(numbered(sql), rows)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        import asyncpg
+
+        try:
+            value = await self._conn.fetchval(numbered(sql) + " RETURNING id", *params)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+        return int(value)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return [tuple(r) for r in await self._conn.fetch(numbered(sql), *params)]
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row = await self._conn.fetchrow(numbered(sql), *params)
+        return tuple(row) if row is not None else None
+
+    async def lock(self, key: int) -> None:
+        await self._conn.execute("SELECT pg_advisory_xact_lock($1)", key)
+
+
+class PostgresDatabase:
+    backend = "postgresql"
+
+    def __init__(self, pool: Any, where: str) -> None:
+        self._pool = pool
+        self.where = where
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
+        import asyncpg
+
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        return cls(pool, re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url))
+
+    @asynccontextmanager
+    async def transaction(self, name: str | None = None) -> AsyncIterator[PostgresTx]:
+        async with self._pool.acquire() as connection:
+            transaction = connection.transaction()
+            await transaction.start()
+            try:
+                yield PostgresTx(connection)
+            except BaseException:
+                await transaction.rollback()
+                raise
+            if name is not None:
+                crashpoints.reached(f"{name}.commit")
+            await transaction.commit()
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        async with self.transaction() as tx:
+            await tx.executemany(sql, rows)
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.transaction() as tx:
+            return await tx.insert(sql, params)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return [tuple(r) for r in await self._pool.fetch(numbered(sql), *params)]
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row = await self._pool.fetchrow(numbered(sql), *params)
+        return tuple(row) if row is not None else None
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as connection:
+            await connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            value = await connection.fetchval("SELECT max(version) FROM schema_version")
+        return int(value or 0)
+
+    async def apply_migration(self, number: int, script: str) -> None:
+        async with self._pool.acquire() as connection, connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            done = await connection.fetchval("SELECT max(version) FROM schema_version")
+            if (done or 0) >= number:
+                return  # another process applied it meanwhile
+            await connection.execute(script)
+            await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+async def open_database(where: Path | str) -> Database:
+    """A `postgresql://` (or `postgres://`) URL opens PostgreSQL; anything else is a SQLite file."""
+    text = str(where)
+    if text.startswith(("postgresql://", "postgres://")):
+        return await PostgresDatabase.open(text)
+    return await SqliteDatabase.open(where)

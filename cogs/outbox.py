@@ -1,0 +1,298 @@
+"""The outbox dispatcher: the one place that posts stored announcements and marks them sent.
+
+Announcements are stored by the services in the transaction of the change they announce
+(bot/outbox.py says why).  A command that changed something posts its announcement at once
+through `Dispatcher.deliver` (as the interaction's reply when there is one); the drain loop
+(cogs/drain.py) posts whatever is left: everything unsent at start-up (a crash came in between), later
+what stayed unsent longer than `GRACE_SECONDS` (a failed post, retried).
+
+Never twice, step by step:
+- one delivery per row at a time in this process (a lock per key), and a row marked sent is
+  never posted again;
+- before posting, the exact text is stored (`prepare_announcement`);
+- a row whose text was stored earlier may have been posted just before a crash: the
+  dispatcher looks for that text among the bot's messages in the channel since the row
+  was created and, when it is there, marks the row sent instead of posting it again;
+- channel messages carry the row's key as nonce (`enforce_nonce`), so Discord itself
+  returns the first message for a repeat within its nonce window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+
+from bot import crashpoints
+from bot.matches import NoMatchHere, Update
+from bot.outbox import BOARD, Announcement
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+GRACE_SECONDS: Final = 60.0
+"""A younger unsent row is left to the command that created it (it is posting it now)."""
+MAX_ATTEMPTS: Final = 5
+"""Posts refused this many times (no permission, Discord down) are given up, with a log line."""
+HISTORY_LIMIT: Final = 100
+USER_MENTIONS: Final = discord.AllowedMentions(users=True, everyone=False, roles=False)
+
+Picture = Callable[[], Awaitable[discord.File | None]]
+
+
+@dataclass(frozen=True)
+class Post:
+    """An announcement rendered for Discord.  The picture is drawn only when it is posted."""
+
+    content: str
+    picture: Picture | None = None
+    view: discord.ui.View | None = None
+    mentions: discord.AllowedMentions = USER_MENTIONS
+
+
+Renderer = Callable[["Boneyard", Announcement], Awaitable[Post | None]]
+
+
+class _Gone(Exception):
+    """The announcement's channel no longer exists (or the bot can no longer see it)."""
+
+
+class NotPosted(Exception):
+    """A caller's own post of an announcement failed (`deliver_by`); the text says why.
+    `gone`: its channel no longer exists, so the row is given up rather than retried."""
+
+    def __init__(self, reason: str, *, gone: bool = False) -> None:
+        super().__init__(reason)
+        self.gone = gone
+
+
+Send = Callable[[], Awaitable["int | None"]]
+"""A caller's own way to post an announcement: posts, returns the message id (None: no new
+message, e.g. an edit of the turn's post), or raises NotPosted / discord.HTTPException."""
+
+
+def dispatcher(bot: Boneyard) -> Dispatcher:
+    """The bot's one dispatcher."""
+    existing = getattr(bot, "outbox_dispatcher", None)
+    if existing is None:
+        existing = Dispatcher(bot)
+        bot.outbox_dispatcher = existing  # type: ignore[attr-defined]
+    assert isinstance(existing, Dispatcher)
+    return existing
+
+
+class Dispatcher:
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _lock(self, key: str) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+    async def deliver(
+        self, key: str, *, post: Post | None = None, interaction: discord.Interaction | None = None
+    ) -> bool:
+        """Post the announcement `key` unless it was already (True: this call posted it).
+
+        `post` is its rendering when the caller has it at hand; otherwise it is rendered from
+        the stored row.  With `interaction`, the post is that interaction's follow-up."""
+        lock = self._lock(key)
+        async with lock:
+            row = await self.bot.store.announcement(key)
+            if row is None or row.sent:
+                return False
+            if post is None:
+                post = await self._render(row)
+            if post is None:
+                await self.bot.store.mark_announced(key, None, failure="nothing left to announce")
+                return False
+            try:
+                if row.content is not None:
+                    found = await self._find_posted(row)
+                    if found is not None:
+                        log.info("announcement %s was posted before a restart (message %d)", key, found)
+                        await self.bot.store.mark_announced(key, found)
+                        return False
+                content = row.content if row.content is not None else post.content[:2000]
+                await self.bot.store.prepare_announcement(key, content)
+                crashpoints.reached("outbox.prepared")
+                message_id = await self._send(row, content, post, interaction)
+                crashpoints.reached("outbox.posted")
+            except _Gone:
+                log.warning("channel %d of announcement %s is gone: dropped", row.channel_id, key)
+                await self.bot.store.mark_announced(key, None, failure="channel gone")
+                return False
+            except discord.HTTPException as exc:
+                if row.attempts + 1 >= MAX_ATTEMPTS:
+                    log.error("announcement %s given up after %d attempts: %s", key, row.attempts + 1, exc)
+                    await self.bot.store.mark_announced(key, None, failure=str(exc)[:200])
+                else:
+                    log.warning("announcement %s not posted (will retry): %s", key, exc)
+                return False
+            await self.bot.store.mark_announced(key, message_id)
+            crashpoints.reached("outbox.marked")
+            return True
+
+    async def deliver_by(self, key: str, content: str, send: Send) -> bool | None:
+        """Post the announcement `key` with the caller's own `send` (the presenter's board,
+        turn post or quiet line), once: True when this call posted it, False when it was
+        already posted (by the drain, or before a restart), None when `send` failed (the row
+        stays unsent and the drain retries it).  The same never-twice steps as `deliver`."""
+        async with self._lock(key):
+            row = await self.bot.store.announcement(key)
+            if row is None or row.sent:
+                return False
+            if row.content is not None:
+                found = await self._find_posted(row)
+                if found is not None:
+                    log.info("announcement %s was posted before a restart (message %d)", key, found)
+                    await self.bot.store.mark_announced(key, found)
+                    return False
+            await self.bot.store.prepare_announcement(key, content[:2000])
+            crashpoints.reached("outbox.prepared")
+            try:
+                message_id = await send()
+            except (NotPosted, discord.HTTPException) as exc:
+                if isinstance(exc, NotPosted) and exc.gone:
+                    log.warning("channel %d of announcement %s is gone: dropped", row.channel_id, key)
+                    await self.bot.store.mark_announced(key, None, failure="channel gone")
+                elif row.attempts + 1 >= MAX_ATTEMPTS:
+                    log.error("announcement %s given up after %d attempts: %s", key, row.attempts + 1, exc)
+                    await self.bot.store.mark_announced(key, None, failure=str(exc)[:200])
+                return None
+            crashpoints.reached("outbox.posted")
+            await self.bot.store.mark_announced(key, message_id)
+            crashpoints.reached("outbox.marked")
+            return True
+
+    async def drain(self, *, everything: bool = False) -> int:
+        """Post the rows left unsent: all of them (`everything`, at start-up) or those older
+        than the grace period.  Returns how many were posted."""
+        now = dt.datetime.now(dt.UTC).timestamp()
+        rows = await self.bot.store.unsent_announcements(
+            created_before=None if everything else now - GRACE_SECONDS, shards=self.bot.settings.shards
+        )
+        posted = 0
+        for row in rows:
+            try:
+                if row.kind == BOARD:
+                    posted += await _announce_board(self.bot, row)
+                else:
+                    posted += await self.deliver(row.key)
+            except Exception:
+                log.exception("could not post announcement %s", row.key)
+        return posted
+
+    # --- internals ---------------------------------------------------------------------
+
+    async def _render(self, row: Announcement) -> Post | None:
+        if row.kind == BOARD:
+            return await _render_board(self.bot, row)
+        from cogs.tournament_runner import RENDERERS
+
+        renderer = RENDERERS.get(row.kind)
+        if renderer is None:
+            log.error("announcement %s has an unknown kind %r", row.key, row.kind)
+            return None
+        return await renderer(self.bot, row)
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
+        from cogs.common import presenter
+
+        channel = await presenter(self.bot).channel(channel_id)
+        if channel is None:
+            raise _Gone
+        return channel
+
+    async def _find_posted(self, row: Announcement) -> int | None:
+        """The id of a message the bot posted with this row's text since the row was made."""
+        me = self.bot.user
+        if me is None:
+            return None
+        try:
+            channel = await self._channel(row.channel_id)
+        except _Gone:
+            return None
+        if not isinstance(channel, discord.abc.Messageable) or not hasattr(channel, "history"):
+            return None
+        since = dt.datetime.fromtimestamp(row.created_at - 5, dt.UTC)
+        async for message in channel.history(
+            after=discord.Object(discord.utils.time_snowflake(since)), limit=HISTORY_LIMIT, oldest_first=True
+        ):
+            if message.author.id == me.id and message.content == row.content:
+                return message.id
+        return None
+
+    async def _send(
+        self, row: Announcement, content: str, post: Post, interaction: discord.Interaction | None
+    ) -> int | None:
+        if interaction is not None:
+            try:
+                extra = await _extras(post)
+                message = await interaction.followup.send(
+                    content=content, allowed_mentions=post.mentions, wait=True, **extra
+                )
+                return message.id
+            except discord.HTTPException as exc:  # an expired token: the channel still works
+                log.info("follow-up of announcement %s failed (%s); posting in the channel", row.key, exc)
+        channel = await self._channel(row.channel_id)
+        try:
+            extra = await _extras(post)
+            sent = await channel.send(content=content, allowed_mentions=post.mentions, nonce=row.key, **extra)
+        except discord.NotFound as exc:
+            raise _Gone from exc
+        return sent.id
+
+
+async def _extras(post: Post) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if post.view is not None:
+        extra["view"] = post.view
+    if post.picture is not None:
+        file = await post.picture()
+        if file is not None:
+            extra["file"] = file
+    return extra
+
+
+async def _announce_board(bot: Boneyard, row: Announcement) -> bool:
+    """A board left unsent: announced by the presenter like a live one (turn posts, quiet
+    drafts, the result in the thread's channel, Rematch), through `deliver_by`."""
+    from cogs.common import presenter
+
+    match = None
+    if row.match_id is not None:
+        try:
+            match = await bot.service.get(row.match_id)
+        except NoMatchHere:
+            match = None
+    if match is None:
+        await bot.store.mark_announced(row.key, None, failure="nothing left to announce")
+        return False
+    update = Update.from_board_payload(match, row.payload, row.key)
+    return await presenter(bot).announce(update) is None
+
+
+async def _render_board(bot: Boneyard, row: Announcement) -> Post | None:
+    from cogs.common import presenter
+
+    if row.match_id is None:
+        return None
+    try:
+        match = await bot.service.get(row.match_id)
+    except NoMatchHere:
+        return None
+    update = Update.from_board_payload(match, row.payload, row.key)
+    return await presenter(bot).board_post(update)

@@ -1,0 +1,77 @@
+"""Outbox rows are written with the change they announce, and describe it completely."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.matches import MatchService, Update
+from bot.outbox import BOARD, Announcement
+from bot.store import StaleVersion, Store
+from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
+
+
+async def _started(service: MatchService) -> Update:
+    row = await service.challenge(
+        game="focus", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB, seat_pref="first"
+    )
+    return await service.accept(row.id, BOB, intro="Welcome.")
+
+
+async def test_every_update_has_its_board_stored_and_the_row_rebuilds_it(service: MatchService, store: Store) -> None:
+    start = await _started(service)
+    move = await service.play(start.match.id, ALICE, "d2-d1")
+    end = await service.resign(start.match.id, BOB)
+    rows = await store.unsent_announcements()
+    assert [r.key for r in rows] == [start.announcement, move.announcement, end.announcement]
+    assert {r.kind for r in rows} == {BOARD} and {r.channel_id for r in rows} == {CHANNEL}
+    for row, update in zip(rows, (start, move, end), strict=True):
+        rebuilt = Update.from_board_payload(update.match, row.payload, row.key)
+        assert rebuilt.public_view == update.public_view
+        assert (rebuilt.played, rebuilt.outcome, rebuilt.ply, rebuilt.note, rebuilt.buttons, rebuilt.intro) == (
+            update.played,
+            update.outcome,
+            update.ply,
+            update.note,
+            update.buttons,
+            update.intro,
+        )
+        # what the presenter needs to post it as it would have live (turn posts, quiet drafts,
+        # the engine's sentences, the draft completed at random, buttons of that position)
+        assert (rebuilt.told, rebuilt.quiet, rebuilt.secret_move, rebuilt.completed_for) == (
+            update.told,
+            update.quiet,
+            update.secret_move,
+            update.completed_for,
+        )
+        assert rebuilt.match.version == update.match.version
+    assert rows[0].payload["intro"] == "Welcome."
+    assert [r.payload["version"] for r in rows] == [1, 2, 3] == [u.match.version for u in (start, move, end)]
+    assert rows[1].payload["told"] and rows[1].payload["told"][0][:3] == [0, "d2-d1", True]
+    later = Update.from_board_payload(end.match, rows[1].payload, rows[1].key)
+    assert later.match.version == 2, "a late board keeps its own position's version (its buttons go stale)"
+    # no private view is ever kept for the channel
+    assert all("private" not in r.payload["view"] for r in rows)
+
+
+async def test_a_refused_commit_stores_no_announcement(service: MatchService, store: Store) -> None:
+    start = await _started(service)
+    ghost = Announcement(BOARD, CHANNEL, GUILD, {"view": {}}, match_id=start.match.id)
+    with pytest.raises(StaleVersion):
+        await store.commit_moves(
+            start.match.id, expected_version=99, first_ply=1, moves=[], snapshot={}, announce=[ghost]
+        )
+    assert await store.announcement(ghost.key) is None
+
+
+async def test_marking_sent_is_final(service: MatchService, store: Store) -> None:
+    start = await _started(service)
+    assert start.announcement is not None
+    await store.prepare_announcement(start.announcement, "first text")
+    await store.prepare_announcement(start.announcement, "another text")
+    row = await store.announcement(start.announcement)
+    assert row is not None and row.content == "first text" and row.attempts == 2 and not row.sent
+    await store.mark_announced(start.announcement, 123)
+    await store.mark_announced(start.announcement, None, failure="late")  # ignored: already sent
+    sent = await store.fetch_one("SELECT message_id, failure FROM outbox WHERE key = ?", (start.announcement,))
+    assert sent == (123, None)
+    assert await store.unsent_announcements() == []

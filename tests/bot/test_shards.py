@@ -1,0 +1,117 @@
+"""Shards: which process owns which guild's clocks, outbox rows and tournaments."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.clock_store import SqliteClockStore
+from bot.clocks import PRESETS, ClockState
+from bot.config import ConfigError, Settings
+from bot.outbox import BOARD, Announcement
+from bot.shard_guard import ALIVE_WITHIN, LayoutRefused, claim_layout, mark_alive
+from bot.shards import ShardLayout, shard_of
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def reference_shard(guild_id: int, count: int) -> int:
+    """Discord's documentation: a guild's shard is its creation time in milliseconds since
+    the Discord epoch (the snowflake's top 42 bits), modulo the number of shards."""
+    created_ms = guild_id // 2**22 + DISCORD_EPOCH_MS
+    return (created_ms - DISCORD_EPOCH_MS) % count
+
+
+def test_the_shard_formula_matches_discords() -> None:
+    rng = random.Random(11)
+    for _ in range(2000):
+        guild = rng.getrandbits(63)
+        count = rng.randrange(1, 64)
+        assert shard_of(guild, count) == reference_shard(guild, count)
+    assert shard_of(None, 7) == 0  # DMs arrive on shard 0
+
+
+def _settings(**env: str) -> Settings:
+    return Settings.load(environ={"DISCORD_TOKEN": "x", **env}, dotenv=None)
+
+
+def test_layouts_are_read_and_bad_ones_refused_with_the_setting_named() -> None:
+    assert _settings().shards == ShardLayout(1, frozenset({0}))
+    assert _settings(SHARD_COUNT="4", SHARD_IDS="2").shards == ShardLayout(4, frozenset({2}))
+    for env, setting in (
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS"),  # shard 1's guilds would have no owner
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "x"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "3"}, "SHARD_IDS"),  # all three in one process: one shard per process
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "0,2"}, "SHARD_IDS"),
+    ):
+        with pytest.raises(ConfigError, match=setting):
+            _settings(**env)
+
+
+async def _match_in(store: Store, guild: int | None, channel: int) -> int:
+    row = await store.create_challenge(
+        game="focus",
+        options={},
+        guild_id=guild,
+        channel_id=channel,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        seat_pref="first",
+        seed="s",
+        seed_hash="h",
+    )
+    assert row is not None
+    clock = ClockState.new(PRESETS["blitz"]).start_turn({0}, 1000.0).to_json()
+    await store.start_match(row.id, (ALICE, BOB), {}, [], BOB, clock=clock)
+    return row.id
+
+
+async def test_each_process_loads_exactly_its_guilds_clocks_and_outbox_rows(store: Store) -> None:
+    rng = random.Random(3)
+    guilds: list[int | None] = [rng.getrandbits(62) for _ in range(30)] + [None]
+    owner_of: dict[int, int] = {}
+    announcements = []
+    for number, guild in enumerate(guilds):
+        match_id = await _match_in(store, guild, 100 + number)
+        owner_of[match_id] = shard_of(guild, 3)
+        announcements.append(Announcement(BOARD, 100 + number, guild, {}, match_id=match_id))
+    await store.announce(announcements)
+    seen_clocks: list[int] = []
+    seen_rows: list[int] = []
+    for shard in range(3):
+        layout = ShardLayout(3, frozenset({shard}))
+        clocks = await SqliteClockStore(store, layout).load_all()
+        assert {owner_of[m] for m, _ in clocks} <= {shard}
+        seen_clocks += [m for m, _ in clocks]
+        rows = await store.unsent_announcements(shards=layout)
+        assert {owner_of[r.match_id or 0] for r in rows} <= {shard}
+        seen_rows += [r.match_id or 0 for r in rows]
+    assert sorted(seen_clocks) == sorted(owner_of)  # every guild owned, none twice
+    assert sorted(seen_rows) == sorted(owner_of)
+    assert len(set(owner_of.values())) == 3
+
+
+async def test_each_shard_keeps_its_own_heartbeat(store: Store) -> None:
+    zero = SqliteClockStore(store, ShardLayout(2, frozenset({0})))
+    one = SqliteClockStore(store, ShardLayout(2, frozenset({1})))
+    await zero.save_heartbeat(100.0)
+    await one.save_heartbeat(250.0)
+    assert await zero.load_heartbeat() == 100.0
+    assert await one.load_heartbeat() == 250.0
+
+
+async def test_a_second_layout_is_refused_while_the_first_runs(store: Store) -> None:
+    two = ShardLayout(2, frozenset({0}))
+    await claim_layout(store, two, now=1000.0)
+    await mark_alive(store, ShardLayout(2, frozenset({1})), now=1000.0)
+    with pytest.raises(LayoutRefused, match="SHARD_COUNT=2"):
+        await claim_layout(store, ShardLayout(3, frozenset({0})), now=1010.0)
+    await claim_layout(store, ShardLayout(2, frozenset({1})), now=1010.0)  # the same layout: fine
+    # once the old processes are gone (no sign of life), the count may change
+    await claim_layout(store, ShardLayout(3, frozenset({2})), now=1010.0 + ALIVE_WITHIN + 1)
