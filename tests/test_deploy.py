@@ -13,6 +13,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from bot.__main__ import EXIT_DATABASE, EXIT_SETTINGS
+from bot.shards import ShardLayout
 from tests.test_readme import ROOT, _setup_commands
 
 
@@ -110,3 +111,18 @@ def test_every_dependency_is_pinned_within_its_pyproject_range() -> None:
 def test_the_license_is_the_mit_license_pyproject_names() -> None:
     assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == {"text": "MIT"}
     assert (ROOT / "LICENSE").read_text().startswith("MIT License\n")
+
+
+def test_the_postgres_compose_file_runs_every_shard_once_on_postgresql() -> None:
+    """compose.postgres.yaml: one process per shard id, all with the same SHARD_COUNT, every id
+    from 0 to SHARD_COUNT-1 run once (else some servers' clocks would never fire), each a valid
+    layout for the settings check, and all on PostgreSQL (two processes cannot share SQLite)."""
+    text = (ROOT / "compose.postgres.yaml").read_text()
+    counts = {int(n) for n in re.findall(r'SHARD_COUNT: "(\d+)"', text)}
+    ids = [int(n) for n in re.findall(r'SHARD_IDS: "(\d+)"', text)]
+    assert len(counts) == 1, counts
+    (count,) = counts
+    assert count > 1 and sorted(ids) == list(range(count))
+    for shard in ids:
+        assert ShardLayout.parse(str(count), str(shard)).ids == frozenset({shard})
+    assert text.count("DATABASE_URL: postgresql://") == count
