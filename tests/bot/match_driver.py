@@ -1,4 +1,4 @@
-"""Play stored matches through the real MatchService with random legal moves (record tests)."""
+"""Start stored matches and play them through the real MatchService (random legal moves)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from bot.matches import MatchService
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 
 
-async def start_match(service: MatchService, game: str, *, channel: int = CHANNEL, **options: str) -> int:
+async def start_match(
+    service: MatchService, game: str, *, channel: int = CHANNEL, seat_pref: str = "random", **options: str
+) -> int:
+    """Alice challenges Bob to `game` (with `options`) and Bob accepts; the match id."""
     row = await service.challenge(
         game=game,
         channel_id=channel,
@@ -16,7 +19,7 @@ async def start_match(service: MatchService, game: str, *, channel: int = CHANNE
         challenger_id=ALICE,
         opponent_id=BOB,
         options=options,
-        seat_pref="random",
+        seat_pref=seat_pref,
     )
     await service.accept(row.id, BOB)
     return row.id

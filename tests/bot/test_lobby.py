@@ -20,6 +20,7 @@ from bot.replays import job_for, replay_frames
 from bot.store import Store
 from bot.verify import verify_text
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.bot.match_driver import start_match
 
 
 @dataclass(frozen=True)
@@ -100,17 +101,8 @@ async def test_settings_default_clock_and_expiry(service: MatchService) -> None:
 
 
 async def _focus(service: MatchService, game: str = "focus", **options: str) -> int:
-    row = await service.challenge(
-        game=game,
-        channel_id=CHANNEL,
-        guild_id=GUILD,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        options=options,
-        seat_pref="first",
-    )
-    await service.accept(row.id, BOB)
-    return row.id
+    """A started match with Alice in seat 0."""
+    return await start_match(service, game, seat_pref="first", **options)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -12,20 +12,12 @@ from bot.games import GAMES, IllegalMove
 from bot.matches import ChannelBusy, MatchService, NotInMatch, NotYourTurn, ServiceError, chance_rng, seed_hash
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.bot.match_driver import start_match
 
 
 async def _start(service: MatchService, game: str = "focus", **options: str) -> int:
-    row = await service.challenge(
-        game=game,
-        channel_id=CHANNEL,
-        guild_id=GUILD,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        options=options,
-        seat_pref="first",
-    )
-    await service.accept(row.id, BOB)
-    return row.id
+    """A started match with Alice in seat 0."""
+    return await start_match(service, game, seat_pref="first", **options)
 
 
 async def test_challenge_accept_assigns_seats_and_starts(service: MatchService) -> None:

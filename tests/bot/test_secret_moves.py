@@ -7,20 +7,12 @@ import pytest
 from bot.games import IllegalMove
 from bot.matches import MatchService, SecretMove
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
+from tests.bot.match_driver import start_match
 
 
 async def _start(service: MatchService, game: str, **options: str) -> int:
-    row = await service.challenge(
-        game=game,
-        channel_id=CHANNEL,
-        guild_id=GUILD,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        options=options,
-        seat_pref="first",
-    )
-    await service.accept(row.id, BOB)
-    return row.id
+    """A started match with Alice in seat 0."""
+    return await start_match(service, game, seat_pref="first", **options)
 
 
 async def _snapshot(service: MatchService, match_id: int) -> tuple[int, int, object]:
