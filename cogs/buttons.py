@@ -16,32 +16,17 @@ import discord
 from bot.matches import WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
+from cogs.match_button import MatchButton
 from cogs.playing import announce_move, play_and_announce
 
 log = logging.getLogger(__name__)
 
 
-class _MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:(?P<action>\w+):(?P<id>[0-9]+)"):
+class _MatchButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9]+)"):
     """Base of the buttons; subclasses set `action`, `label` and `style`.
 
     A click is acknowledged before anything is looked up (`cogs.acknowledge`); the button
     then works only in its match's channel or thread."""
-
-    action = ""
-    label = ""
-    style = discord.ButtonStyle.secondary
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(label=self.label, style=self.style, custom_id=f"boneyard:{self.action}:{match_id}")
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter_of(interaction).remember(interaction.user)

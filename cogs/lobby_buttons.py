@@ -9,8 +9,7 @@ Kept apart from cogs/buttons.py so the two features can change independently.
 from __future__ import annotations
 
 import logging
-import re
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
@@ -20,6 +19,7 @@ from bot.matches import Update
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.match_button import MatchButton
 from cogs.playing import announce_move
 from cogs.verify_button import verify_view
 
@@ -153,25 +153,7 @@ async def after_final(shown: Presenter, update: Update, told: list[str]) -> None
 # --- buttons -------------------------------------------------------------------------------
 
 
-class _LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:(?P<action>lb\w+):(?P<id>[0-9]+)"
-):
-    action = ""
-    label = ""
-    style = discord.ButtonStyle.secondary
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(label=self.label, style=self.style, custom_id=f"boneyard:{self.action}:{match_id}")
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["id"]))
-
+class _LobbyButton(MatchButton, template=r"boneyard:(?P<action>lb\w+):(?P<id>[0-9]+)"):
     async def callback(self, interaction: discord.Interaction) -> None:
         """Acknowledged before any database work (`cogs.acknowledge`); the clicked message is
         then edited, and anything else is a follow-up."""

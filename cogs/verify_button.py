@@ -9,8 +9,7 @@ a private "thinking…" before any database work, as every interaction is (`cogs
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -20,6 +19,7 @@ from bot.records import format_record
 from bot.verify import verify_text
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.match_button import MatchButton
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -36,23 +36,8 @@ async def full_record_text(bot: Boneyard, match_id: int) -> str:
     return format_record(build_record(row, await bot.store.moves(match_id), names))
 
 
-class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"boneyard:verify:(?P<id>[0-9]+)"):
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Verify dice",
-                emoji="🎲",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"boneyard:verify:{match_id}",
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["id"]))
+class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
+    action, label, emoji = "verify", "Verify dice", "🎲"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter_of(interaction).remember(interaction.user)
