@@ -125,8 +125,7 @@ class Agreements:
             before = await self.matches._state(row)
             clock, now = clock_of(row), self.matches.now()
             if clock is not None:
-                turn = _players(plan.state.turn)
-                clock = clock.stop_all(now).start_turn(turn, now, draft=len(turn) > 1)
+                clock = clock.stop_all(now).start_turn(_players(plan.state.turn), now, draft=plan.state.drafting)
             ply = await self.matches.store.move_count(match_id)
             record = [LogEntry(TAKEBACK_SEAT, takeback_record(plan.first_ply), True, False)]
             # No record to tell: the takeback record is not a move (the engine cannot narrate it).

@@ -449,8 +449,7 @@ class MatchService:
             state, log_moves = self._advance(state, row.seed, 0, list(state.applied))
             clock = clock_of(row)
             if clock is not None and state.outcome is None:
-                turn = _players(state.turn)
-                clock = clock.start_turn(turn, self.now(), draft=len(turn) > 1)
+                clock = clock.start_turn(_players(state.turn), self.now(), draft=state.drafting)
             started = replace(row, status="active", seats=seats, opponent_id=user_id, version=1)
             told = self._tell(opening, log_moves[len(opening.applied) :])
             update = self._announced(
@@ -531,8 +530,7 @@ class MatchService:
         told = self._tell(opening, log_moves[len(opening.applied) :])
         started = stopped
         if stopped is not None and state.outcome is None:
-            turn = _players(state.turn)
-            started = stopped.start_turn(turn, self.now(), draft=len(turn) > 1)
+            started = stopped.start_turn(_players(state.turn), self.now(), draft=state.drafting)
         updates: list[Update] = []
 
         def announce(match_id: int) -> list[Announcement]:
@@ -647,8 +645,7 @@ class MatchService:
             if new.outcome is not None:
                 clock = clock.stop_all(now)
             else:
-                turn = _players(new.turn)
-                clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
+                clock = clock.on_move(seat, _players(new.turn), now, draft=new.drafting)
         return await self._commit(row, state, new, ply, record, clock=clock, note=note, intro=intro)
 
     @staticmethod
@@ -784,8 +781,7 @@ class MatchService:
         if new.outcome is not None:
             clock = clock.stop_all(now)
         else:
-            turn = _players(new.turn)
-            clock = clock.on_move(seat, turn, now, draft=len(turn) > 1)
+            clock = clock.on_move(seat, _players(new.turn), now, draft=new.drafting)
         # Never quiet: the channel must hear that the picks were completed at random.
         return await self._commit(row, state, new, ply, record, clock=clock, intro=intro, completed_for=seat)
 

@@ -15,6 +15,9 @@ and runs their clocks.  `may_act` is the seats that MAY act without being asked 
 Wonderland opponent's abilities during the active player's action step; empty in most
 games).  `play` and `legal_moves` serve the seats of both; clocks, prompts and "to move"
 follow `turn` only, so the opponent's clock does not run while it merely may act.
+`drafting` says the seats in `turn` are making a secret draft (a set of picks on one
+clock, which a time control's `draft=` limit covers); a simultaneous choice that is one
+move, such as Domino Wars' keep/mulligan decision, is not a draft.
 
 This module and the whole `bot.games` package use the standard library only.
 """
@@ -203,6 +206,13 @@ class GameState(ABC):
         """Seats that MAY act without being asked, besides `turn` (the seats that MUST act),
         e.g. a Wonderland opponent's abilities.  Clocks follow `turn` only."""
         return frozenset()
+
+    @property
+    def drafting(self) -> bool:
+        """Whether the seats in `turn` are drafting: choosing a secret set of picks that
+        may take several moves and runs on one clock (the `draft=` limit of a time control
+        covers exactly this).  It stays true for the last seat still drafting."""
+        return False
 
     @property
     @abstractmethod

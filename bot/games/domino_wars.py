@@ -223,6 +223,11 @@ class DominoWarsState(GameState):
         return frozenset((CHANCE if holder is None else holder,))
 
     @property
+    def drafting(self) -> bool:
+        """The secret draft (rule 5), not the mulligan decisions (one move each)."""
+        return self._outcome is None and self.phase == "draft" and CHANCE not in self.turn
+
+    @property
     def outcome(self) -> Outcome | None:
         return self._outcome
 

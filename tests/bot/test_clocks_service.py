@@ -109,9 +109,16 @@ class Bot:
             reason = result.outcome.reason if result.outcome else f"played {result.played}"
             self.announced.append((at, str(result.note), -1, reason))
 
-    async def start(self, game: str = "focus", clock: str | None = "blitz", opponent: int = BOB) -> int:
+    async def start(
+        self,
+        game: str = "focus",
+        clock: str | None = "blitz",
+        opponent: int = BOB,
+        options: dict[str, str] | None = None,
+    ) -> int:
         row = await self.service.challenge(
             game=game,
+            options=options,
             channel_id=CHANNEL,
             guild_id=GUILD,
             challenger_id=ALICE,
@@ -459,6 +466,57 @@ async def test_when_the_draft_time_runs_out_the_missing_picks_are_completed_at_r
     assert all(not u.played for u in completed)  # the picks stay secret
     assert all(seat.reserve == 180 for seat in clock.seats)  # the reserve was never touched
     assert replayed.view(0)["private"]["draft"] == alice  # the log holds the random picks
+
+
+async def test_the_last_drafter_keeps_the_hard_draft_limit_after_the_other_has_finished(
+    db: Path, time: SettlingTime
+) -> None:
+    """Ruling: the draft has 2 minutes of its own.  When Bob has drafted, Alice is the only
+    seat left to act, and her single picks are still picks of one draft on one hard clock,
+    not moves with a fresh minute and the reserve each."""
+    async with Bot(db, time) as bot:
+        match_id = await bot.start(game="domino_wars")
+        while BOB_SEAT in await _drafters(bot, match_id):
+            await _move(bot, match_id, BOB)
+        await time.advance(20)
+        for _ in range(3):
+            await bot.service.play(match_id, ALICE, "pick " + (await _tiles(bot, match_id, ALICE))[0])
+            await time.advance(20)
+        assert (await bot.service.view(match_id, None))["phase"] == "draft"
+        await time.advance(41)  # 2:01 since the draft began
+        public = await bot.service.view(match_id, None)
+        clock = await bot.clock(match_id)
+    assert public["phase"] != "draft" and public["outcome"] is None
+    assert [u.completed_for for u in bot.updates if u.note == "draft_timeout"] == [ALICE_SEAT]
+    assert all(seat.reserve == 180 for seat in clock.seats)  # no pick touched the reserve
+
+
+async def test_a_mulligan_decision_is_a_move_not_a_draft(db: Path, time: SettlingTime) -> None:
+    """Both seats decide on their hands at once, but a keep/mulligan decision is one move:
+    it gets the move time and the reserve, and running out of it is a timeout, never a
+    random completion."""
+    async with Bot(db, time) as bot:
+        match_id = await bot.start(game="domino_wars", options={"mulligan": "both"})
+        for user in (ALICE, BOB):
+            await bot.service.play(match_id, user, "draft " + " ".join(await _tiles(bot, match_id, user)))
+        assert (await bot.service.view(match_id, None))["phase"] == "mulligan"
+        clock = await bot.clock(match_id)
+    assert clock.running_seats == frozenset({0, 1})
+    assert not any(seat.hard or seat.draft for seat in clock.seats)
+    assert clock.header(time.now()) == ("1:00 + 3:00", "1:00 + 3:00")
+
+
+ALICE_SEAT, BOB_SEAT = 0, 1
+
+
+async def _drafters(bot: Bot, match_id: int) -> frozenset[int]:
+    return frozenset([s for s, user in enumerate((ALICE, BOB)) if await bot.service.legal_moves(match_id, user)])
+
+
+async def _tiles(bot: Bot, match_id: int, user: int) -> list[str]:
+    """Eight distinct tiles `user` may draft (from its single-pick moves)."""
+    picks = [m.removeprefix("pick ") for m in await bot.service.legal_moves(match_id, user) if m.startswith("pick ")]
+    return picks[:8]
 
 
 # --- the store side -------------------------------------------------------------------------

@@ -293,7 +293,7 @@ async def test_sign_up_rules(event: Event) -> None:
         ({"format": "swiss", "best_of": 2}, "best of"),
         ({"format": "single_elimination", "rounds": 3}, "Only a Swiss"),
         ({"format": "swiss", "options": {"setup": "sideways"}}, "setup"),
-        ({"format": "swiss", "clock": "forever and a day"}, ""),
+        ({"format": "swiss", "clock": "forever and a day"}, "not a duration"),
         ({"format": "swiss", "game": "domino_wars", "options": {"tie": "0"}}, "Items are given"),
     ],
 )

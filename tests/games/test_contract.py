@@ -148,3 +148,23 @@ def test_game_info_is_complete(key: str) -> None:
     for option in info.options:
         assert option.help
         assert option.parse(option.default) == option.default
+
+
+SECRET_DRAFT_PHASE = {"domino_wars": "draft", "wonderland": "pool"}
+"""The rule texts' secret drafts: Domino Wars' draft of 8 tiles, Wonderland's pool deck of
+15 cards (ruling 2).  No other phase is a draft: not Domino Wars' keep/mulligan decision."""
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_drafting_is_exactly_the_secret_draft_phase(key: str, seed: int) -> None:
+    """`drafting` decides whether a time control's hard `draft=` limit applies, so a wrong
+    answer either completes a player's mulligan at random or lets a drafter off the limit."""
+    phases = {"domino_wars": {"mulligan": "both"}}.get(key, {})
+    drafted = False
+    for state, _, _ in playout(start(key, phases), random.Random(seed)):
+        phase = state.view(None).get("phase")
+        expected = key in SECRET_DRAFT_PHASE and phase == SECRET_DRAFT_PHASE[key] and CHANCE not in state.turn
+        assert state.drafting == expected, phase
+        drafted = drafted or expected
+    assert drafted == (key in SECRET_DRAFT_PHASE)

@@ -261,6 +261,11 @@ class WonderlandState(GameState):
         return next(self._ability_moves(seat, detonations=True), None) is not None
 
     @property
+    def drafting(self) -> bool:
+        """The pool choice (ruling 2: each player secretly picks 15 cards) is a draft."""
+        return self._outcome is None and self.phase == POOL
+
+    @property
     def outcome(self) -> Outcome | None:
         return self._outcome
 
