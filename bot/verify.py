@@ -4,7 +4,9 @@ The check needs nothing but the record and this package's rules: it starts the g
 the record's options, plays every move and checks it is legal, checks that every move the
 record marks as forced is exactly what the rules applied by themselves, that the seed's
 hash is the one published when the match started, and that every chance move (roll, draw,
-shuffle) is the one `bot.matches.chance_rng(seed, ply)` draws.  It prints one sentence and
+shuffle) is the one `bot.matches.chance_rng(seed, ply)` draws.  Moves an agreed takeback
+withdrew are checked too, in the position they were played in: they were played, so they
+must have been legal and their dice fair.  It prints one sentence and
 exits 0 when the record holds, 1 when it does not (the sentence says where).
 
 The same `verify` runs behind the "Verify dice" button under a finished match.
@@ -17,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions
-from bot.games.base import normalise
+from bot.games.base import GameState, normalise
 from bot.matches import chance_rng, seed_hash
-from bot.move_log import effective
+from bot.move_log import TAKEBACK_SEAT, undone_from
 from bot.records import Record, RecordError, parse_record, result_of
 
 
@@ -51,13 +53,24 @@ def verify(record: Record) -> Verdict:
         state = rules.start(options=record.options)
     except InvalidOptions as exc:
         return Verdict(False, f"The options cannot start a game: {exc}")
-    try:  # an agreed takeback withdrew the moves it names: check what remains in force
-        moves, index, chance = tuple(effective(record.moves)), 0, 0
-    except ValueError as exc:
-        return Verdict(False, str(exc))
+    moves, index, chance = record.moves, 0, 0
+    in_force: list[tuple[int, GameState, int]] = []  # (first ply, state before, records incl. forced)
     while index < len(moves):
         entry = moves[index]
         assert entry.move is not None
+        try:
+            first_undone = undone_from(entry)
+        except ValueError as exc:
+            return Verdict(False, str(exc))
+        if first_undone is not None:  # an agreed takeback: back to the state before that ply
+            kept = [group for group in in_force if group[0] < first_undone]
+            if len(kept) == len(in_force) or in_force[len(kept)][0] != first_undone:
+                return Verdict(
+                    False, f"Ply {entry.ply}: the takeback names ply {first_undone}, which begins no move in force."
+                )
+            state, in_force = in_force[len(kept)][1], kept
+            index += 1
+            continue
         if entry.forced:
             return Verdict(False, f"Ply {entry.ply}: `{entry.move}` is marked forced, but the rules did not force it.")
         if entry.seat == CHANCE:
@@ -69,6 +82,7 @@ def verify(record: Record) -> Verdict:
                     False, f"Ply {entry.ply}: the record has chance move `{entry.move}`, but the seed gives `{drawn}`."
                 )
             chance += 1
+        before = state
         try:
             state = state.play(entry.seat, entry.move)
         except IllegalMove as exc:
@@ -80,6 +94,7 @@ def verify(record: Record) -> Verdict:
                 return Verdict(
                     False, f"Ply {at}: the rules force `{applied.move}` by {_who(record, applied.seat)} here."
                 )
+        in_force.append((entry.ply, before, len(state.applied)))
         index += len(state.applied)
     outcome = state.outcome
     if outcome is not None:
@@ -89,9 +104,12 @@ def verify(record: Record) -> Verdict:
     elif record.status == "finished" and record.result != "-" and not record.reason:
         return Verdict(False, "The record says the game ended, but its moves do not end it and give no reason.")
     number = f"match #{record.match_id}" if record.match_id is not None else "this match"
+    played = sum(records for _, _, records in in_force)
+    withdrawn = sum(1 for m in moves if m.seat != TAKEBACK_SEAT) - played
+    also = f" (and the {withdrawn} withdrawn by takebacks were legal when played)" if withdrawn else ""
     return Verdict(
         True,
-        f"The record of {number} holds: all {len(moves)} moves are legal and all {chance} chance moves "
+        f"The record of {number} holds: all {played} moves are legal{also} and all {chance} chance moves "
         "are the ones the revealed seed gives.",
     )
 

@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from bot.agreements import Agreements, Offered
 from bot.games import CHANCE, GAMES
 from bot.match_records import build_record
 from bot.matches import MatchService, chance_rng
+from bot.move_log import TAKEBACK_SEAT, effective, takeback_record
 from bot.records import Record, RecordError, RecordMove, format_record, parse_record, result_of
 from bot.verify import main as verify_main
 from bot.verify import verify, verify_text
-from tests.bot.conftest import ALICE
+from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import play_randomly, start_match
 from tests.games.playout import step
 
@@ -208,3 +210,30 @@ async def test_the_command_line_prints_one_sentence_and_exits_0_or_1(
     )
     assert verify_main([str(tmp_path / "missing.txt")]) == 1
     assert capsys.readouterr().out.startswith("Cannot read ")
+
+
+async def test_moves_a_takeback_withdrew_are_checked_too(service: MatchService) -> None:
+    """A withdrawn move was still played: an illegal one must not hide behind the takeback
+    that withdrew it, and a takeback record must name the start of a move in force."""
+    match_id = await start_match(service, "focus", seat_pref="first", ply_limit="400")
+    agreements = Agreements(service)
+    for user in (ALICE, BOB):
+        await service.play(match_id, user, (await service.legal_moves(match_id, user))[0])
+    assert isinstance(await agreements.request_takeback(match_id, ALICE), Offered)
+    await agreements.answer_takeback(match_id, BOB, accept=True)
+    await play_randomly(service, match_id, random.Random(3), max_moves=6)
+    await service.resign(match_id, ALICE)
+    record = build_record(await service.get(match_id), await service.store.moves(match_id), ("alice", "bob"))
+    in_force = {m.ply for m in effective(record.moves)}
+    withdrawn = [i for i, m in enumerate(record.moves) if m.seat != TAKEBACK_SEAT and m.ply not in in_force]
+    assert withdrawn, "the takeback withdrew moves"
+    honest = verify(record)
+    assert honest.ok and f"the {len(withdrawn)} withdrawn by takebacks were legal" in honest.sentence
+
+    tampered = verify(_replace_move(record, withdrawn[0], "a1-h8"))
+    assert not tampered.ok
+    assert tampered.sentence.startswith(f"Ply {record.moves[withdrawn[0]].ply}: `a1-h8` by ")
+
+    takeback = next(i for i, m in enumerate(record.moves) if m.seat == TAKEBACK_SEAT)
+    nowhere = verify(_replace_move(record, takeback, takeback_record(len(record.moves) + 5)))
+    assert not nowhere.ok and "begins no move in force" in nowhere.sentence
