@@ -26,9 +26,11 @@ from bot.worker_pool import WorkerPool
 LIMIT_BYTES = 8 * 1024 * 1024
 
 
-def random_job(game: str, seed: int) -> ReplayJob:
+def random_job(game: str, seed: int, options: dict[str, object] | None = None) -> ReplayJob:
+    """One random game of `game` as a replay job (`options`: e.g. Focus's `ply_limit`, which
+    random play needs, as Focus has no move limit by default)."""
     rules = GAMES[game]
-    state, rng = rules.start(), random.Random(seed)
+    state, rng = rules.start(options=options), random.Random(seed)
     log: list[LogEntry] = []
     while state.outcome is None:
         if -1 in state.turn:
@@ -37,8 +39,8 @@ def random_job(game: str, seed: int) -> ReplayJob:
             seat = rng.choice(sorted(state.turn))
             state = state.play(seat, rng.choice(state.legal_moves(seat)))
         log.extend(state.applied)
-    options = {k: str(v) for k, v in rules.resolve_options().items()}
-    return ReplayJob(game, options, tuple(log), ("alice", "bob"), ended=True)
+    resolved = {k: str(v) for k, v in rules.resolve_options(options).items()}
+    return ReplayJob(game, resolved, tuple(log), ("alice", "bob"), ended=True)
 
 
 def longest_job(game: str, seeds: range) -> ReplayJob:
@@ -74,7 +76,10 @@ async def _render_in_pool(pool: WorkerPool, job: ReplayJob) -> tuple[float, int,
 
 
 async def replay_figures() -> list[tuple[str, float, int, float, float]]:
-    jobs = [("400-ply Focus", random_job("focus", 3)), ("longest of 5 Wonderland", longest_job("wonderland", range(5)))]
+    jobs = [
+        ("400-ply Focus", random_job("focus", 3, {"ply_limit": 400})),
+        ("longest of 5 Wonderland", longest_job("wonderland", range(5))),
+    ]
     pool = WorkerPool(1, preload=("bot.replays",))
     try:
         await pool.run(render_replay, jobs[0][1])  # warm the worker
