@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -26,6 +26,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+
+
+PLAYED: Final = "✅"
+"""The reaction on a typed move that was added to the turn's post above: no new message
+follows it, so without the mark a player cannot tell it was played."""
+
+
+async def _mark_played(message: discord.Message) -> None:
+    try:
+        await message.add_reaction(PLAYED)
+    except discord.HTTPException:  # no Add Reactions permission: the edited post still shows it
+        log.info("could not mark typed move %d as played", message.id)
 
 
 class MovesCog(BoneyardCog):
@@ -82,7 +94,9 @@ class MovesCog(BoneyardCog):
         except Exception:
             log.exception("typed move %r in match %d failed", text, row.id)
             return
-        await announce_move(self.bot, update, mover_id=message.author.id)
+        adds_to_turn_post = not update.quiet and presenter(self.bot).turn_posts.continuing(update) is not None
+        if await announce_move(self.bot, update, mover_id=message.author.id) and adds_to_turn_post:
+            await _mark_played(message)
 
     async def _refuse_secret(self, message: discord.Message, refusal: str) -> None:
         """A secret move typed in the channel: not played; its message is deleted when the bot

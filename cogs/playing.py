@@ -103,10 +103,10 @@ async def announce_move(
     interaction: discord.Interaction | None = None,
     intro: str | None = None,
     told: discord.Interaction | None = None,
-) -> None:
+) -> bool:
     """Announce a saved move (as `interaction`'s reply when given, else in the channel); if
     the board cannot be posted, tell the mover (ephemerally through `told` or `interaction`
-    when given) and the opponent."""
+    when given) and the opponent.  Whether the channel was told."""
     try:
         reason = await presenter(bot).announce(update, intro=intro, interaction=interaction)
     except Exception:
@@ -115,8 +115,9 @@ async def announce_move(
         reason = f"something went wrong on my side (reference `{reference}`)"
     if reason is None:
         blocked_boards(bot).posted(update.match.id)
-        return
+        return True
     await board_not_posted(bot, update, reason, mover_id=mover_id, interaction=told or interaction)
+    return False
 
 
 async def board_not_posted(

@@ -245,6 +245,36 @@ async def test_a_summon_beyond_the_listing_cap_is_offered_by_autocomplete(harnes
     assert [(b["card"], b["square"]) for b in beings] == [(target.split()[1], target.split("@")[1])]
 
 
+async def test_a_typed_action_added_to_the_turn_post_is_marked_played(harness: Harness) -> None:
+    """A typed action that only extends the turn's post gets no message of its own, so the
+    bot marks the player's message ✅; a typed move answered by a new post is not marked."""
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    match_id, _ = await harness.start_match("wonderland", alice, bob)
+    prepared = position(
+        paths=[(0, LINE), (1, [sq(f"d{rank}") for rank in range(4, 10)])],
+        beings=[being(0, "5H", "c4"), being(1, "8C", "d4"), being(1, "KS", "c7")],
+        f0=factors(a=1, m=1),
+        f1=factors(f=2),
+        summoned=(["5H"], ["8C", "KS"]),
+    )
+    await load_position(harness, match_id, prepared)
+    await harness.typed_move(bob, "ability KS 2 c4")  # a board post: Orange's turn post
+    ability = next(m for m in reversed(fake.messages_in(fake.channel)) if m.author_id == bob.id)
+
+    mark = fake.mark()
+    attack = await fake.send_message(fake.channel, alice, "attack 5H d4")
+    await fake.wait_for_request("PATCH", rf"/channels/{fake.channel.id}/messages/\d+", since=mark)
+    await fake.wait_for_request(
+        "PUT", rf"/channels/{fake.channel.id}/messages/{attack.id}/reactions/.+/@me", since=mark
+    )
+    await fake.wait_until_idle()
+    assert "attacks" in fake.bot_messages(fake.channel)[-1].content
+    assert (await harness.bot.service.view(match_id, None))["last_move"] == "attack 5H d4"
+    assert attack.reactions == [("✅", fake.bot.id)]
+    assert ability.reactions == []  # its board was the answer
+
+
 async def test_the_opponent_uses_an_ability_during_the_active_players_action_step(harness: Harness) -> None:
     """Ruling 12 through Discord: Blue's black King lowers Orange's attacker while Orange acts;
     Blue may act (autocomplete, typed moves) without being asked, and nothing else."""
