@@ -176,8 +176,9 @@ async def test_wonderland_is_told_in_the_channel_and_keeps_pools_and_hidden_roll
     if hidden == "on":
         assert "rolls (the results are hidden)" in post.content and "rolls:" not in post.content
         assert rolled is not None
-        roll_dm = max(fake.dms_to(alice), key=lambda m: m.id)
-        assert "Your roll:" in roll_dm.content and "Your factors" in roll_dm.content
+        # the private picture is drawn in the render pool: wait for the DM, not for idle HTTP
+        roll_dm = await fake.wait_for_message(fake.dm_channel(alice), lambda m: "Your roll:" in m.content, since=mark)
+        assert "Your factors" in roll_dm.content
         assert roll_dm.files()["hand.png"].startswith(b"\x89PNG")
     else:
         assert "Orange rolls: A♥" in post.content and rolled is None
