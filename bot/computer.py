@@ -32,6 +32,7 @@ from bot.ai.levels import DEFAULT_LEVEL, LEVELS, think_for
 from bot.games import IllegalMove
 from bot.matches import MatchService, ServiceError, Update, clock_of
 from bot.store import MatchRow
+from bot.worker_pool import start_worker
 
 log = logging.getLogger(__name__)
 
@@ -49,18 +50,16 @@ def pool_size() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-def _lower_priority() -> None:
-    """Worker start-up: searches are background work; the event loop's process comes first
-    when the machine is busy, so players' commands are answered without delay."""
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
-
-
 def make_pool() -> ProcessPoolExecutor:
     """Worker processes started fresh (`spawn`): the bot's threads and sockets are never
-    forked, and a worker imports only the pure search."""
+    forked, and a worker imports only the pure search.  Searches are background work, so
+    the workers run at a lower priority (the event loop's process answers players first
+    when the machine is busy), and they end with the bot (`bot.worker_pool.start_worker`)."""
     return ProcessPoolExecutor(
-        max_workers=pool_size(), mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+        max_workers=pool_size(),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=start_worker,
+        initargs=(os.getpid(), WORKER_NICENESS),
     )
 
 

@@ -21,6 +21,9 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import select
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -33,6 +36,42 @@ T = TypeVar("T")
 WORKER_NICENESS = 10
 """Workers run at a lower CPU priority than the bot: when the machine is busy, the event loop
 (heartbeats, acknowledgements) is scheduled before the next picture."""
+
+
+def start_worker(bot_pid: int, niceness: int = WORKER_NICENESS) -> None:
+    """Runs first in every worker (this pool's and the computer's): lower its priority, and
+    end it when the bot process ends.
+
+    Why the watch: nothing tells a worker that a killed bot (SIGKILL, the out-of-memory
+    killer) is gone: a fork server's worker is not even the bot's child, and a spawned one
+    blocks on its queue all the same.  Each would wait forever, and every crash would leave
+    its workers (and their memory) behind."""
+    os.nice(niceness)
+    threading.Thread(target=_exit_with, args=(bot_pid,), name="bot-watch", daemon=True).start()
+
+
+def _exit_with(bot_pid: int) -> None:
+    """Block until process `bot_pid` ends, then end this worker at once."""
+    try:
+        watched = os.pidfd_open(bot_pid)  # Linux: readable once the process has ended
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):  # no pidfd here: ask every second
+        while _alive(bot_pid):
+            time.sleep(1.0)
+        os._exit(0)
+    select.select([watched], [], [])
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def machine_workers() -> int:
@@ -73,7 +112,7 @@ class WorkerPool:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(self._preload)
         self._executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=os.nice, initargs=(WORKER_NICENESS,)
+            max_workers=self.workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
         )
         log.info("started a pool of %d worker processes", self.workers)
 

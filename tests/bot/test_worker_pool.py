@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +63,47 @@ async def test_workers_run_at_a_lower_priority_than_the_bot(pool: WorkerPool) ->
     finally:
         await pool.close()
     assert niceness == os.nice(0) + WORKER_NICENESS
+
+
+KILLED_BOT = """
+import os, signal, sys
+from bot.computer import make_pool
+from bot.worker_pool import WorkerPool
+import asyncio
+
+async def pictures() -> set[int]:
+    return await WorkerPool(2, preload=("json",)).warm()
+
+if __name__ == "__main__":
+    searches = make_pool()
+    pids = asyncio.run(pictures()) | {searches.submit(os.getpid).result()}
+    with open(sys.argv[1], "w") as out:
+        out.write(" ".join(map(str, sorted(pids))))
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    """A SIGKILLed bot (the out-of-memory killer, `kill -9`) must not leave its picture and
+    search workers behind: before this, every crash leaked them with their memory."""
+    script = tmp_path / "killed_bot.py"
+    script.write_text(KILLED_BOT)
+    pids = tmp_path / "workers.txt"
+    done = subprocess.run(  # no pipes: a leaked worker holding one would stall the run itself
+        [sys.executable, str(script), str(pids)], timeout=120, cwd=Path(__file__).parents[2]
+    )
+    assert done.returncode == -signal.SIGKILL
+    workers = [int(p) for p in pids.read_text().split()]
+    assert len(workers) >= 2
+    deadline = time.monotonic() + 30  # a generous bound on the OS, not a speed target
+    while any(_running(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [p for p in workers if _running(p)] == []
