@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, Settings, database_setting
+from bot.config import ConfigError, Settings, database_location_setting, database_setting
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -88,9 +88,9 @@ def run_bot() -> int:
         return fail(exc, EXIT_SETTINGS)
     configure_logging(settings.log_level)
     try:
-        # PostgreSQL is shared by several processes and checked when the store opens; the
-        # SQLite file is checked (and locked against a second bot) here.
-        lock = None if settings.database_url else prepare_database(settings.database, known_version=len(MIGRATIONS))
+        # The SQLite file is checked and locked against a second bot; PostgreSQL, shared by
+        # several processes, is checked for reach, schema version and write access.
+        lock = prepare_database(settings.database_location, known_version=len(MIGRATIONS))
     except StartupRefused as exc:
         return fail(exc, EXIT_DATABASE)
     try:
@@ -117,17 +117,19 @@ def run_bot() -> int:
 
 def run_backup(target: Path) -> int:
     from bot.backup import BackupFailed, backup
+    from bot.store.database import public_url
 
     try:
-        database = database_setting()
+        database = database_location_setting()
     except ConfigError as exc:
         return fail(exc, EXIT_SETTINGS)
     try:
         report = backup(database, target)
     except BackupFailed as exc:
         return fail(exc, EXIT_DATABASE)
+    source = public_url(database) if isinstance(database, str) else database.absolute()
     print(
-        f"backed up {database.absolute()} to {report.target} "
+        f"backed up {source} to {report.target} "
         f"({report.size} bytes, schema version {report.schema_version}, {report.matches} matches)"
     )
     return EXIT_OK
@@ -136,7 +138,10 @@ def run_backup(target: Path) -> int:
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Boneyard Discord bot.")
     commands = parser.add_subparsers(dest="command", metavar="{backup,migrate}")
-    copy = commands.add_parser("backup", help="copy the database (DATABASE_PATH) to PATH; safe while the bot runs")
+    copy = commands.add_parser(
+        "backup",
+        help="copy the database (DATABASE_URL or DATABASE_PATH) to PATH, a SQLite file; safe while the bot runs",
+    )
     copy.add_argument("path", type=Path, help="the backup file, or a directory for a timestamped file in it")
     return parser.parse_args(argv)
 

@@ -203,6 +203,11 @@ def numbered(sql: str) -> str:
     return _PLACEHOLDER.sub(lambda _m: f"${next(counter)}", sql)
 
 
+def public_url(url: str) -> str:
+    """`url` without its password, for log lines and messages."""
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
 def _count(status: str) -> int:
     """Rows changed, from a command tag such as `UPDATE 3` or `INSERT 0 1`."""
     last = status.rsplit(" ", 1)[-1]
@@ -250,6 +255,18 @@ class PostgresTx:
     async def lock(self, key: int) -> None:
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", key)
 
+    async def batches(self, sql: str, size: int) -> AsyncIterator[list[Row]]:
+        """The rows of a read query in lists of at most `size`, through a server-side cursor
+        (a table of millions of moves never sits in memory whole); inside a transaction only."""
+        batch: list[Row] = []
+        async for record in self._conn.cursor(numbered(sql), prefetch=size):
+            batch.append(tuple(record))
+            if len(batch) >= size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
 
 class PostgresDatabase:
     backend = "postgresql"
@@ -263,7 +280,7 @@ class PostgresDatabase:
         import asyncpg
 
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        return cls(pool, re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url))
+        return cls(pool, public_url(url))
 
     @asynccontextmanager
     async def transaction(self, name: str | None = None) -> AsyncIterator[PostgresTx]:
@@ -278,6 +295,16 @@ class PostgresDatabase:
             if name is not None:
                 crashpoints.reached(f"{name}.commit")
             await transaction.commit()
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[PostgresTx]:
+        """A read-only transaction that sees the database as of one moment (REPEATABLE READ):
+        every read inside it agrees with every other, whatever commits meanwhile (backups)."""
+        async with (
+            self._pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresTx(connection)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self.transaction() as tx:
