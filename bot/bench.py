@@ -13,6 +13,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
+    python -m bot.bench scale      # start-up and memory with 100k matches and 10k clocks (bot/bench_scale.py)
     python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
 """
 
@@ -556,6 +557,12 @@ def history_rows() -> list[Row]:
     return rows
 
 
+def scale_rows() -> list[Row]:
+    from bot.bench_scale import scale_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "games": game_rows,
     "service": lambda: asyncio.run(service_rows()),
@@ -566,6 +573,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "render": render_rows,
     "replay": replay_rows,
     "history": history_rows,
+    "scale": scale_rows,
     "ai": ai_bench_rows,
 }
 
