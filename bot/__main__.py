@@ -62,7 +62,10 @@ def stop_on_sigterm(bot: Boneyard) -> None:
         loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, scan: Path | None = None) -> None:
+    """Run the bot until it is closed.  `scan`: a large SQLite file whose full check was left
+    for after start (bot/store/health.py); if it finds damage, the bot stops and
+    `StartupRefused` carries the one line."""
     import discord
 
     from bot.client import Boneyard
@@ -70,9 +73,36 @@ async def run(settings: Settings) -> None:
     # Boneyard has no voice features: discord.py's two start-up warnings about missing voice
     # libraries would only hide the lines an operator needs to read.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+    damage: list[str] = []
     async with Boneyard(settings) as bot:
         stop_on_sigterm(bot)
-        await bot.start(settings.token)
+        checking = None if scan is None else asyncio.create_task(stop_if_damaged(bot, scan, damage))
+        try:
+            await bot.start(settings.token)
+        except Exception:
+            if not damage:  # closed mid-login for the damage: that is the one thing to say
+                raise
+        finally:
+            if checking is not None:
+                if not damage:  # else it is closing the bot: let it finish
+                    checking.cancel()
+                await asyncio.gather(checking, return_exceptions=True)
+    if damage:
+        from bot.startup import StartupRefused
+
+        raise StartupRefused(damage[0])
+
+
+async def stop_if_damaged(bot: Boneyard, database: Path, damage: list[str]) -> None:
+    """Check every page of `database` beside the running bot (a thread, its own read
+    connection); on damage, note the refusal's line and close the bot."""
+    from bot.store.health import scan_sqlite_file
+
+    verdict = await asyncio.to_thread(scan_sqlite_file, database)
+    if verdict is not None:
+        damage.append(verdict)
+        logging.getLogger("bot.startup").error("%s; stopping", verdict)
+        await bot.close()
 
 
 def run_bot() -> int:
@@ -94,7 +124,9 @@ def run_bot() -> int:
     except StartupRefused as exc:
         return fail(exc, EXIT_DATABASE)
     try:
-        asyncio.run(run(settings))
+        asyncio.run(run(settings, None if lock is None else lock.scan))
+    except StartupRefused as exc:
+        return fail(exc, EXIT_DATABASE)
     except discord.LoginFailure:
         return fail("Discord refused the token: check DISCORD_TOKEN in .env.", EXIT_DISCORD)
     except discord.PrivilegedIntentsRequired:

@@ -46,6 +46,8 @@ class ProcessLock:
 
     path: Path
     handle: IO[bytes]
+    scan: Path | None = None
+    """The database, when its full check is still due after start (`scan_sqlite_file`)."""
 
     def release(self) -> None:
         self.handle.close()  # closing the descriptor drops the lock
@@ -106,10 +108,11 @@ def check_directory(database: Path) -> None:
 
 
 def check_database(database: Path, known_version: int) -> bool:
-    """Open the SQLite file once and refuse what the bot cannot use; returns whether it is new.
+    """Open the SQLite file once and refuse what the bot cannot use; returns whether its full
+    check is still due (a large file: `scan_sqlite_file` runs beside the bot, see bot/store/health.py).
     `database` must be absolute, so that messages name the real place."""
     try:
-        created = check_sqlite_file(database, known_version)
+        created, scan_later = check_sqlite_file(database, known_version)
     except Unusable as exc:
         raise StartupRefused(str(exc)) from None
     if created:
@@ -117,7 +120,7 @@ def check_database(database: Path, known_version: int) -> bool:
         log.warning(
             "created a new, empty database at %s (expected on the first start; if not, check DATABASE_PATH)", database
         )
-    return created
+    return scan_later
 
 
 def check_server(url: str, known_version: int) -> None:
@@ -138,7 +141,8 @@ def prepare_database(location: Path | str, known_version: int) -> ProcessLock | 
     check_directory(database)
     lock = hold_process_lock(database)
     try:
-        check_database(database, known_version)
+        if check_database(database, known_version):
+            lock.scan = database
     except BaseException:
         lock.release()
         raise
