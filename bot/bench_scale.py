@@ -23,7 +23,10 @@ overdue) and its heartbeat set to `downtime` seconds ago.  Reported per run:
   always includes discord.py's own wait of `guild_ready_timeout` (2 s) after the last
   GUILD_CREATE, which no bot can shorten, so it is reported but not the target's figure;
 - on_ready work: from `on_ready` until the process went idle (its CPU time stopped growing
-  for 0.5 s): the `on_ready` listeners (computer opponents, tournaments) are done;
+  for 0.5 s): the `on_ready` listeners (computer opponents, tournaments) are done, and so is
+  the page scan of a file over 128 MB, which starts then at the lowest priority
+  (bot/store/health.py);
+- the CPU time the bot process used until IDENTIFY, which depends little on the load;
 - peak RSS (VmHWM) of the bot process, and the largest of its render workers.
 Two downtimes: a one-minute restart (no clock changes) and a two-hour outage (every clock
 re-armed with forgiven downtime and saved).
@@ -294,6 +297,8 @@ def prepare_copy(source: Path, target: Path, downtime: float) -> None:
 @dataclass(frozen=True)
 class StartUp:
     identify_s: float
+    identify_cpu_s: float
+    """CPU seconds the bot process used until IDENTIFY (hardly depends on the box's load)."""
     on_ready_s: float
     settled_s: float
     peak_rss_mb: float
@@ -368,6 +373,7 @@ async def start_once(database: Path, work: Path) -> StartUp:
         try:
             await fake.wait_until_ready(timeout=60)
             identified = time.perf_counter()
+            cpu = _cpu_ticks(bot.pid) / os.sysconf("SC_CLK_TCK")
             await asyncio.wait_for(on_ready.wait(), 60)
             ready = time.perf_counter()
             settled = await _wait_until_idle(bot.pid)
@@ -379,7 +385,7 @@ async def start_once(database: Path, work: Path) -> StartUp:
             await reader
     if bot.returncode != 0 or any("Traceback" in line for line in log):
         raise RuntimeError("the bot did not start and stop cleanly:\n" + "\n".join(log[-40:]))
-    return StartUp(identified - began, ready - began, settled - began, peak / 1024, workers / 1024)
+    return StartUp(identified - began, cpu, ready - began, settled - began, peak / 1024, workers / 1024)
 
 
 def measure(database: Path, downtime: float, runs: int = 3) -> list[StartUp]:
@@ -431,14 +437,14 @@ def scale_rows() -> list[tuple[str, str, str]]:
             work = statistics.median(r.settled_s - r.on_ready_s for r in results)
             rows.append(
                 (
-                    f"scale: start-up to IDENTIFY, {label}",
-                    f"{median('identify_s'):.2f} s ({load})",
+                    f"scale: start-up to IDENTIFY (CPU), {label}",
+                    f"{median('identify_s'):.2f} s ({median('identify_cpu_s'):.2f} s CPU; {load})",
                     "≤ 2 s",
                 )
             )
             rows.append(
                 (
-                    f"scale: then on_ready (discord.py waits 2 s) / its work, {label}",
+                    f"scale: then on_ready (discord.py waits 2 s) / work after it, {label}",
                     f"{median('on_ready_s'):.2f} / {max(0.0, work):.2f} s",
                     "",
                 )
