@@ -14,6 +14,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
     python -m bot.bench scale      # start-up and memory with 100k matches and 10k clocks (bot/bench_scale.py)
+    python -m bot.bench snapshots  # largest snapshot at any ply of random complete games, every variant
     python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
 """
 
@@ -563,6 +564,12 @@ def scale_rows() -> list[Row]:
     return [Row(*r) for r in rows()]
 
 
+def snapshot_rows() -> list[Row]:
+    from bot.bench_snapshots import snapshot_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "games": game_rows,
     "service": lambda: asyncio.run(service_rows()),
@@ -574,6 +581,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "replay": replay_rows,
     "history": history_rows,
     "scale": scale_rows,
+    "snapshots": snapshot_rows,
     "ai": ai_bench_rows,
 }
 
