@@ -15,6 +15,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
     python -m bot.bench scale      # start-up and memory with 100k matches and 10k clocks (bot/bench_scale.py)
     python -m bot.bench snapshots  # largest snapshot at any ply of random complete games, every variant
+    python -m bot.bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
     python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
 """
 
@@ -570,6 +571,12 @@ def snapshot_rows() -> list[Row]:
     return [Row(*r) for r in rows()]
 
 
+def process_rows() -> list[Row]:
+    from bot.bench_processes import process_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "games": game_rows,
     "service": lambda: asyncio.run(service_rows()),
@@ -582,6 +589,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "history": history_rows,
     "scale": scale_rows,
     "snapshots": snapshot_rows,
+    "processes": process_rows,
     "ai": ai_bench_rows,
 }
 
