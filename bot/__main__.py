@@ -60,14 +60,17 @@ def lowest_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 
 
-def stop_on_sigterm(bot: Boneyard) -> None:
+def stop_on_sigterm(bot: Boneyard) -> list[asyncio.Task[None]]:
     """SIGTERM closes the bot like Ctrl-C does: clocks stop with a last heartbeat, the store
     closes, the process exits 0.  Without it SIGTERM kills the process mid-write, and as PID 1
-    in a container it is ignored altogether until Docker sends SIGKILL."""
+    in a container it is ignored altogether until Docker sends SIGKILL.  Returns the closing
+    tasks, which the caller awaits: `bot.start()` returns as soon as the gateway is closed,
+    half-way through `close()`, and the rest (the store) must not be cancelled."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []  # a reference, so the task is not collected mid-way
     with contextlib.suppress(NotImplementedError):  # Windows event loops have no signal handlers
         loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+    return closing
 
 
 async def run(settings: Settings, scan: Path | None = None) -> None:
@@ -83,10 +86,11 @@ async def run(settings: Settings, scan: Path | None = None) -> None:
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     damage: list[str] = []
     async with Boneyard(settings) as bot:
-        stop_on_sigterm(bot)
+        closing = stop_on_sigterm(bot)
         checking = None if scan is None else asyncio.create_task(stop_if_damaged(bot, scan, damage))
         try:
             await bot.start(settings.token)
+            await asyncio.gather(*closing)
         except Exception:
             if not damage:  # closed mid-login for the damage: that is the one thing to say
                 raise

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.outbox import Announcement
 from bot.shards import ShardLayout
-from bot.store.database import Conflict, Database, Row, Tx, open_database
+from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -127,6 +127,28 @@ def _announcement(row: Sequence[Any]) -> Announcement:
         attempts=int(row[10]),
         sent=bool(row[11]),
     )
+
+
+_INSERT_MOVE = "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_ANNOUNCEMENT = (
+    "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _move_rows(
+    match_id: int, first_ply: int, moves: Sequence[tuple[int, str, bool, bool]], now: float
+) -> list[tuple[Any, ...]]:
+    return [
+        (match_id, first_ply + i, seat, move, int(public), int(forced), now)
+        for i, (seat, move, public, forced) in enumerate(moves)
+    ]
+
+
+def _announcement_rows(rows: Sequence[Announcement], now: float) -> list[tuple[Any, ...]]:
+    return [
+        (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now) for a in rows
+    ]
 
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
@@ -414,24 +436,29 @@ class Store:
         version; raises StaleVersion when the stored version moved on.
         """
         now = time.time()
-        async with self.transaction("moves") as tx:
-            changed = await tx.execute(
-                "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
-                "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",
-                (
-                    json.dumps(snapshot),
-                    status,
-                    json.dumps(outcome) if outcome else None,
-                    now,
-                    _json_or_none(clock),
-                    match_id,
-                    expected_version,
+        written = await self.db.write_steps(
+            [
+                Step(
+                    "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
+                    "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",
+                    (
+                        json.dumps(snapshot),
+                        status,
+                        json.dumps(outcome) if outcome else None,
+                        now,
+                        _json_or_none(clock),
+                        match_id,
+                        expected_version,
+                    ),
+                    exactly_one=True,
                 ),
-            )
-            if changed != 1:
-                raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
-            await self._insert_moves(tx, match_id, first_ply, moves, now)
-            await self.insert_announcements(tx, announce, now)
+                Step(_INSERT_MOVE, _move_rows(match_id, first_ply, moves, now), many=True),
+                Step(_INSERT_ANNOUNCEMENT, _announcement_rows(announce, now), many=True),
+            ],
+            "moves",
+        )
+        if not written:
+            raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
         return expected_version + 1
 
     @staticmethod
@@ -440,13 +467,7 @@ class Store:
     ) -> None:
         if not moves:
             return
-        await tx.executemany(
-            "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (match_id, first_ply + i, seat, move, int(public), int(forced), now)
-                for i, (seat, move, public, forced) in enumerate(moves)
-            ],
-        )
+        await tx.executemany(_INSERT_MOVE, _move_rows(match_id, first_ply, moves, now))
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self.db.fetch_all(
@@ -519,14 +540,7 @@ class Store:
     async def insert_announcements(tx: Tx, rows: Sequence[Announcement], now: float) -> None:
         """Inside the caller's transaction: the announcements of the change it commits."""
         if rows:
-            await tx.executemany(
-                "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now)
-                    for a in rows
-                ],
-            )
+            await tx.executemany(_INSERT_ANNOUNCEMENT, _announcement_rows(rows, now))
 
     async def announce(self, rows: Sequence[Announcement]) -> None:
         """Store announcements on their own (a change that has no other row to write)."""
