@@ -502,6 +502,18 @@ class Store:
         )
         return changed == 1
 
+    async def save_clocks(self, clocks: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        """`save_clock` of many matches in one transaction (start-up re-arming)."""
+        await self.db.write_steps(
+            [
+                Step(
+                    "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'",
+                    [(json.dumps(clock), match_id) for match_id, clock in clocks],
+                    many=True,
+                )
+            ]
+        )
+
     async def get_meta(self, key: str) -> str | None:
         row = await self.db.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
         return str(row[0]) if row else None
