@@ -13,6 +13,8 @@ processes and the server share two cores: if one process already keeps the serve
 itself busy on more than one core, the second can only add what is left, and a ratio near
 1.7 needs cores to spare.  So the rows also give the CPU seconds per move of the bot
 processes and of the server (load-independent), and the load average.
+
+The section also gives `play`'s latency with 500 live matches on the same server.
 """
 
 from __future__ import annotations
@@ -146,6 +148,31 @@ def run_processes(url: str, groups: list[list[int]], seconds: float, server_root
     }
 
 
+async def play_latency(url: str, matches: int = 500, moves: int = 3000) -> tuple[float, float, float]:
+    """(median, p99 ms, p99 CPU ms) of `MatchService.play` with `matches` live Focus matches
+    on PostgreSQL (the service section measures the same on SQLite)."""
+    ids = await make_matches(url, matches, 50_000)
+    store = await Store.open(url)
+    service = MatchService(store, cache_size=256)
+    rng = random.Random(3)
+    times, cpu = [], []
+    for _ in range(moves):
+        match_id = rng.choice(ids)
+        view = await service.view(match_id, None)
+        if not view["turn"]:
+            continue
+        user = 1 if view["turn"][0] == 0 else 2
+        move = rng.choice(await service.legal_moves(match_id, user))
+        started, used = time.perf_counter(), time.process_time()
+        await service.play(match_id, user, move)
+        times.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - used) * 1000)
+    await store.close()
+    times.sort()
+    cpu.sort()
+    return times[len(times) // 2], times[int(0.99 * (len(times) - 1))], cpu[int(0.99 * (len(cpu) - 1))]
+
+
 def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
     from tests.postgres import PostgresServer  # dev-only: the throwaway server of the tests
 
@@ -156,6 +183,8 @@ def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
         asyncio.run(_create_database(server.url(), "bench_processes"))
         first = asyncio.run(make_matches(url, CHANNELS, 1_000))
         second = asyncio.run(make_matches(url, CHANNELS, 2_000))
+        latency = asyncio.run(play_latency(url))
+        latency_load = os.getloadavg()
         one, two = [], []
         for _ in range(rounds):  # alternating: a shared machine's load drifts
             one.append(run_processes(url, [first], SECONDS, server.root))
@@ -170,6 +199,11 @@ def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
 
     ratio = median(two, "moves_per_s") / median(one, "moves_per_s")
     return [
+        (
+            "processes: play median / p99 (CPU p99), 500 live matches, PostgreSQL",
+            f"{latency[0]:.2f} / {latency[1]:.2f} ms ({latency[2]:.2f} ms; load {latency_load[0]:.2f})",
+            "p99 ≤ 10 ms",
+        ),
         (
             "processes: moves/s on one PostgreSQL, 1 / 2 processes (no pictures)",
             f"{median(one, 'moves_per_s'):.0f} / {median(two, 'moves_per_s'):.0f} = {ratio:.2f}x "
