@@ -388,6 +388,15 @@ class PostgresTx:
     async def lock(self, key: int) -> None:
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", key)
 
+    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Bulk-insert `rows` with PostgreSQL's COPY (several times faster than INSERTs)."""
+        import asyncpg
+
+        try:
+            await self._conn.copy_records_to_table(table, records=rows, columns=list(columns))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+
     async def batches(self, sql: str, size: int) -> AsyncIterator[list[Row]]:
         """The rows of a read query in lists of at most `size`, through a server-side cursor
         (a table of millions of moves never sits in memory whole); inside a transaction only."""
