@@ -14,6 +14,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
     python -m bot.bench scale      # start-up and memory with 100k matches and 10k clocks (bot/bench_scale.py)
+    python -m bot.bench scale-postgres  # the same start-up on PostgreSQL
     python -m bot.bench snapshots  # largest snapshot at any ply of random complete games, every variant
     python -m bot.bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
     python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
@@ -577,6 +578,12 @@ def process_rows() -> list[Row]:
     return [Row(*r) for r in rows()]
 
 
+def scale_postgres_rows() -> list[Row]:
+    from bot.bench_scale_postgres import scale_postgres_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "games": game_rows,
     "service": lambda: asyncio.run(service_rows()),
@@ -588,6 +595,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "replay": replay_rows,
     "history": history_rows,
     "scale": scale_rows,
+    "scale-postgres": scale_postgres_rows,
     "snapshots": snapshot_rows,
     "processes": process_rows,
     "ai": ai_bench_rows,

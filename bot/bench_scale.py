@@ -340,15 +340,17 @@ async def _wait_until_idle(pid: int, quiet: float = 0.5, limit: float = 60.0) ->
     raise TimeoutError("the bot never went idle")
 
 
-async def start_once(database: Path, work: Path) -> StartUp:
-    """Start the real bot on `database` against the fake Discord; measure; stop it (SIGTERM)."""
+async def start_once(database: Path | str, work: Path) -> StartUp:
+    """Start the real bot on `database` (a SQLite file or a PostgreSQL URL) against the fake
+    Discord; measure; stop it (SIGTERM)."""
     from tests.fake_discord import FakeDiscord  # dev-only: the fake Discord
 
+    where = {"DATABASE_URL": database} if isinstance(database, str) else {"DATABASE_PATH": str(database)}
     async with FakeDiscord() as fake:
         environment = {
             "PATH": os.environ.get("PATH", ""),
             "DISCORD_TOKEN": "bench",
-            "DATABASE_PATH": str(database),
+            **where,
             "DISCORD_API_BASE": fake.base_url,
             "LOG_LEVEL": "INFO",
             "PYTHONPATH": PROJECT,
