@@ -20,14 +20,16 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, Settings, database_setting
+from bot.config import ConfigError, Settings, database_location_setting, database_setting
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -52,17 +54,29 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord.gateway").setLevel(max(logging.getLevelName(level), logging.INFO))
 
 
-def stop_on_sigterm(bot: Boneyard) -> None:
+def lowest_priority() -> None:
+    """Give the calling thread (Linux: a thread has its own nice value) the lowest CPU priority."""
+    with contextlib.suppress(AttributeError, OSError):  # not on every platform; then as is
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
+def stop_on_sigterm(bot: Boneyard) -> list[asyncio.Task[None]]:
     """SIGTERM closes the bot like Ctrl-C does: clocks stop with a last heartbeat, the store
     closes, the process exits 0.  Without it SIGTERM kills the process mid-write, and as PID 1
-    in a container it is ignored altogether until Docker sends SIGKILL."""
+    in a container it is ignored altogether until Docker sends SIGKILL.  Returns the closing
+    tasks, which the caller awaits: `bot.start()` returns as soon as the gateway is closed,
+    half-way through `close()`, and the rest (the store) must not be cancelled."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []  # a reference, so the task is not collected mid-way
     with contextlib.suppress(NotImplementedError):  # Windows event loops have no signal handlers
         loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+    return closing
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, scan: Path | None = None) -> None:
+    """Run the bot until it is closed.  `scan`: a large SQLite file whose full check was left
+    for after start (bot/store/health.py); if it finds damage, the bot stops and
+    `StartupRefused` carries the one line."""
     import discord
 
     from bot.client import Boneyard
@@ -70,9 +84,57 @@ async def run(settings: Settings) -> None:
     # Boneyard has no voice features: discord.py's two start-up warnings about missing voice
     # libraries would only hide the lines an operator needs to read.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+    damage: list[str] = []
     async with Boneyard(settings) as bot:
-        stop_on_sigterm(bot)
-        await bot.start(settings.token)
+        closing = stop_on_sigterm(bot)
+        checking = None if scan is None else asyncio.create_task(stop_if_damaged(bot, scan, damage))
+        try:
+            await bot.start(settings.token)
+            await asyncio.gather(*closing)
+        except Exception:
+            if not damage:  # closed mid-login for the damage: that is the one thing to say
+                raise
+        finally:
+            if checking is not None:
+                if not damage:  # else it is closing the bot: let it finish
+                    checking.cancel()
+                await asyncio.gather(checking, return_exceptions=True)
+    if damage:
+        from bot.startup import StartupRefused
+
+        raise StartupRefused(damage[0])
+
+
+async def stop_if_damaged(bot: Boneyard, database: Path, damage: list[str]) -> None:
+    """Check every page of `database` beside the running bot, once it is ready; on damage,
+    note the refusal's line and close the bot.
+
+    The scan runs in a daemon thread of its own at the lowest CPU priority, with its own
+    read connection: on a busy 2-core box a scan beside the start-up doubled it, and a daemon
+    thread never holds up the exit (SQLite's quick_check cannot be interrupted; killing a
+    read-only reader mid-way harms nothing)."""
+    from bot.store.health import scan_sqlite_file
+
+    await bot.wait_until_ready()
+    loop = asyncio.get_running_loop()
+    found: asyncio.Future[str | None] = loop.create_future()
+
+    def tell(verdict: str | None) -> None:
+        if not found.done():
+            found.set_result(verdict)
+
+    def scan() -> None:
+        lowest_priority()
+        verdict = scan_sqlite_file(database)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody to tell
+            loop.call_soon_threadsafe(tell, verdict)
+
+    threading.Thread(target=scan, name="boneyard-scan", daemon=True).start()
+    verdict = await found
+    if verdict is not None:
+        damage.append(verdict)
+        logging.getLogger("bot.startup").error("%s; stopping", verdict)
+        await bot.close()
 
 
 def run_bot() -> int:
@@ -88,13 +150,15 @@ def run_bot() -> int:
         return fail(exc, EXIT_SETTINGS)
     configure_logging(settings.log_level)
     try:
-        # PostgreSQL is shared by several processes and checked when the store opens; the
-        # SQLite file is checked (and locked against a second bot) here.
-        lock = None if settings.database_url else prepare_database(settings.database, known_version=len(MIGRATIONS))
+        # The SQLite file is checked and locked against a second bot; PostgreSQL, shared by
+        # several processes, is checked for reach, schema version and write access.
+        lock = prepare_database(settings.database_location, known_version=len(MIGRATIONS))
     except StartupRefused as exc:
         return fail(exc, EXIT_DATABASE)
     try:
-        asyncio.run(run(settings))
+        asyncio.run(run(settings, None if lock is None else lock.scan))
+    except StartupRefused as exc:
+        return fail(exc, EXIT_DATABASE)
     except discord.LoginFailure:
         return fail("Discord refused the token: check DISCORD_TOKEN in .env.", EXIT_DISCORD)
     except discord.PrivilegedIntentsRequired:
@@ -117,17 +181,19 @@ def run_bot() -> int:
 
 def run_backup(target: Path) -> int:
     from bot.backup import BackupFailed, backup
+    from bot.store.database import public_url
 
     try:
-        database = database_setting()
+        database = database_location_setting()
     except ConfigError as exc:
         return fail(exc, EXIT_SETTINGS)
     try:
         report = backup(database, target)
     except BackupFailed as exc:
         return fail(exc, EXIT_DATABASE)
+    source = public_url(database) if isinstance(database, str) else database.absolute()
     print(
-        f"backed up {database.absolute()} to {report.target} "
+        f"backed up {source} to {report.target} "
         f"({report.size} bytes, schema version {report.schema_version}, {report.matches} matches)"
     )
     return EXIT_OK
@@ -136,7 +202,10 @@ def run_backup(target: Path) -> int:
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Boneyard Discord bot.")
     commands = parser.add_subparsers(dest="command", metavar="{backup,migrate}")
-    copy = commands.add_parser("backup", help="copy the database (DATABASE_PATH) to PATH; safe while the bot runs")
+    copy = commands.add_parser(
+        "backup",
+        help="copy the database (DATABASE_URL or DATABASE_PATH) to PATH, a SQLite file; safe while the bot runs",
+    )
     copy.add_argument("path", type=Path, help="the backup file, or a directory for a timestamped file in it")
     return parser.parse_args(argv)
 

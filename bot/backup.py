@@ -1,19 +1,20 @@
 """`python -m bot backup PATH`: a consistent copy of the database, taken while the bot runs.
 
-Why SQLite's online backup API rather than copying the file: the bot writes at any moment, and
-in WAL mode the committed state is spread over the database file and its `-wal` file; `cp`
-of either can catch a transaction half-way.  `sqlite3.Connection.backup` copies every page
-in one step inside one read transaction, so the copy is exactly the database as of one
-commit, and in WAL mode the bot's writers are not blocked while it reads.
+The copy is one SQLite file, whichever backend the bot uses: SQLite's online backup of the
+file, or a logical dump of PostgreSQL read in one snapshot (bot/store/dump.py says how and
+why).  Either way it is exactly the database as of one commit.
 
 The copy is written beside PATH under a temporary name, checked (`PRAGMA quick_check`),
 switched to a single self-contained file (journal mode DELETE: no `-wal` to forget), flushed
 to disk and only then renamed onto PATH, so PATH is always either the old backup or a whole
-new one.  Restoring is described in the README (Operations -> Backups).
+new one.  Restoring is described in the README (Operations -> Backups): copy the file back
+for SQLite, `python -m bot migrate --from FILE --to postgresql://...` into an empty database
+for PostgreSQL.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sqlite3
@@ -21,6 +22,10 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from bot.store.database import public_url
+from bot.store.dump import postgres_backup, sqlite_backup
+from bot.store.health import Unusable
 
 
 class BackupFailed(RuntimeError):
@@ -44,13 +49,15 @@ def backup_target(target: Path, now: float | None = None) -> Path:
     return target
 
 
-def backup(database: Path, target: Path) -> BackupReport:
-    """Copy `database` to `target` (a file or a directory); raises BackupFailed with one line."""
-    database = database.expanduser().absolute()
+def backup(database: Path | str, target: Path) -> BackupReport:
+    """Copy `database` (a SQLite file, or a `postgresql://` URL) to `target` (a file or a
+    directory); raises BackupFailed with one line."""
+    postgres = isinstance(database, str) and database.startswith(("postgresql://", "postgres://"))
+    where = public_url(str(database)) if postgres else str(Path(database).expanduser().absolute())
     target = backup_target(target)
-    if not database.is_file():
-        raise BackupFailed(f"there is no database at {database} (check DATABASE_PATH)")
-    if target == database:
+    if not postgres and not Path(where).is_file():
+        raise BackupFailed(f"there is no database at {where} (check DATABASE_PATH)")
+    if target == Path(where):
         raise BackupFailed("the backup must not overwrite the database itself")
     if not target.parent.is_dir():
         raise BackupFailed(f"the backup directory {target.parent} does not exist")
@@ -61,34 +68,18 @@ def backup(database: Path, target: Path) -> BackupReport:
     os.close(descriptor)
     partial = Path(partial_name)
     try:
-        schema_version, matches = _copy(database, partial)
+        if postgres:
+            schema_version, matches = asyncio.run(postgres_backup(str(database), partial))
+        else:
+            schema_version, matches = sqlite_backup(Path(where), partial)
         with partial.open("rb") as written:
             os.fsync(written.fileno())
         partial.replace(target)
-    except sqlite3.Error as exc:
-        raise BackupFailed(f"backup of {database} failed: {exc}") from None
+    except Unusable as exc:
+        raise BackupFailed(str(exc)) from None
+    except (sqlite3.Error, OSError) as exc:
+        raise BackupFailed(f"backup of {where} failed: {' '.join(str(exc).split())}") from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
     return BackupReport(target, target.stat().st_size, schema_version, matches)
-
-
-def _copy(database: Path, partial: Path) -> tuple[int, int]:
-    # mode=rw: never create an empty database where the real one was expected.
-    source = sqlite3.connect(f"{database.as_uri()}?mode=rw", uri=True, timeout=30)
-    try:
-        copy = sqlite3.connect(partial)
-        try:
-            source.backup(copy)  # pages=-1: all pages in one step, one snapshot
-            copy.execute("PRAGMA journal_mode = DELETE")
-            (verdict,) = copy.execute("PRAGMA quick_check").fetchone()
-            if verdict != "ok":
-                raise sqlite3.DatabaseError(f"the copy failed its integrity check: {verdict}")
-            (schema_version,) = copy.execute("PRAGMA user_version").fetchone()
-            has_matches = copy.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'")
-            matches = copy.execute("SELECT count(*) FROM matches").fetchone()[0] if has_matches.fetchone() else 0
-        finally:
-            copy.close()
-    finally:
-        source.close()
-    return int(schema_version), int(matches)

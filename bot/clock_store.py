@@ -9,6 +9,8 @@ Store's `transaction()` lock, since all coroutines share one connection.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.clocks import ClockState, MatchId
 from bot.shards import ShardLayout
 from bot.store import Store
@@ -30,6 +32,9 @@ class SqliteClockStore:
 
     async def save(self, match_id: MatchId, clock: ClockState) -> None:
         await self.store.save_clock(match_id, clock.to_json())
+
+    async def save_many(self, clocks: Sequence[tuple[MatchId, ClockState]]) -> None:
+        await self.store.save_clocks([(match_id, clock.to_json()) for match_id, clock in clocks])
 
     async def load_heartbeat(self) -> float | None:
         beats = [await self.store.get_meta(self.shards.heartbeat_key(shard)) for shard in sorted(self.shards.ids)]

@@ -95,9 +95,8 @@ class ComputerPlayer:
 
     async def resume(self) -> None:
         """At start-up: take up every active match where the computer must move."""
-        for row in await self.service.store.active_matches():
-            if row.seat_of(self.user_id) is not None:
-                self.consider(row.id)
+        for match_id in await self.service.store.active_match_ids_of(self.user_id):
+            self.consider(match_id)
 
     def consider(self, match_id: int) -> None:
         """Look at a match after an update; starts thinking if the computer must move."""

@@ -180,6 +180,14 @@ def database_setting(environ: Mapping[str, str] | None = None, dotenv: Path | No
     return parse_database(environment(environ, dotenv).get("DATABASE_PATH", ""))
 
 
+def database_location_setting(
+    environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")
+) -> Path | str:
+    """The database the bot uses, `DATABASE_URL` over `DATABASE_PATH` (as `Settings.database_location`)."""
+    env = environment(environ, dotenv)
+    return parse_database_url(env.get("DATABASE_URL", "")) or parse_database(env.get("DATABASE_PATH", ""))
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str

@@ -5,7 +5,7 @@ answer a few commands and then lose them.  A supervisor (systemd, Docker) only r
 on a process that exits, so every refusal here is one clear line and a non-zero exit within
 seconds, never a traceback followed by a hang.
 
-What is refused:
+What is refused, for a SQLite file:
 - the database's directory is missing, or the file is a directory;
 - another Boneyard process already runs on the same file (see `hold_process_lock`);
 - the file is not a SQLite database or is damaged (`PRAGMA quick_check`);
@@ -13,22 +13,27 @@ What is refused:
 - the schema is newer than this code knows (a downgrade would misread it).
 A file that does not exist yet is created, and its absolute path announced, so a mistyped
 `DATABASE_PATH` shows up as "new database at /wrong/place" in the first line of the log.
+
+For PostgreSQL (`DATABASE_URL`): a server that cannot be reached or refuses the login, a
+newer schema, or a database the bot may not write.  Several processes share it by design
+(one per shard), so there is no process lock; the shard layout is checked once the store
+is open (bot/shard_guard.py).
+
+The SQL of these checks lives in the store package (bot/store/health.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-log = logging.getLogger(__name__)
+from bot.store.health import Unusable, check_postgres, check_sqlite_file
 
-WRITE_PROBE = "CREATE TABLE boneyard_startup_write_check (x)"
-"""A write that is always rolled back: SQLite opens a file it may not write read-only without
-complaint, and in WAL mode even `BEGIN IMMEDIATE` succeeds there; only a real write tells."""
+log = logging.getLogger(__name__)
 
 
 class StartupRefused(RuntimeError):
@@ -41,6 +46,8 @@ class ProcessLock:
 
     path: Path
     handle: IO[bytes]
+    scan: Path | None = None
+    """The database, when its full check is still due after start (`scan_sqlite_file`)."""
 
     def release(self) -> None:
         self.handle.close()  # closing the descriptor drops the lock
@@ -101,71 +108,41 @@ def check_directory(database: Path) -> None:
 
 
 def check_database(database: Path, known_version: int) -> bool:
-    """Open the database once, synchronously, and refuse what the bot cannot use.
-
-    Returns whether the file is new (it is created here, empty; the store migrates it).
-    `database` must be absolute, so that messages name the real place.
-    """
-    created = not database.exists()
+    """Open the SQLite file once and refuse what the bot cannot use; returns whether its full
+    check is still due (a large file: `scan_sqlite_file` runs beside the bot, see bot/store/health.py).
+    `database` must be absolute, so that messages name the real place."""
     try:
-        connection = sqlite3.connect(database, isolation_level=None, timeout=5)
-    except sqlite3.Error as exc:
-        raise StartupRefused(f"cannot open the database {database}: {exc}") from None
-    try:
-        _check_open(connection, database, known_version)
-    finally:
-        connection.close()
+        created, scan_later = check_sqlite_file(database, known_version)
+    except Unusable as exc:
+        raise StartupRefused(str(exc)) from None
     if created:
         # WARNING, not INFO: seen at every LOG_LEVEL but ERROR, since a mistyped path loses every match.
         log.warning(
             "created a new, empty database at %s (expected on the first start; if not, check DATABASE_PATH)", database
         )
-    return created
+    return scan_later
 
 
-def _check_open(connection: sqlite3.Connection, database: Path, known_version: int) -> None:
+def check_server(url: str, known_version: int) -> None:
+    """Refuse a PostgreSQL database the bot cannot use (before the bot's own event loop runs)."""
     try:
-        (verdict,) = connection.execute("PRAGMA quick_check(1)").fetchone()
-        (version,) = connection.execute("PRAGMA user_version").fetchone()
-    except sqlite3.DatabaseError as exc:
-        raise StartupRefused(_damaged(database, str(exc))) from None
-    if verdict != "ok":
-        raise StartupRefused(_damaged(database, str(verdict)))
-    if version > known_version:
-        raise StartupRefused(
-            f"the database {database} has schema version {version}, newer than this Boneyard knows "
-            f"({known_version}); run the newer Boneyard, or restore a backup made for this version"
-        )
-    try:
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            connection.execute(WRITE_PROBE)
-        finally:
-            connection.execute("ROLLBACK")
-    except sqlite3.OperationalError as exc:
-        if "readonly" in str(exc) or "read-only" in str(exc):
-            raise StartupRefused(
-                f"the database {database} is read-only ({exc}); the bot's user must be able to write "
-                "the file and its directory"
-            ) from None
-        raise StartupRefused(f"cannot write the database {database}: {exc}") from None
+        asyncio.run(check_postgres(url, known_version))
+    except Unusable as exc:
+        raise StartupRefused(str(exc)) from None
 
 
-def _damaged(database: Path, detail: str) -> str:
-    detail = " ".join(detail.replace("*", "").split())  # quick_check reports over several lines
-    return (
-        f"the database {database} is damaged or not a SQLite database ({detail}); "
-        "restore a backup (README: Backups) or move the file away to start empty"
-    )
-
-
-def prepare_database(database: Path, known_version: int) -> ProcessLock:
-    """Every start-up check, in order; returns the lock to hold for the life of the process."""
-    database = database.absolute()
+def prepare_database(location: Path | str, known_version: int) -> ProcessLock | None:
+    """Every start-up check, in order; returns the lock to hold for the life of the process
+    (None for PostgreSQL, which several processes share)."""
+    if isinstance(location, str) and location.startswith(("postgresql://", "postgres://")):
+        check_server(location, known_version)
+        return None
+    database = Path(location).absolute()
     check_directory(database)
     lock = hold_process_lock(database)
     try:
-        check_database(database, known_version)
+        if check_database(database, known_version):
+            lock.scan = database
     except BaseException:
         lock.release()
         raise

@@ -76,12 +76,15 @@ class ClockKeeper:
         """Load every running clock, charge or forgive the downtime, arm, and start the task."""
         now = self.now()
         down_since = await self._store.load_heartbeat()
+        changed = []
         for match_id, stored in await self._store.load_all():
             clock = stored.rearm_after_downtime(now, down_since, self._forgive_over)
             if clock != stored:
-                await self._store.save(match_id, clock)
+                changed.append((match_id, clock))
             self._clocks[match_id] = clock
             self._arm(match_id, clock, now)
+        if changed:
+            await self._store.save_many(changed)
         await self._store.save_heartbeat(now)
         if self._any_running():
             self._beating = True

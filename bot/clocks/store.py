@@ -7,6 +7,7 @@ the production one is `bot/clock_store.py`, over the store of `bot/store/`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from bot.clocks.model import ClockState
@@ -23,6 +24,11 @@ class ClockStore(Protocol):
 
     async def save(self, match_id: MatchId, clock: ClockState) -> None:
         """Store `clock` as the match's current clock (reminders marked as sent included)."""
+        ...
+
+    async def save_many(self, clocks: Sequence[tuple[MatchId, ClockState]]) -> None:
+        """`save` of many clocks at once (the start-up re-arming after a long outage changes
+        every running clock: one write, not ten thousand)."""
         ...
 
     async def load_heartbeat(self) -> float | None:
@@ -48,6 +54,10 @@ class InMemoryClockStore:
     async def save(self, match_id: MatchId, clock: ClockState) -> None:
         self.saves += 1
         self.rows[match_id] = clock.to_json()
+
+    async def save_many(self, clocks: Sequence[tuple[MatchId, ClockState]]) -> None:
+        for match_id, clock in clocks:
+            await self.save(match_id, clock)
 
     async def load_heartbeat(self) -> float | None:
         return self.heartbeat

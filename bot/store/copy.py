@@ -2,17 +2,19 @@
 
 Why a copy and not a dump: the two schemas differ in types (bot/store/migrations.py), so
 rows are read from one store and written to the other through the same drivers the bot
-uses, table by table in foreign-key order, in ONE transaction on the target: a failed copy
-leaves the target empty.  Then the identity sequences are moved past the copied ids, and
-the caller checks the result (row counts, and every match replayed from its log).
+uses, table by table in foreign-key order, in batches (COPY on the target), in ONE
+transaction on the target: a failed copy leaves the target empty.  Then the identity
+sequences are moved past the copied ids, and the caller checks the result (row counts, and
+every match replayed from its log).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator
 from typing import Final
 
 from bot.store.core import Store
+from bot.store.database import Row
 
 TABLES: Final = (
     "meta",
@@ -33,7 +35,7 @@ TABLES: Final = (
 )
 """Every table, parents before children."""
 IDENTITY_TABLES: Final = ("matches", "tournaments", "outbox")
-BATCH: Final = 1000
+BATCH: Final = 5000
 
 
 class CopyRefused(RuntimeError):
@@ -52,6 +54,20 @@ async def _columns(source: Store, table: str) -> list[str]:
     return [str(r[1]) for r in await source.fetch_all(f"PRAGMA table_info({table})")]
 
 
+async def _batches(source: Store, table: str, columns: list[str]) -> AsyncIterator[list[Row]]:
+    """The rows of a SQLite table in batches, by rowid (every table has one): a table of
+    millions of moves is never in memory whole, and each batch is found by the rowid index."""
+    after = -(2**63)
+    while True:
+        rows = await source.fetch_all(
+            f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, BATCH)
+        )
+        if not rows:
+            return
+        after = int(rows[-1][0])
+        yield [row[1:] for row in rows]
+
+
 async def copy_into(source: Store, target: Store) -> dict[str, int]:
     """Copy every row of `source` (SQLite) into `target` (an empty PostgreSQL store, already
     migrated to the same schema version); returns the rows copied per table."""
@@ -66,12 +82,10 @@ async def copy_into(source: Store, target: Store) -> dict[str, int]:
     async with target.transaction() as tx:
         for table in TABLES:
             columns = await _columns(source, table)
-            rows: Sequence[Sequence[object]] = await source.fetch_all(f"SELECT {', '.join(columns)} FROM {table}")
-            marks = ", ".join("?" for _ in columns)
-            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
-            for start in range(0, len(rows), BATCH):
-                await tx.executemany(sql, rows[start : start + BATCH])
-            copied[table] = len(rows)
+            copied[table] = 0
+            async for rows in _batches(source, table, columns):
+                await tx.copy_rows(table, columns, rows)
+                copied[table] += len(rows)
         for table in IDENTITY_TABLES:
             sequence = f"pg_get_serial_sequence('{table}', 'id')"
             await tx.execute(f"SELECT setval({sequence}, COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")

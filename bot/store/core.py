@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.outbox import Announcement
 from bot.shards import ShardLayout
-from bot.store.database import Conflict, Database, Row, Tx, open_database
+from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -127,6 +127,28 @@ def _announcement(row: Sequence[Any]) -> Announcement:
         attempts=int(row[10]),
         sent=bool(row[11]),
     )
+
+
+_INSERT_MOVE = "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_ANNOUNCEMENT = (
+    "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _move_rows(
+    match_id: int, first_ply: int, moves: Sequence[tuple[int, str, bool, bool]], now: float
+) -> list[tuple[Any, ...]]:
+    return [
+        (match_id, first_ply + i, seat, move, int(public), int(forced), now)
+        for i, (seat, move, public, forced) in enumerate(moves)
+    ]
+
+
+def _announcement_rows(rows: Sequence[Announcement], now: float) -> list[tuple[Any, ...]]:
+    return [
+        (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now) for a in rows
+    ]
 
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
@@ -336,6 +358,17 @@ class Store:
         rows = await self.db.fetch_all(sql, (*params, *params, limit, offset))
         return [(_match(r), [(int(u), float(b), float(a)) for u, b, a in json.loads(r[20] or "[]")]) for r in rows]
 
+    async def active_match_ids_of(self, user_id: int) -> list[int]:
+        """Ids of the active matches `user_id` has a seat in, oldest first (read from the seats
+        index: at start-up the computer player looks for its own few matches among thousands,
+        and loading every active match's snapshot for that cost seconds and 80 MB)."""
+        rows = await self.db.fetch_all(
+            "SELECT m.id FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ? AND m.status = 'active' "
+            "ORDER BY m.id",
+            (user_id,),
+        )
+        return [int(r[0]) for r in rows]
+
     async def active_matches(self) -> list[MatchRow]:
         rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'")
         return [_match(r) for r in rows]
@@ -403,24 +436,29 @@ class Store:
         version; raises StaleVersion when the stored version moved on.
         """
         now = time.time()
-        async with self.transaction("moves") as tx:
-            changed = await tx.execute(
-                "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
-                "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",
-                (
-                    json.dumps(snapshot),
-                    status,
-                    json.dumps(outcome) if outcome else None,
-                    now,
-                    _json_or_none(clock),
-                    match_id,
-                    expected_version,
+        written = await self.db.write_steps(
+            [
+                Step(
+                    "UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
+                    "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active'",
+                    (
+                        json.dumps(snapshot),
+                        status,
+                        json.dumps(outcome) if outcome else None,
+                        now,
+                        _json_or_none(clock),
+                        match_id,
+                        expected_version,
+                    ),
+                    exactly_one=True,
                 ),
-            )
-            if changed != 1:
-                raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
-            await self._insert_moves(tx, match_id, first_ply, moves, now)
-            await self.insert_announcements(tx, announce, now)
+                Step(_INSERT_MOVE, _move_rows(match_id, first_ply, moves, now), many=True),
+                Step(_INSERT_ANNOUNCEMENT, _announcement_rows(announce, now), many=True),
+            ],
+            "moves",
+        )
+        if not written:
+            raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
         return expected_version + 1
 
     @staticmethod
@@ -429,13 +467,7 @@ class Store:
     ) -> None:
         if not moves:
             return
-        await tx.executemany(
-            "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (match_id, first_ply + i, seat, move, int(public), int(forced), now)
-                for i, (seat, move, public, forced) in enumerate(moves)
-            ],
-        )
+        await tx.executemany(_INSERT_MOVE, _move_rows(match_id, first_ply, moves, now))
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self.db.fetch_all(
@@ -469,6 +501,18 @@ class Store:
             "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'", (json.dumps(clock), match_id)
         )
         return changed == 1
+
+    async def save_clocks(self, clocks: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        """`save_clock` of many matches in one transaction (start-up re-arming)."""
+        await self.db.write_steps(
+            [
+                Step(
+                    "UPDATE matches SET clock = ? WHERE id = ? AND status = 'active'",
+                    [(json.dumps(clock), match_id) for match_id, clock in clocks],
+                    many=True,
+                )
+            ]
+        )
 
     async def get_meta(self, key: str) -> str | None:
         row = await self.db.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
@@ -508,14 +552,7 @@ class Store:
     async def insert_announcements(tx: Tx, rows: Sequence[Announcement], now: float) -> None:
         """Inside the caller's transaction: the announcements of the change it commits."""
         if rows:
-            await tx.executemany(
-                "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now)
-                    for a in rows
-                ],
-            )
+            await tx.executemany(_INSERT_ANNOUNCEMENT, _announcement_rows(rows, now))
 
     async def announce(self, rows: Sequence[Announcement]) -> None:
         """Store announcements on their own (a change that has no other row to write)."""

@@ -233,3 +233,59 @@ async def test_a_store_that_fails_to_open_leaves_no_thread_behind(tmp_path: Path
     for thread in left:
         thread.join(2)
     assert not [thread for thread in left if thread.is_alive()], refused.value
+
+
+def damaged_in_the_middle(database: Path) -> Path:
+    """A migrated database with a page in the middle of the file scribbled over."""
+    migrated_database(database)
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [(f"k{i}", "x" * 500) for i in range(200)])
+        db.commit()
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = 4096
+    with database.open("r+b") as file:
+        file.seek(page_size * (database.stat().st_size // page_size // 2))
+        file.write(b"\xff" * page_size)
+    return database
+
+
+def test_a_large_file_is_fully_checked_after_start_instead(tmp_path: Path) -> None:
+    """Over FULL_CHECK_BYTES only the header and schema are read before start-up; the page
+    scan that finds the damage is `scan_sqlite_file`."""
+    from bot.store import health
+
+    database = damaged_in_the_middle(tmp_path / "boneyard.sqlite3")
+    with pytest.raises(health.Unusable, match="is damaged"):  # a small file: refused before start-up
+        health.check_sqlite_file(database, len(MIGRATIONS))
+    saved = health.FULL_CHECK_BYTES
+    try:
+        health.FULL_CHECK_BYTES = 0
+        assert health.check_sqlite_file(database, len(MIGRATIONS)) == (False, True)
+    finally:
+        health.FULL_CHECK_BYTES = saved
+    verdict = health.scan_sqlite_file(database)
+    assert verdict is not None and verdict.startswith(f"the database {database} is damaged"), verdict
+    assert health.scan_sqlite_file(migrated_database(tmp_path / "sound.sqlite3")) is None
+
+
+async def test_a_large_damaged_file_stops_the_started_bot_with_exit_3(tmp_path: Path) -> None:
+    database = damaged_in_the_middle(tmp_path / "boneyard.sqlite3")
+    as_if_large = (
+        "import sys; import bot.store.health as health; health.FULL_CHECK_BYTES = 0; "
+        "from bot.__main__ import main; sys.exit(main([]))"
+    )
+    async with FakeDiscord() as fake:
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            as_if_large,
+            cwd=tmp_path,
+            env=bot_environment(database, DISCORD_API_BASE=fake.base_url),
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, log = await asyncio.wait_for(bot.communicate(), HANG)
+    lines = log.decode().strip().splitlines()
+    assert bot.returncode == 3, log.decode()
+    assert lines[-1].startswith(f"boneyard: the database {database} is damaged"), lines[-1]
+    assert any(" ERROR " in line and "is damaged" in line for line in lines[:-1])
+    assert "Traceback" not in log.decode()
