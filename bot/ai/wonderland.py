@@ -40,10 +40,10 @@ from typing import cast
 from bot.ai.guide import Guide, squash
 from bot.games.base import GameState, opponent
 from bot.games.wonderland import WonderlandState
-from bot.games.wonderland.board import Path, format_path
+from bot.games.wonderland.board import format_path
 from bot.games.wonderland.cards import CARDS, FACES_BY_LEVEL, FACTORS
 from bot.games.wonderland.notation import format_dice, sort_cards
-from bot.games.wonderland.state import ACTION, DEFENCE, DICE, POOL, SUMMON_LIST_CAP, TURN_LIMIT
+from bot.games.wonderland.state import ACTION, DEFENCE, DICE, POOL, TURN_LIMIT
 
 POOL_PLAN = ("AH", "AS", "4H", "4S", "JS", "5H", "5S", "6H", "6S", "2H", "2S", "JH", "QS", "7H", "7S")
 """The pool deck, in picking order: levels 1 and 2 whole (13 kinds) and two 7s of level 3."""
@@ -189,17 +189,12 @@ def forward_summons(state: WonderlandState, seat: int) -> list[str]:
         (f, r), (tf, tr) = board.coords(square), board.coords(target)
         return abs(f - tf) + abs(r - tr)
 
-    # Only summons `legal_moves` lists: per card, the first layouts and squares up to its
-    # share of the listing cap, in the engine's order (layout, then square).
-    listed: dict[Path, list[int]] = {}
-    share = SUMMON_LIST_CAP // len(cards)
-    pairs = ((path, place) for path in state.layouts(seat) for place in state.placements(seat, path))
-    for path, place in itertools.islice(pairs, share):
-        listed.setdefault(path, []).append(place)
-    ranked = sorted(listed, key=lambda path: (min(map(near, path)), sum(map(near, path)), path))
+    # Every layout, not only those `legal_moves` lists: its capped listing runs from the
+    # lowest squares up, so it would cut off the forward paths of seat 0 (a1's side).
+    ranked = sorted(state.layouts(seat), key=lambda path: (min(map(near, path)), sum(map(near, path)), path))
     found = []
     for path in ranked[:SUMMONS_TRIED]:
-        place = min(listed[path], key=lambda s: (near(s), s))
+        place = min(state.placements(seat, path), key=lambda s: (near(s), s))
         found.append(f"summon {card} {format_path(board, path)} @{board.names[place]}")
     return found
 

@@ -141,12 +141,13 @@ def _plan_against_random(
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_plan_beats_a_random_player_with_listed_moves(seed: int) -> None:
+def test_the_plan_beats_a_random_player_with_legal_moves(seed: int) -> None:
     plan_seat = seed % 2
     last = None
     for state, move in _plan_against_random(seed, plan_seat):
         if move is not None:
-            assert move in state.legal_moves(plan_seat)
+            # Legal: listed, or a summon beyond the listing cap that typing it offers.
+            assert move in state.legal_moves(plan_seat) or move in state.suggest_moves(plan_seat, move, 5)
         last = state
     assert last is not None and last.outcome is not None
     assert last.outcome.winners == frozenset((plan_seat,))
@@ -198,9 +199,9 @@ def reference_walk(state: WonderlandState, target_seat: int) -> dict[int, int]:
 
 def test_walking_distances_agree_with_a_plain_reference() -> None:
     checked = 0
-    for seed in range(3):
+    for seed in range(4):
         for ply, (state, _move) in enumerate(_plan_against_random(seed, seed % 2)):
-            if ply % 7 or not state.paths:
+            if ply % 4 or not state.paths:
                 continue
             for seat in (0, 1):
                 assert walking_distances(state, seat) == reference_walk(state, seat)
