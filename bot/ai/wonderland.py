@@ -26,6 +26,12 @@ expected result for the search.  The action step is played greedily: each candid
 enemy Image) is played and the resulting position scored.  Pool picks, dice and defence
 follow the plan directly.  All of this is computed on a determinization of the state
 (`determinize(seat, ...)`), so it never uses what the seat's view lacks.
+
+Since the plan settles every decision of the computer's own turn, the search (and so the
+level's budget) only runs where the plan has no opinion: the opponent's abilities during
+the computer's action step.  `easy`, `normal` and `hard` therefore play Wonderland alike
+(hard beat easy 48/100); the tree, rollout and evaluation hooks below serve
+that case and the tests of the evaluation.
 """
 
 from __future__ import annotations
