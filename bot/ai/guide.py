@@ -26,7 +26,10 @@ class Guide:
     """Plies a rollout plays before the evaluation takes over."""
 
     def root_moves(self, state: GameState, seat: int) -> list[str]:
-        """The moves the search considers at the root (default: every legal move)."""
+        """The moves the search considers at the root (default: every legal move).
+
+        A single move is played without searching, so a guide whose plan settles a
+        decision returns just that move; it must be legal."""
         return state.legal_moves(seat)
 
     def tree_moves(self, state: GameState, seat: int) -> list[str]:

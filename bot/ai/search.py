@@ -92,6 +92,8 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
         return moves[0]
     guide = guide_for(state.rules.info.key)
     candidates = guide.root_moves(state, seat)
+    if len(candidates) == 1:
+        return candidates[0]  # the guide's plan decides here: nothing to search
     root = Node(mover=CHANCE)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     done = 0
