@@ -8,7 +8,8 @@ supervisor can act on, never a traceback and a hang:
 - 0: stopped cleanly (SIGTERM, as sent by systemd and `docker stop`, or Ctrl-C);
 - 1: Discord refused the token or the intents, or could not be reached;
 - 2: a setting is wrong (`.env` or the environment; the message names it);
-- 3: the database cannot be used (damaged, read-only, newer schema, another bot on it).
+- 3: the database cannot be used (damaged, read-only, newer schema, another bot on it, or
+  another live process runs these shards: bot/shard_guard.py).
 
 Restarting cannot fix 2 or 3, so the example systemd unit does not restart on them.
 Heavy imports (discord.py) are deferred so `backup` starts quickly.
@@ -79,6 +80,7 @@ def run_bot() -> int:
     import aiohttp
     import discord
 
+    from bot.shard_guard import ShardsTaken
     from bot.startup import StartupRefused, prepare_database
     from bot.store import MIGRATIONS
 
@@ -107,6 +109,8 @@ def run_bot() -> int:
         return fail(f"cannot reach Discord: {exc}", EXIT_DISCORD)
     except sqlite3.Error as exc:
         return fail(f"database error on {settings.database.absolute()}: {exc}", EXIT_DATABASE)
+    except ShardsTaken as exc:
+        return fail(exc, EXIT_DATABASE)
     except KeyboardInterrupt:
         pass
     finally:

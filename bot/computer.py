@@ -75,6 +75,7 @@ class ComputerPlayer:
         *,
         executor: Executor | None = None,
         iterations: int | None = None,
+        owns: Callable[[int | None], bool] | None = None,
     ) -> None:
         self.service = service
         self.user_id = user_id
@@ -82,6 +83,8 @@ class ComputerPlayer:
         self.executor = executor or make_pool()
         self.iterations = iterations
         """Tests: a fixed iteration budget instead of the level's (deterministic, fast)."""
+        self.owns = owns or (lambda _guild_id: True)
+        """Whether this process plays for a guild (its shard is this process's, bot/shard_guard.py)."""
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
@@ -97,7 +100,7 @@ class ComputerPlayer:
     async def resume(self) -> None:
         """At start-up: take up every active match where the computer must move."""
         for row in await self.service.store.active_matches():
-            if row.seat_of(self.user_id) is not None:
+            if row.seat_of(self.user_id) is not None and self.owns(row.guild_id):
                 self.consider(row.id)
 
     def consider(self, match_id: int) -> None:
@@ -134,7 +137,7 @@ class ComputerPlayer:
         """Think and play one move if the computer must act now; False when it need not."""
         row = await self.service.get(match_id)
         seat = row.seat_of(self.user_id)
-        if row.status != "active" or seat is None or row.snapshot is None:
+        if row.status != "active" or seat is None or row.snapshot is None or not self.owns(row.guild_id):
             return False
         if seat not in _turn(self.service, row):
             return False
