@@ -105,6 +105,8 @@ class Boneyard(commands.AutoShardedBot):
     leases: ShardLeases
     """This process's claim on its shards (bot/shard_guard.py): every per-shard duty asks
     `owns(guild_id)` before acting."""
+    clock_time: tuple[Now, Sleep] = (time.time, asyncio.sleep)
+    """The time the clocks started by `setup_hook` run on (tests set a fake one before start)."""
 
     def __init__(self, settings: Settings) -> None:
         shards = settings.shards
@@ -139,7 +141,8 @@ class Boneyard(commands.AutoShardedBot):
             log.info("rated %d finished matches missed before the last shutdown", caught_up)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.start_clocks()
+        now, sleep = self.clock_time
+        await self.start_clocks(now=now, sleep=sleep)
         await self._sync_commands()
 
     async def start_clocks(self, *, now: Now = time.time, sleep: Sleep = asyncio.sleep) -> ClockKeeper:

@@ -142,18 +142,19 @@ class ShardLeases:
             self._task = asyncio.create_task(self._renew_forever(), name="shard-leases")
 
     async def close(self, *, release: bool = True) -> None:
-        """Stop renewing; with `release`, give the leases up so a restart need not wait."""
+        """Stop renewing and acting; with `release`, give the leases up so a restart need not
+        wait (without, they stay until they lapse, as after a crash)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        if release and self.held:
+        held, self.held = self.held, frozenset()
+        if release and held:
             try:
                 await self.leases.release(self.owner)
             except Exception:
                 log.exception("could not release the shard leases (they lapse in %.0f s)", self._lease_seconds)
-            self.held = frozenset()
 
     async def renew(self) -> None:
         """One renewal: extends how long the leases are surely ours, or finds shards lost."""
