@@ -202,6 +202,11 @@ class Boneyard(commands.AutoShardedBot):
             await self.clocks.close()  # its last heartbeat marks when the bot went down
             self.clocks = None
         await self._cancel_ready_task()
+        loop: object = self.loop  # a placeholder until logging in sets the running loop
+        if not isinstance(loop, asyncio.AbstractEventLoop):
+            # never logged in (a client built to list its commands): the sharded client's
+            # close() needs the queue that logging in creates
+            await self._async_setup_hook()
         await super().close()
         leases = getattr(self, "leases", None)
         if leases is not None:
