@@ -25,7 +25,7 @@ import pytest
 from bot.client import Boneyard
 from bot.config import Settings
 from bot.matches import ClockNotice, ClockResult, Update
-from bot.shard_guard import LEASE_SECONDS
+from bot.shard_guard import LEASE_SECONDS, RENEW_EVERY, ShardsTaken
 from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.bot.settling_time import SettlingTime
@@ -41,9 +41,9 @@ COUNT = 2
 class ShardHarness(Harness):
     """The harness of one shard's client; records which clock results it announced."""
 
-    def __init__(self, fake: FakeDiscord, database: Path, shard: int, clock: SettlingTime) -> None:
+    def __init__(self, fake: FakeDiscord, database: Path, shards: set[int], clock: SettlingTime) -> None:
         super().__init__(fake, database)
-        self.shard = shard
+        self.shards = shards
         self.time = clock
         self.fired: list[tuple[int, str]] = []
         """(match id, what) of every clock result this client announced."""
@@ -57,20 +57,20 @@ class ShardHarness(Harness):
                 "SYNC_COMMANDS": "global",
                 "TYPED_MOVES": "on",
                 "SHARD_COUNT": str(COUNT),
-                "SHARD_IDS": str(self.shard),
+                "SHARD_IDS": ",".join(str(s) for s in sorted(self.shards)),
                 **({"DATABASE_URL": self.database_url} if self.database_url else {}),
             },
             dotenv=None,
         )
 
     async def start(self) -> Boneyard:
-        """A new client for this shard, its clocks on the shared fake time."""
-        self.fake.gateway.identified_shards.discard((self.shard, COUNT))
+        """A new client for these shards, its clocks on the shared fake time."""
+        self.fake.gateway.identified_shards -= {(shard, COUNT) for shard in self.shards}
         bot = Boneyard(self.settings())
         bot.clock_time = (self.time.now, self.time.sleep)
         self._bot = bot
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
-        await self.fake.wait_for_shards({self.shard}, COUNT)
+        await self.fake.wait_for_shards(self.shards, COUNT)
         assert bot.clocks is not None
         self.time.keepers.append(bot.clocks)
         bot.add_listener(self._record, "on_clock_result")
@@ -140,7 +140,7 @@ async def test_two_shards_fire_each_clock_once_and_a_dead_shard_resumes_on_resta
         for guild in guilds:
             for user in fake.players:
                 fake.add_member(guild, user)
-        zero, one = (ShardHarness(fake, path, shard, clock) for shard in range(COUNT))
+        zero, one = (ShardHarness(fake, path, {shard}, clock) for shard in range(COUNT))
         zero.database_url = one.database_url = url
         restarted: ShardHarness | None = None
         try:
@@ -178,7 +178,7 @@ async def test_two_shards_fire_each_clock_once_and_a_dead_shard_resumes_on_resta
             await zero.bot.store.db.execute(
                 "UPDATE shard_leases SET refreshed_at = refreshed_at - ? WHERE owner = ?", (LEASE_SECONDS, dead_owner)
             )
-            restarted = ShardHarness(fake, path, 1, clock)
+            restarted = ShardHarness(fake, path, {1}, clock)
             restarted.database_url = url
             await restarted.start()
             assert restarted.bot.clocks is not None and restarted.bot.clocks.get(m1) is not None  # resumed
@@ -233,3 +233,50 @@ async def test_two_shards_fire_each_clock_once_and_a_dead_shard_resumes_on_resta
         await store.close()
     errors = unexpected_errors(zero, caplog.records)
     assert not errors, "\n".join(errors)
+
+
+async def test_one_process_runs_both_shards_and_a_second_one_on_a_shard_is_refused(tmp_path: Path) -> None:
+    """SHARD_IDS=0,1 of 2 in one client: a connection per shard, both guilds' matches and
+    clocks in one process.  A second client started on shard 1 is refused, naming it, once
+    the first has renewed its lease (within one renewal), and it changed nothing."""
+    path = tmp_path / "boneyard.sqlite3"
+    clock = SettlingTime(float(int(time.time())))
+    async with FakeDiscord() as fake:
+        guilds = [fake.add_guild(f"Shard {s} Hall", shard=(s, COUNT)) for s in range(COUNT)]
+        channels = [fake.add_text_channel(guild, "games") for guild in guilds]
+        alice, bob, carol = fake.players
+        for guild in guilds:
+            for user in fake.players:
+                fake.add_member(guild, user)
+        both = ShardHarness(fake, path, {0, 1}, clock)
+        try:
+            bot = await both.start()
+            assert sorted(bot.shards) == [0, 1] and {g.id for g in bot.guilds} == set(fake.world.guilds)
+            for guild in guilds:
+                await bot.lobby.configure(guild.id, venue="channel", clock=None)
+            matches = [
+                await play_blitz(both, channels[0], alice, bob),
+                await play_blitz(both, channels[1], carol, alice),
+            ]
+
+            intruder = Boneyard(ShardHarness(fake, path, {1}, clock).settings())
+            with pytest.raises(ShardsTaken, match=r"shards \[1\] are run by another live process"):
+                await asyncio.wait_for(intruder.start("dummy"), RENEW_EVERY * 4)
+            await intruder.close()
+            assert len(fake.gateway.sessions) == COUNT  # it never connected to Discord
+            held = {lease.shard: lease.owner for lease in await LeaseStore(bot.store).leases()}
+            assert held == {0: bot.leases.owner, 1: bot.leases.owner}
+
+            await clock.advance(300)
+            await fake.wait_until_idle()
+            await both.wait_for_handlers()
+        finally:
+            await both.stop()
+            restore_discord_defaults()
+        fake.assert_clean()
+    full = {"30 s left", "15 s left", "5 s left", "entering reserve", "0:30 of reserve left"}
+    for channel, player in ((channels[0], bob), (channels[1], alice)):
+        said = reminders(fake, channel, player)
+        assert full <= set(said) and max(said.values()) == 1, said
+        assert len(losses(fake, channel)) == 1
+    assert sorted(m for m, what in both.fired if what == "timeout") == sorted(matches)
