@@ -129,6 +129,7 @@ class Boneyard(commands.AutoShardedBot):
         self.store = await Store.open(self.settings.database_location)
         self.leases = ShardLeases(self.store, self.settings.shards)
         await self.leases.claim()  # before any duty: a refused start has done nothing
+        self.leases.lost_listeners.append(self._leave_shards)
         self.leases.start()
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
@@ -174,6 +175,14 @@ class Boneyard(commands.AutoShardedBot):
             return "later"
         row = await self.service.get(match_id)
         return "fire" if self.leases.holds(row.guild_id) else "drop"
+
+    async def _leave_shards(self, shards: frozenset[int]) -> None:
+        """Another process took these shards over: stop listening on their connections too,
+        so their servers' commands are answered by that process alone."""
+        for shard_id in sorted(shards):
+            shard = self.get_shard(shard_id)
+            if shard is not None:
+                await shard.disconnect()
 
     async def _on_clock_result(self, result: ClockResult) -> None:
         self.dispatch("clock_result", result)

@@ -280,3 +280,57 @@ async def test_one_process_runs_both_shards_and_a_second_one_on_a_shard_is_refus
         assert full <= set(said) and max(said.values()) == 1, said
         assert len(losses(fake, channel)) == 1
     assert sorted(m for m, what in both.fired if what == "timeout") == sorted(matches)
+
+
+async def test_a_process_whose_shard_was_taken_over_stops_its_duties_and_leaves_it(tmp_path: Path) -> None:
+    """Shards 0 and 1 in one client; its lease on shard 1 is taken over by another process
+    (as after a long pause of this one).  At its next renewal it finds out: it closes shard 1's
+    connection and never fires that guild's clock again (the stored clock is left as it was,
+    for the new owner), while shard 0 goes on."""
+    path = tmp_path / "boneyard.sqlite3"
+    clock = SettlingTime(float(int(time.time())))
+    async with FakeDiscord() as fake:
+        guilds = [fake.add_guild(f"Shard {s} Hall", shard=(s, COUNT)) for s in range(COUNT)]
+        channels = [fake.add_text_channel(guild, "games") for guild in guilds]
+        alice, bob, carol = fake.players
+        for guild in guilds:
+            for user in fake.players:
+                fake.add_member(guild, user)
+        both = ShardHarness(fake, path, {0, 1}, clock)
+        try:
+            bot = await both.start()
+            for guild in guilds:
+                await bot.lobby.configure(guild.id, venue="channel", clock=None)
+            m0 = await play_blitz(both, channels[0], alice, bob)
+            m1 = await play_blitz(both, channels[1], alice, carol)
+            await clock.advance(35)
+            await fake.wait_until_idle()
+            assert reminders(fake, channels[1], carol) == Counter({"30 s left": 1})
+
+            # another process takes shard 1 over (this one's lease is stale in the database)
+            leases = LeaseStore(bot.store)
+            await bot.store.db.execute("UPDATE shard_leases SET refreshed_at = refreshed_at - ?", (LEASE_SECONDS,))
+            assert await leases.claim({1}, COUNT, "successor", now=time.time(), alive_within=LEASE_SECONDS) == []
+            stored = (await bot.service.get(m1)).clock
+            await bot.leases.renew()  # its next renewal
+            assert bot.leases.lost == {1} and bot.leases.held == {0}
+            assert not bot.owns(guilds[1].id) and bot.owns(guilds[0].id)
+            for _ in range(100):
+                if [s.shard for s in fake.gateway.active_sessions] == [(0, COUNT)]:
+                    break
+                await asyncio.sleep(0.02)
+            assert [s.shard for s in fake.gateway.active_sessions] == [(0, COUNT)]  # shard 1's connection closed
+
+            silent_from = fake.mark()
+            await clock.advance(300)
+            await fake.wait_until_idle()
+            await both.wait_for_handlers()
+            assert [m for m in fake.bot_messages(channels[1]) if m.id > silent_from.snowflake] == []
+            row = await bot.service.store.get_match(m1)
+            assert row is not None and row.status == "active" and row.clock == stored  # left to its new owner
+            assert len(losses(fake, channels[0])) == 1  # shard 0 went on to the end
+            assert {m for m, what in both.fired if what == "timeout"} == {m0}
+        finally:
+            await both.stop()
+            restore_discord_defaults()
+        fake.assert_clean()
