@@ -25,7 +25,7 @@ import pytest
 from bot.client import Boneyard
 from bot.config import Settings
 from bot.matches import ClockNotice, ClockResult, Update
-from bot.shard_guard import LEASE_SECONDS, RENEW_EVERY, ShardsTaken
+from bot.shard_guard import LEASE_SECONDS, ShardsTaken
 from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.bot.settling_time import SettlingTime
@@ -261,7 +261,7 @@ async def test_one_process_runs_both_shards_and_a_second_one_on_a_shard_is_refus
 
             intruder = Boneyard(ShardHarness(fake, path, {1}, clock).settings())
             with pytest.raises(ShardsTaken, match=r"shards \[1\] are run by another live process"):
-                await asyncio.wait_for(intruder.start("dummy"), RENEW_EVERY * 4)
+                await asyncio.wait_for(intruder.start("dummy"), 60)
             await intruder.close()
             assert len(fake.gateway.sessions) == COUNT  # it never connected to Discord
             held = {lease.shard: lease.owner for lease in await LeaseStore(bot.store).leases()}
