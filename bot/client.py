@@ -125,12 +125,12 @@ class Boneyard(commands.AutoShardedBot):
             point_discord_at(settings.api_base)
 
     async def setup_hook(self) -> None:
-        await self.pictures.warm()
         self.store = await Store.open(self.settings.database_location)
         self.leases = ShardLeases(self.store, self.settings.shards)
         await self.leases.claim()  # before any duty: a refused start has done nothing
         self.leases.lost_listeners.append(self._leave_shards)
         self.leases.start()
+        await self.pictures.warm()
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)
