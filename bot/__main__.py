@@ -63,7 +63,7 @@ def stop_on_sigterm(bot: Boneyard) -> None:
         loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, *, sole_process: bool = False) -> None:
     import discord
 
     from bot.client import Boneyard
@@ -71,7 +71,7 @@ async def run(settings: Settings) -> None:
     # Boneyard has no voice features: discord.py's two start-up warnings about missing voice
     # libraries would only hide the lines an operator needs to read.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-    async with Boneyard(settings) as bot:
+    async with Boneyard(settings, sole_process=sole_process) as bot:
         stop_on_sigterm(bot)
         await bot.start(settings.token)
 
@@ -96,7 +96,7 @@ def run_bot() -> int:
     except StartupRefused as exc:
         return fail(exc, EXIT_DATABASE)
     try:
-        asyncio.run(run(settings))
+        asyncio.run(run(settings, sole_process=lock is not None))
     except discord.LoginFailure:
         return fail("Discord refused the token: check DISCORD_TOKEN in .env.", EXIT_DISCORD)
     except discord.PrivilegedIntentsRequired:

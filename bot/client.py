@@ -108,7 +108,9 @@ class Boneyard(commands.AutoShardedBot):
     clock_time: tuple[Now, Sleep] = (time.time, asyncio.sleep)
     """The time the clocks started by `setup_hook` run on (tests set a fake one before start)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, sole_process: bool = False) -> None:
+        """`sole_process`: the caller holds the SQLite file's lock, so no other bot process runs
+        on this database (a lease left in it is a stopped process's, bot/shard_guard.py)."""
         shards = settings.shards
         super().__init__(
             shard_ids=sorted(shards.ids),
@@ -120,6 +122,7 @@ class Boneyard(commands.AutoShardedBot):
             help_command=None,
         )
         self.settings = settings
+        self.sole_process = sole_process
         self.pictures = WorkerPool(preload=PICTURE_MODULES)
         if settings.api_base:
             point_discord_at(settings.api_base)
@@ -127,7 +130,7 @@ class Boneyard(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_location)
         self.leases = ShardLeases(self.store, self.settings.shards)
-        await self.leases.claim()  # before any duty: a refused start has done nothing
+        await self.leases.claim(sole_process=self.sole_process)  # before any duty: a refused start did nothing
         self.leases.lost_listeners.append(self._leave_shards)
         self.leases.start()
         await self.pictures.warm()

@@ -107,15 +107,20 @@ class ShardLeases:
 
     # --- life cycle ------------------------------------------------------------------
 
-    async def claim(self) -> None:
+    async def claim(self, *, sole_process: bool = False) -> None:
         """Claim every shard of the layout, waiting out a lease that may be a dead process's;
-        raises ShardsTaken when a live process holds one (or runs another SHARD_COUNT)."""
+        raises ShardsTaken when a live process holds one (or runs another SHARD_COUNT).
+
+        `sole_process`: this process holds the SQLite file's lock (bot/startup.py), which no
+        other live process can hold, so any other lease is a stopped process's: taken over at
+        once rather than waited out."""
         first_seen: dict[int, float] = {}
+        alive_within = float("-inf") if sole_process else self._lease_seconds
         while True:
             started = self._monotonic()
             now = self._now()
             blocking = await self.leases.claim(
-                self.layout.ids, self.layout.count, self.owner, now=now, alive_within=self._lease_seconds
+                self.layout.ids, self.layout.count, self.owner, now=now, alive_within=alive_within
             )
             if not blocking:
                 self.held = self.layout.ids

@@ -205,3 +205,17 @@ async def test_raced_claims_from_two_processes_give_each_shard_one_owner(stores:
         fresh = [r for r in rows if r.refreshed_at == now]
         assert {r.owner for r in fresh} == {winner}
         assert {r.shard for r in fresh} == shards[0 if winner.startswith("a") else 1]
+
+
+async def test_the_holder_of_the_sqlite_file_lock_takes_a_dead_lease_over_at_once(stores: tuple[Store, Store]) -> None:
+    """`python -m bot` on SQLite holds the file's lock, which no other live process can hold:
+    a lease left by a killed process is taken over without waiting it out."""
+    clocks = Clocks()
+    killed = leases(stores[0], clocks, 1, 0)
+    await killed.claim()
+    clocks.advance(1)
+    restarted = leases(stores[1], clocks, 1, 0)
+    await restarted.claim(sole_process=True)
+    assert clocks.slept == [] and restarted.held == {0}
+    await killed.renew()
+    assert killed.lost == {0} and not killed.holds(None)
