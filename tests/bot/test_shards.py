@@ -12,6 +12,7 @@ from bot.config import ConfigError, Settings
 from bot.outbox import BOARD, Announcement
 from bot.shards import ShardLayout, shard_of
 from bot.store import Store
+from bot.store.lobby import LobbyStore
 from tests.bot.conftest import ALICE, BOB
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -126,3 +127,30 @@ async def test_a_process_with_several_shards_beats_for_each_of_them(store: Store
     assert await SqliteClockStore(store, ShardLayout(3, frozenset({0}))).load_heartbeat() == 400.0
     assert await SqliteClockStore(store, ShardLayout(3, frozenset({2}))).load_heartbeat() == 400.0
     assert await SqliteClockStore(store, ShardLayout(3, frozenset({1}))).load_heartbeat() is None
+
+
+async def test_each_process_expires_only_its_guilds_challenges(store: Store) -> None:
+    """Challenge expiry is a per-shard duty too: the process that owns the guild closes the
+    challenge and edits its message, the other leaves it alone."""
+    lobby = LobbyStore(store)
+    guild_on = {shard: (1_000 * 2 + shard) << 22 for shard in (0, 1)}
+    ids = {}
+    for shard, guild in guild_on.items():
+        row = await store.create_challenge(
+            game="focus",
+            options={},
+            guild_id=guild,
+            channel_id=700 + shard,
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            seat_pref="first",
+            seed="s",
+            seed_hash="h",
+        )
+        assert row is not None
+        await lobby.set_expiry(row.id, 100.0)
+        ids[shard] = row.id
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({1}))) == [ids[1]]
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({1}))) == []
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset())) == []  # leases unsure: nothing
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({0}))) == [ids[0]]
