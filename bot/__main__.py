@@ -8,7 +8,8 @@ supervisor can act on, never a traceback and a hang:
 - 0: stopped cleanly (SIGTERM, as sent by systemd and `docker stop`, or Ctrl-C);
 - 1: Discord refused the token or the intents, or could not be reached;
 - 2: a setting is wrong (`.env` or the environment; the message names it);
-- 3: the database cannot be used (damaged, read-only, newer schema, another bot on it).
+- 3: the database cannot be used (damaged, read-only, newer schema, another bot on it, or
+  another live process runs these shards: bot/shard_guard.py).
 
 Restarting cannot fix 2 or 3, so the example systemd unit does not restart on them.
 Heavy imports (discord.py) are deferred so `backup` starts quickly.
@@ -73,10 +74,11 @@ def stop_on_sigterm(bot: Boneyard) -> list[asyncio.Task[None]]:
     return closing
 
 
-async def run(settings: Settings, scan: Path | None = None) -> None:
+async def run(settings: Settings, scan: Path | None = None, *, sole_process: bool = False) -> None:
     """Run the bot until it is closed.  `scan`: a large SQLite file whose full check was left
     for after start (bot/store/health.py); if it finds damage, the bot stops and
-    `StartupRefused` carries the one line."""
+    `StartupRefused` carries the one line.  `sole_process`: this process holds the SQLite
+    file's lock, so no other live process can hold a shard lease (bot/shard_guard.py)."""
     import discord
 
     from bot.client import Boneyard
@@ -85,7 +87,7 @@ async def run(settings: Settings, scan: Path | None = None) -> None:
     # libraries would only hide the lines an operator needs to read.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     damage: list[str] = []
-    async with Boneyard(settings) as bot:
+    async with Boneyard(settings, sole_process=sole_process) as bot:
         closing = stop_on_sigterm(bot)
         checking = None if scan is None else asyncio.create_task(stop_if_damaged(bot, scan, damage))
         try:
@@ -141,6 +143,7 @@ def run_bot() -> int:
     import aiohttp
     import discord
 
+    from bot.shard_guard import ShardsTaken
     from bot.startup import StartupRefused, prepare_database
     from bot.store import MIGRATIONS
 
@@ -156,7 +159,7 @@ def run_bot() -> int:
     except StartupRefused as exc:
         return fail(exc, EXIT_DATABASE)
     try:
-        asyncio.run(run(settings, None if lock is None else lock.scan))
+        asyncio.run(run(settings, None if lock is None else lock.scan, sole_process=lock is not None))
     except StartupRefused as exc:
         return fail(exc, EXIT_DATABASE)
     except discord.LoginFailure:
@@ -171,6 +174,8 @@ def run_bot() -> int:
         return fail(f"cannot reach Discord: {exc}", EXIT_DISCORD)
     except sqlite3.Error as exc:
         return fail(f"database error on {settings.database.absolute()}: {exc}", EXIT_DATABASE)
+    except ShardsTaken as exc:
+        return fail(exc, EXIT_DATABASE)
     except KeyboardInterrupt:
         pass
     finally:

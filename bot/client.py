@@ -25,13 +25,13 @@ import yarl
 from discord.ext import commands
 
 from bot.agreements import Agreements
-from bot.clocks import ClockKeeper
+from bot.clocks import ClockKeeper, Gate
 from bot.clocks.scheduler import Now, Sleep
 from bot.config import Settings
 from bot.lobby import Lobby
 from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
-from bot.shard_guard import claim_layout
+from bot.shard_guard import ShardLeases
 from bot.store import MatchRow, Store
 from bot.tournament_service import TournamentService
 from bot.worker_pool import WorkerPool
@@ -89,7 +89,10 @@ def intents_for(settings: Settings) -> discord.Intents:
     return intents
 
 
-class Boneyard(commands.Bot):
+class Boneyard(commands.AutoShardedBot):
+    """The bot; sharded always (one process runs `SHARD_IDS` of `SHARD_COUNT`, by default the
+    one shard of one), so one code path serves a single process and a fleet of them."""
+
     store: Store
     service: MatchService
     ratings: RatingBook
@@ -99,12 +102,19 @@ class Boneyard(commands.Bot):
     clocks: ClockKeeper | None = None
     pictures: WorkerPool
     """The worker processes every picture is rendered in (rendering holds the GIL)."""
+    leases: ShardLeases
+    """This process's claim on its shards (bot/shard_guard.py): every per-shard duty asks
+    `owns(guild_id)` before acting."""
+    clock_time: tuple[Now, Sleep] = (time.time, asyncio.sleep)
+    """The time the clocks started by `setup_hook` run on (tests set a fake one before start)."""
 
-    def __init__(self, settings: Settings) -> None:
-        shards = settings.shards  # one shard per process (bot/config.py checks)
+    def __init__(self, settings: Settings, *, sole_process: bool = False) -> None:
+        """`sole_process`: the caller holds the SQLite file's lock, so no other bot process runs
+        on this database (a lease left in it is a stopped process's, bot/shard_guard.py)."""
+        shards = settings.shards
         super().__init__(
-            shard_id=min(shards.ids) if shards.sharded else None,
-            shard_count=shards.count if shards.sharded else None,
+            shard_ids=sorted(shards.ids),
+            shard_count=shards.count,
             command_prefix=commands.when_mentioned_or("!"),
             intents=intents_for(settings),
             owner_ids=set(settings.owner_ids) or None,
@@ -112,14 +122,18 @@ class Boneyard(commands.Bot):
             help_command=None,
         )
         self.settings = settings
+        self.sole_process = sole_process
         self.pictures = WorkerPool(preload=PICTURE_MODULES)
         if settings.api_base:
             point_discord_at(settings.api_base)
 
     async def setup_hook(self) -> None:
-        await self.pictures.warm()
         self.store = await Store.open(self.settings.database_location)
-        await claim_layout(self.store, self.settings.shards)
+        self.leases = ShardLeases(self.store, self.settings.shards)
+        await self.leases.claim(sole_process=self.sole_process)  # before any duty: a refused start did nothing
+        self.leases.lost_listeners.append(self._leave_shards)
+        self.leases.start()
+        await self.pictures.warm()
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)
@@ -131,7 +145,8 @@ class Boneyard(commands.Bot):
             log.info("rated %d finished matches missed before the last shutdown", caught_up)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.start_clocks()
+        now, sleep = self.clock_time
+        await self.start_clocks(now=now, sleep=sleep)
         await self._sync_commands()
 
     async def start_clocks(self, *, now: Now = time.time, sleep: Sleep = asyncio.sleep) -> ClockKeeper:
@@ -145,10 +160,32 @@ class Boneyard(commands.Bot):
             now=now,
             sleep=sleep,
             forgive_downtime_over=self.settings.forgive_downtime_seconds,
-            shards=self.settings.shards,
+            shards=self.leases,
+            gate=self._clock_gate,
         )
         await self.clocks.start()
         return self.clocks
+
+    def owns(self, guild_id: int | None) -> bool:
+        """This process acts for the guild now: it runs the guild's shard and its lease on it
+        is surely current (bot/shard_guard.py)."""
+        return self.leases.holds(guild_id)
+
+    async def _clock_gate(self, match_id: int) -> Gate:
+        """Fire a due clock only while the match's shard is surely ours: retry later while the
+        leases are unsure, drop the clock when another process took its shard over."""
+        if not self.leases.valid():
+            return "later"
+        row = await self.service.get(match_id)
+        return "fire" if self.leases.holds(row.guild_id) else "drop"
+
+    async def _leave_shards(self, shards: frozenset[int]) -> None:
+        """Another process took these shards over: stop listening on their connections too,
+        so their servers' commands are answered by that process alone."""
+        for shard_id in sorted(shards):
+            shard = self.get_shard(shard_id)
+            if shard is not None:
+                await shard.disconnect()
 
     async def _on_clock_result(self, result: ClockResult) -> None:
         self.dispatch("clock_result", result)
@@ -177,7 +214,15 @@ class Boneyard(commands.Bot):
             await self.clocks.close()  # its last heartbeat marks when the bot went down
             self.clocks = None
         await self._cancel_ready_task()
+        loop: object = self.loop  # a placeholder until logging in sets the running loop
+        if not isinstance(loop, asyncio.AbstractEventLoop):
+            # never logged in (a client built to list its commands): the sharded client's
+            # close() needs the queue that logging in creates
+            await self._async_setup_hook()
         await super().close()
+        leases = getattr(self, "leases", None)
+        if leases is not None:
+            await leases.close()  # released: a restart need not wait for them to lapse
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
@@ -191,7 +236,13 @@ class Boneyard(commands.Bot):
         (SIGTERM right after connecting, a short test) had it wake up in the closed client
         and die with "Task exception was never retrieved ... _delay_ready".
         """
-        ready = self._connection._ready_task
-        if ready is not None and not ready.done():
-            ready.cancel()
-            await asyncio.wait([ready])
+        state = self._connection
+        pending = [state._ready_task, *getattr(state, "_ready_tasks", {}).values()]  # and one per shard
+        waiting = [task for task in pending if task is not None and not task.done()]
+        for task in waiting:
+            task.cancel()
+        if waiting:
+            await asyncio.wait(waiting)
+        state._ready_task = None  # the sharded state clears them only when READY completes
+        if hasattr(state, "_ready_tasks"):
+            state._ready_tasks = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.clocks import ClockState, MatchId
-from bot.shards import ShardLayout
+from bot.shards import Ownership, ShardLayout
 from bot.store import Store
 
 HEARTBEAT_KEY = "clock_heartbeat"
@@ -20,11 +20,16 @@ HEARTBEAT_KEY = "clock_heartbeat"
 
 class SqliteClockStore:
     """Running clocks are those of active matches with a clock column (of the guilds this
-    process owns: with shards, one heartbeat per shard)."""
+    process owns: with shards, one heartbeat per shard).  `shards` is asked at every call:
+    the shards a process holds can shrink (bot/shard_guard.py)."""
 
-    def __init__(self, store: Store, shards: ShardLayout | None = None) -> None:
+    def __init__(self, store: Store, shards: Ownership | None = None) -> None:
         self.store = store
-        self.shards = shards or ShardLayout()
+        self.ownership: Ownership = shards or ShardLayout()
+
+    @property
+    def shards(self) -> ShardLayout:
+        return self.ownership.current
 
     async def load_all(self) -> list[tuple[MatchId, ClockState]]:
         rows = await self.store.running_clocks(self.shards)
@@ -42,5 +47,6 @@ class SqliteClockStore:
         return max(known) if known else None
 
     async def save_heartbeat(self, at: float) -> None:
-        for shard in sorted(self.shards.ids):
-            await self.store.set_meta(self.shards.heartbeat_key(shard), repr(at))
+        shards = self.shards
+        for shard in sorted(shards.ids):
+            await self.store.set_meta(shards.heartbeat_key(shard), repr(at))

@@ -74,6 +74,7 @@ class ComputerPlayer:
         *,
         executor: Executor | None = None,
         iterations: int | None = None,
+        owns: Callable[[int | None], bool] | None = None,
     ) -> None:
         self.service = service
         self.user_id = user_id
@@ -81,6 +82,8 @@ class ComputerPlayer:
         self.executor = executor or make_pool()
         self.iterations = iterations
         """Tests: a fixed iteration budget instead of the level's (deterministic, fast)."""
+        self.owns = owns or (lambda _guild_id: True)
+        """Whether this process plays for a guild (its shard is this process's, bot/shard_guard.py)."""
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
@@ -94,7 +97,8 @@ class ComputerPlayer:
         return level if level in LEVELS else DEFAULT_LEVEL
 
     async def resume(self) -> None:
-        """At start-up: take up every active match where the computer must move."""
+        """At start-up: take up every active match where the computer must move (a match of
+        another process's shard is dropped when it is looked at, `_think`)."""
         for match_id in await self.service.store.active_match_ids_of(self.user_id):
             self.consider(match_id)
 
@@ -132,7 +136,7 @@ class ComputerPlayer:
         """Think and play one move if the computer must act now; False when it need not."""
         row = await self.service.get(match_id)
         seat = row.seat_of(self.user_id)
-        if row.status != "active" or seat is None or row.snapshot is None:
+        if row.status != "active" or seat is None or row.snapshot is None or not self.owns(row.guild_id):
             return False
         if seat not in _turn(self.service, row):
             return False

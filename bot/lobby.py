@@ -28,6 +28,7 @@ from bot.clocks import ClockState, InvalidTimeControl, parse_time_control
 from bot.clocks.model import parse_duration
 from bot.lobby_store import LobbyStore, Placement
 from bot.matches import MatchService, NotInMatch, ServiceError, Update, clock_of
+from bot.shards import ShardLayout
 from bot.store import MatchRow
 
 Venue = Literal["threads", "channel"]
@@ -184,9 +185,10 @@ class Lobby:
         rows = await self.store.open_challenges(guild_id, self.matches.now())
         return [(row, await self.placement(row.id)) for row in rows]
 
-    async def expire_due(self) -> list[MatchRow]:
-        """Close the challenges past their deadline; the rows, for the cog to update their messages."""
-        ids = await self.store.expire_challenges(self.matches.now())
+    async def expire_due(self, shards: ShardLayout | None = None) -> list[MatchRow]:
+        """Close the challenges past their deadline (of the guilds of `shards`, when given);
+        the rows, for the cog to update their messages."""
+        ids = await self.store.expire_challenges(self.matches.now(), shards)
         return [await self.matches.get(match_id) for match_id in ids]
 
     # --- rematch -----------------------------------------------------------------------

@@ -44,6 +44,7 @@ from bot.clock_store import SqliteClockStore
 from bot.clocks import (
     TIMEOUT_REASON,
     ClockEvent,
+    ClockGate,
     ClockKeeper,
     ClockState,
     InvalidTimeControl,
@@ -57,7 +58,7 @@ from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Out
 from bot.games.base import LogEntry
 from bot.move_log import effective
 from bot.outbox import BOARD, Announcement, new_key
-from bot.shards import ShardLayout
+from bot.shards import Ownership
 from bot.store import MatchRow, Opening, StaleVersion, Store
 
 log = logging.getLogger(__name__)
@@ -1133,7 +1134,8 @@ def attach_clocks(
     now: Now = time.time,
     sleep: Sleep = asyncio.sleep,
     forgive_downtime_over: float | None = None,
-    shards: ShardLayout | None = None,
+    shards: Ownership | None = None,
+    gate: ClockGate | None = None,
 ) -> ClockKeeper:
     """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
     locks), attach it, and return it; the caller starts it with `await keeper.start()` once
@@ -1141,7 +1143,8 @@ def attach_clocks(
 
     Each due event goes to `service.on_clock_event`; a non-None result goes to `on_result`
     (the bot announces it).  `now` / `sleep` are injectable so tests never wait.  With
-    `shards`, only the clocks of the guilds this process owns are loaded after a restart."""
+    `shards`, only the clocks of the guilds this process owns are loaded after a restart;
+    with `gate`, a due clock is fired only when the gate says so (bot/clocks/keeper.py)."""
 
     async def on_event(match_id: int, event: ClockEvent) -> None:
         result = await service.on_clock_event(match_id, event)
@@ -1155,6 +1158,7 @@ def attach_clocks(
         sleep=sleep,
         forgive_downtime_over=forgive_downtime_over,
         lock_for=service.lock_for,
+        gate=gate,
     )
     service.clocks = keeper
     return keeper

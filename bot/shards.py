@@ -3,10 +3,11 @@
 Discord routes a guild's events to shard `(guild_id >> 22) % shard_count`; a process that
 runs shards `SHARD_IDS` of `SHARD_COUNT` therefore owns exactly those guilds, and only it
 fires their clocks, runs their tournaments and posts their outbox rows (direct messages,
-which have no guild, belong to shard 0 as Discord routes them there).  Every shard id
-must be run by some process, or some guilds' clocks never fire: a layout whose ids are
-out of range is refused here, and a process whose shard count differs from the running
-ones is refused at start-up (bot/client.py).
+which have no guild, belong to shard 0 as Discord routes them there).  A process may run
+several shard ids (`SHARD_IDS=0,1`).  Every shard id must be run by some process, or some
+guilds' clocks never fire: a layout whose ids are out of range is refused here, and a
+process whose shard count differs from the running ones, or whose shard ids a live
+process already runs, is refused at start-up (bot/shard_guard.py).
 
 Pure: no I/O.
 """
@@ -14,6 +15,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
@@ -34,6 +36,11 @@ class ShardLayout:
     def sharded(self) -> bool:
         return self.count > 1
 
+    @property
+    def current(self) -> ShardLayout:
+        """A fixed layout is always its own current one (see `Ownership`)."""
+        return self
+
     def owns(self, guild_id: int | None) -> bool:
         return shard_of(guild_id, self.count) in self.ids
 
@@ -44,8 +51,10 @@ class ShardLayout:
     def sql_filter(self, column: str) -> tuple[str, tuple[int, ...]]:
         """A WHERE condition (and its parameters) keeping rows whose guild `column` this
         process owns: the formula in SQL, which both SQLite and PostgreSQL compute."""
-        if not self.sharded:
+        if self.ids >= frozenset(range(self.count)):
             return "1 = 1", ()
+        if not self.ids:
+            return "1 = 0", ()
         marks = ", ".join("?" for _ in self.ids)
         return f"((COALESCE({column}, 0) >> 22) % ?) IN ({marks})", (self.count, *sorted(self.ids))
 
@@ -72,3 +81,12 @@ class ShardLayout:
         if len(set(ids)) != len(ids):
             raise BadLayout("SHARD_IDS lists a shard twice.")
         return cls(count, frozenset(ids))
+
+
+class Ownership(Protocol):
+    """Which shards a process may act for right now: a fixed `ShardLayout`, or the process's
+    leases (bot/shard_guard.py), which shrink to nothing while they cannot be renewed and
+    lose a shard for good when another process took it over."""
+
+    @property
+    def current(self) -> ShardLayout: ...

@@ -44,6 +44,7 @@ class ComputerCog(BoneyardCog):
                 self.bot.user.id,
                 self._announce,
                 iterations=self.bot.settings.computer_iterations,
+                owns=self.bot.owns,
             )
         return self._player
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Final
 
 from discord.ext import commands, tasks
 
-from bot.shard_guard import mark_alive
 from cogs.outbox import dispatcher
 
 if TYPE_CHECKING:
@@ -38,7 +37,6 @@ class OutboxCog(commands.Cog):
     @tasks.loop(seconds=DRAIN_SECONDS)
     async def drain(self) -> None:
         everything, self._started = not self._started, True
-        await mark_alive(self.bot.store, self.bot.settings.shards)
         posted = await dispatcher(self.bot).drain(everything=everything)
         if posted and everything:
             log.info("posted %d announcements left unsent before the restart", posted)

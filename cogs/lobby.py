@@ -60,7 +60,7 @@ class LobbyCog(BoneyardCog):
     async def expire_now(self) -> int:
         """Close the challenges past their deadline and say so on their messages; how many."""
         try:
-            expired = await self.bot.lobby.expire_due()
+            expired = await self.bot.lobby.expire_due(self.bot.leases.current)
         except Exception:
             log.exception("could not expire challenges")
             return 0

@@ -182,7 +182,7 @@ class Dispatcher:
         than the grace period.  Returns how many were posted."""
         now = dt.datetime.now(dt.UTC).timestamp()
         rows = await self.bot.store.unsent_announcements(
-            created_before=None if everything else now - GRACE_SECONDS, shards=self.bot.settings.shards
+            created_before=None if everything else now - GRACE_SECONDS, shards=self.bot.leases.current
         )
         posted = 0
         for row in rows:

@@ -97,7 +97,7 @@ class TournamentRunner:
     async def resume_all(self) -> None:
         """After a (re)start: results that arrived while the bot was down, games not opened."""
         for row in await self.bot.tournaments.running():
-            if not self.bot.settings.shards.owns(row.guild_id):
+            if not self.bot.owns(row.guild_id):
                 continue  # another shard process runs this guild's events
             try:
                 await self.advance(row.id)

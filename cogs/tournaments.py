@@ -390,7 +390,7 @@ class TournamentsCog(BoneyardCog):
         """Start tournaments whose check-in window closed (the deadline is stored, so a
         restart during check-in still starts the event on time)."""
         for row in await self.bot.tournaments.due_checkins():
-            if not self.bot.settings.shards.owns(row.guild_id):
+            if not self.bot.owns(row.guild_id):
                 continue  # another shard process runs this guild's events
             try:
                 started = await self.bot.tournaments.close_checkin(row.id)

@@ -14,7 +14,7 @@ Nothing here imports Discord or the rules engines.
 from __future__ import annotations
 
 from bot.clocks.bench import bench_idle_clocks
-from bot.clocks.keeper import ClockKeeper, EventHandler, LockFor
+from bot.clocks.keeper import ClockGate, ClockKeeper, EventHandler, Gate, LockFor
 from bot.clocks.model import (
     PRESETS,
     TIMEOUT_REASON,
@@ -40,11 +40,13 @@ __all__ = [
     "TIMEOUT_REASON",
     "TOURNAMENT_DRAFT_TIME",
     "ClockEvent",
+    "ClockGate",
     "ClockKeeper",
     "ClockScheduler",
     "ClockState",
     "ClockStore",
     "EventHandler",
+    "Gate",
     "InMemoryClockStore",
     "InvalidTimeControl",
     "LockFor",

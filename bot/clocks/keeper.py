@@ -27,6 +27,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from typing import Literal
 
 from bot.clocks.model import ClockEvent, ClockState
 from bot.clocks.scheduler import ClockScheduler, Now, Sleep
@@ -36,6 +37,10 @@ log = logging.getLogger(__name__)
 
 EventHandler = Callable[[MatchId, ClockEvent], Awaitable[None]]
 LockFor = Callable[[MatchId], AbstractAsyncContextManager[object]]
+Gate = Literal["fire", "later", "drop"]
+ClockGate = Callable[[MatchId], Awaitable[Gate]]
+"""Asked before a due clock is touched: fire it, retry after a while, or drop it from this
+keeper (another process runs its match's shard now; the stored clock is left to it)."""
 
 _HEARTBEAT = "heartbeat"
 HEARTBEAT_SECONDS = 2.0
@@ -56,6 +61,7 @@ class ClockKeeper:
         heartbeat_every: float = HEARTBEAT_SECONDS,
         retry_after: float = 5.0,
         lock_for: LockFor | None = None,
+        gate: ClockGate | None = None,
     ) -> None:
         self._store = store
         self._on_event = on_event
@@ -66,6 +72,7 @@ class ClockKeeper:
         self._retry_after = retry_after
         self._locks: dict[MatchId, asyncio.Lock] = {}
         self._lock_for = lock_for or self._own_lock
+        self._gate = gate
         self._clocks: dict[MatchId, ClockState] = {}
         self._beating = False
         self._scheduler: ClockScheduler[MatchId | str] = ClockScheduler(self._due, now=now, sleep=sleep)
@@ -92,10 +99,12 @@ class ClockKeeper:
         self._scheduler.start()
         log.info("clocks re-armed for %d matches (down since %s)", len(self._clocks), down_since)
 
-    async def close(self) -> None:
-        """Stop the task; the last heartbeat marks when the bot went down."""
+    async def close(self, *, last_heartbeat: bool = True) -> None:
+        """Stop the task; the last heartbeat marks when the bot went down (tests of a crash
+        stop without it: the last record is then the last periodic beat)."""
         await self._scheduler.close()
-        await self._store.save_heartbeat(self.now())
+        if last_heartbeat:
+            await self._store.save_heartbeat(self.now())
 
     # --- what the match service calls ---------------------------------------------
 
@@ -139,6 +148,8 @@ class ClockKeeper:
         if isinstance(key, str):
             await self._beat()
             return
+        if self._gate is not None and not await self._open_gate(key):
+            return
         try:
             events = await self._take_due(key)
         except Exception:
@@ -150,6 +161,21 @@ class ClockKeeper:
                 await self._on_event(key, event)
             except Exception:
                 log.exception("clock event %r of match %s failed", event, key)
+
+    async def _open_gate(self, match_id: MatchId) -> bool:
+        """Ask the gate before marking anything sent: a clock this process may not fire now
+        stays as stored, for whoever may."""
+        assert self._gate is not None
+        try:
+            verdict = await self._gate(match_id)
+        except Exception:
+            log.exception("could not tell whether to fire the clock of match %s; retrying", match_id)
+            verdict = "later"
+        if verdict == "later":
+            self._scheduler.arm(match_id, self.now() + self._retry_after)
+        elif verdict == "drop":
+            self.forget(match_id)
+        return verdict == "fire"
 
     async def _take_due(self, match_id: MatchId) -> list[ClockEvent]:
         async with self._lock_for(match_id):

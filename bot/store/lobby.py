@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from bot.shards import ShardLayout
 from bot.store.core import _MATCH_COLUMNS, MatchRow, Store, _match
 from bot.store.database import Conflict
 
@@ -80,12 +81,15 @@ class LobbyStore:
         async with self.store.transaction() as db:
             await db.execute("UPDATE matches SET expires_at = ? WHERE id = ?", (expires_at, match_id))
 
-    async def expire_challenges(self, now: float) -> list[int]:
-        """Close every challenge whose deadline passed (status `cancelled`); their ids."""
+    async def expire_challenges(self, now: float, shards: ShardLayout | None = None) -> list[int]:
+        """Close every challenge whose deadline passed (status `cancelled`); their ids.  With
+        `shards`, only those of the guilds this process owns."""
+        owned, owned_params = (shards or ShardLayout()).sql_filter("guild_id")
         async with self.store.transaction() as db:
             rows = await db.fetch_all(
-                "SELECT id FROM matches WHERE status = 'challenge' AND expires_at IS NOT NULL AND expires_at <= ?",
-                (now,),
+                "SELECT id FROM matches WHERE status = 'challenge' AND expires_at IS NOT NULL AND expires_at <= ? "
+                f"AND {owned}",
+                (now, *owned_params),
             )
             ids = [int(r[0]) for r in rows]
             for match_id in ids:

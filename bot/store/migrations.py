@@ -206,6 +206,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL;
     """,
+    # 7: shard leases (issue 15): which process runs which shard; claimed at start-up and
+    # renewed while it runs, so a second process on a live shard is refused
+    """
+    CREATE TABLE shard_leases (
+        shard        INTEGER PRIMARY KEY,
+        shard_count  INTEGER NOT NULL,
+        owner        TEXT    NOT NULL,
+        refreshed_at REAL    NOT NULL
+    );
+    """,
 )
 
 

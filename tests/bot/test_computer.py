@@ -105,3 +105,21 @@ async def test_a_move_thought_about_a_changed_match_is_dropped(service: MatchSer
         assert announced == []
         assert (await service.get(match_id)).status == "finished"
         player.close()
+
+
+async def test_the_computer_plays_only_in_the_guilds_of_its_process_s_shards(service: MatchService) -> None:
+    """Two shard processes on one database: each takes up and plays only its own guilds'
+    matches (bot.owns), so a computer's move is thought about and announced once."""
+    match_id = await _versus_computer(service, "focus", computer_first=True)
+    for owned in (False, True):
+        announced: list[Update] = []
+        with ThreadPoolExecutor(1) as pool:
+            player = _player(service, announced, pool)
+            player.owns = {GUILD}.__contains__ if owned else set().__contains__
+            await player.resume()
+            await player.idle()
+            player.consider(match_id)  # as after an update relayed to this process
+            await player.idle()
+            player.close()
+        assert await service.store.move_count(match_id) == (1 if owned else 0)
+        assert len(announced) == (1 if owned else 0)

@@ -10,9 +10,9 @@ from bot.clock_store import SqliteClockStore
 from bot.clocks import PRESETS, ClockState
 from bot.config import ConfigError, Settings
 from bot.outbox import BOARD, Announcement
-from bot.shard_guard import ALIVE_WITHIN, LayoutRefused, claim_layout, mark_alive
 from bot.shards import ShardLayout, shard_of
 from bot.store import Store
+from bot.store.lobby import LobbyStore
 from tests.bot.conftest import ALICE, BOB
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -41,14 +41,16 @@ def _settings(**env: str) -> Settings:
 def test_layouts_are_read_and_bad_ones_refused_with_the_setting_named() -> None:
     assert _settings().shards == ShardLayout(1, frozenset({0}))
     assert _settings(SHARD_COUNT="4", SHARD_IDS="2").shards == ShardLayout(4, frozenset({2}))
+    # several shards in one process (discord.py's AutoShardedClient runs one connection each)
+    assert _settings(SHARD_COUNT="4", SHARD_IDS="0, 1").shards == ShardLayout(4, frozenset({0, 1}))
+    assert _settings(SHARD_COUNT="3").shards == ShardLayout(3, frozenset({0, 1, 2}))  # default: every shard
     for env, setting in (
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS"),  # shard 1's guilds would have no owner
         ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
         ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "x"}, "SHARD_IDS"),
-        ({"SHARD_COUNT": "3"}, "SHARD_IDS"),  # all three in one process: one shard per process
-        ({"SHARD_COUNT": "3", "SHARD_IDS": "0,2"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "0,3"}, "SHARD_IDS"),
     ):
         with pytest.raises(ConfigError, match=setting):
             _settings(**env)
@@ -106,12 +108,49 @@ async def test_each_shard_keeps_its_own_heartbeat(store: Store) -> None:
     assert await one.load_heartbeat() == 250.0
 
 
-async def test_a_second_layout_is_refused_while_the_first_runs(store: Store) -> None:
-    two = ShardLayout(2, frozenset({0}))
-    await claim_layout(store, two, now=1000.0)
-    await mark_alive(store, ShardLayout(2, frozenset({1})), now=1000.0)
-    with pytest.raises(LayoutRefused, match="SHARD_COUNT=2"):
-        await claim_layout(store, ShardLayout(3, frozenset({0})), now=1010.0)
-    await claim_layout(store, ShardLayout(2, frozenset({1})), now=1010.0)  # the same layout: fine
-    # once the old processes are gone (no sign of life), the count may change
-    await claim_layout(store, ShardLayout(3, frozenset({2})), now=1010.0 + ALIVE_WITHIN + 1)
+async def test_a_process_with_several_shards_loads_the_union_of_theirs(store: Store) -> None:
+    rng = random.Random(5)
+    guilds: list[int | None] = [rng.getrandbits(62) for _ in range(24)] + [None]
+    owner_of = {}
+    for number, guild in enumerate(guilds):
+        match_id = await _match_in(store, guild, 300 + number)
+        owner_of[match_id] = shard_of(guild, 4)
+    for ids in ({0, 2}, {1, 3}, {0, 1, 2, 3}, {3}, set()):
+        layout = ShardLayout(4, frozenset(ids))
+        loaded = {m for m, _ in await SqliteClockStore(store, layout).load_all()}
+        assert loaded == {m for m, shard in owner_of.items() if shard in ids}, ids
+
+
+async def test_a_process_with_several_shards_beats_for_each_of_them(store: Store) -> None:
+    both = SqliteClockStore(store, ShardLayout(3, frozenset({0, 2})))
+    await both.save_heartbeat(400.0)
+    assert await SqliteClockStore(store, ShardLayout(3, frozenset({0}))).load_heartbeat() == 400.0
+    assert await SqliteClockStore(store, ShardLayout(3, frozenset({2}))).load_heartbeat() == 400.0
+    assert await SqliteClockStore(store, ShardLayout(3, frozenset({1}))).load_heartbeat() is None
+
+
+async def test_each_process_expires_only_its_guilds_challenges(store: Store) -> None:
+    """Challenge expiry is a per-shard duty too: the process that owns the guild closes the
+    challenge and edits its message, the other leaves it alone."""
+    lobby = LobbyStore(store)
+    guild_on = {shard: (1_000 * 2 + shard) << 22 for shard in (0, 1)}
+    ids = {}
+    for shard, guild in guild_on.items():
+        row = await store.create_challenge(
+            game="focus",
+            options={},
+            guild_id=guild,
+            channel_id=700 + shard,
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            seat_pref="first",
+            seed="s",
+            seed_hash="h",
+        )
+        assert row is not None
+        await lobby.set_expiry(row.id, 100.0)
+        ids[shard] = row.id
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({1}))) == [ids[1]]
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({1}))) == []
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset())) == []  # leases unsure: nothing
+    assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({0}))) == [ids[0]]

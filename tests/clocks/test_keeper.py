@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState, InMemoryClockStore, Reminder, Timeout
+from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState, Gate, InMemoryClockStore, Reminder, Timeout
 from tests.clocks.fake_time import FakeTime
 
 T0 = 1_000_000.0
@@ -219,3 +219,45 @@ async def test_the_service_lock_serialises_due_events() -> None:
     await time.advance(31)
     await keeper.close()
     assert locked == [MATCH] and service.events == [(30, 0, "30 s left")]
+
+
+async def test_a_gate_that_says_later_leaves_the_clock_untouched_until_it_opens() -> None:
+    """A process unsure of its shard's lease (bot/shard_guard.py) must neither fire nor mark a
+    reminder sent: the stored clock stays for whoever may fire it, and it fires once later."""
+    time, store = FakeTime(T0), InMemoryClockStore()
+    service = Service(time, store)
+    verdicts = {"now": "later"}
+    asked: list[float] = []
+
+    async def gate(match_id: int) -> Gate:
+        assert match_id == MATCH
+        asked.append(time.now() - T0)
+        return "fire" if verdicts["now"] == "fire" else "later"
+
+    keeper = ClockKeeper(store, service.on_event, now=time.now, sleep=time.sleep, retry_after=5.0, gate=gate)
+    await keeper.start()
+    await start_blitz(store, keeper)
+    before = dict(store.rows[MATCH])
+    await time.advance(40)
+    assert service.events == [] and store.rows[MATCH] == before  # nothing fired, nothing marked sent
+    assert asked == [30, 35, 40]  # asked again every `retry_after`
+    verdicts["now"] = "fire"
+    await time.advance(5)
+    await keeper.close()
+    assert service.events == [(45, 0, "15 s left")]  # late, it says only what is true now (as after a restart)
+
+
+async def test_a_gate_that_says_drop_forgets_the_clock_and_leaves_it_stored() -> None:
+    time, store = FakeTime(T0), InMemoryClockStore()
+    service = Service(time, store)
+
+    async def gate(match_id: int) -> Gate:
+        return "drop"
+
+    keeper = ClockKeeper(store, service.on_event, now=time.now, sleep=time.sleep, gate=gate)
+    await keeper.start()
+    await start_blitz(store, keeper)
+    stored = dict(store.rows[MATCH])
+    await time.advance(1000)
+    await keeper.close()
+    assert service.events == [] and len(keeper) == 0 and store.rows[MATCH] == stored

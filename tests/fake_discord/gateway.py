@@ -6,6 +6,11 @@ GUILD_MEMBERS_CHUNK, and DISPATCH of whatever a test triggers. Payloads are JSON
 for ``compress=zlib-stream`` (discord.py does unless ``zstandard`` is installed) every payload is one
 zlib stream chunk ending with a Z_SYNC_FLUSH, exactly as Discord sends them.
 
+Shards are honoured as Discord does: a session that identified with ``shard: [id, count]`` is sent
+only the events of the guilds whose shard is ``(guild_id >> 22) % count`` (READY lists only those
+guilds, and DMs go to shard 0); a session without ``shard`` gets every guild. An id outside
+``0..count-1`` is refused with close code 4010 (Invalid shard).
+
 Intents are honoured the way Discord does for the events that matter to a text bot: guild and DM
 messages need GUILD_MESSAGES / DIRECT_MESSAGES, message content is blanked without MESSAGE_CONTENT
 (except in DMs and when the bot is mentioned), and GUILD_CREATE carries all members only with
@@ -51,6 +56,7 @@ DIRECT_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15
 
 HEARTBEAT_INTERVAL_MS = 41_250
+INVALID_SHARD = 4010
 
 
 @dataclasses.dataclass
@@ -63,6 +69,19 @@ class Session:
     seq: int = 0
     sent: list[JSON] = dataclasses.field(default_factory=list)
     connection: Connection | None = None
+
+    @property
+    def shard(self) -> tuple[int, int] | None:
+        """``(shard id, shard count)`` from IDENTIFY, or None for an unsharded session."""
+        given = self.identify.get("shard")
+        return (int(given[0]), int(given[1])) if given else None
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Discord's routing: a guild's events go to shard ``(guild_id >> 22) % count``, DMs to 0."""
+        if self.shard is None:
+            return True
+        shard, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard
 
 
 class Connection:
@@ -99,6 +118,8 @@ class Gateway:
         self.connections: list[Connection] = []
         self.received: list[JSON] = []
         self.ready = asyncio.Event()
+        self.identified_shards: set[tuple[int, int]] = set()
+        """``(shard id, count)`` of every session that identified (sharded ones only)."""
         self.resumed = asyncio.Event()
         self.heartbeats = 0
         self.ws_url = ""
@@ -150,6 +171,9 @@ class Gateway:
 
     async def _identify(self, connection: Connection, data: JSON) -> None:
         session = Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)), identify=data)
+        if session.shard is not None and not 0 <= session.shard[0] < session.shard[1]:
+            await connection.ws.close(code=INVALID_SHARD, message=b"Invalid shard")
+            return
         self.sessions[session.id] = session
         session.connection = connection
         connection.session = session
@@ -157,7 +181,7 @@ class Gateway:
         ready: JSON = {
             "v": 10,
             "user": {**world.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds if session.receives(g)],
             "session_id": session.id,
             "resume_gateway_url": self.ws_url,
             "application": {"id": str(world.application_id), "flags": 0},
@@ -172,7 +196,10 @@ class Gateway:
             ready["shard"] = data["shard"]
         await self.dispatch("READY", ready, session=session)
         for guild in list(world.guilds.values()):
-            await self.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session), session=session)
+            if session.receives(guild.id):
+                await self.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session), session=session)
+        if session.shard is not None:
+            self.identified_shards.add(session.shard)
         self.ready.set()
 
     def guild_create_payload(self, guild: Any, session: Session) -> JSON:
@@ -212,11 +239,13 @@ class Gateway:
         await self.dispatch("GUILD_MEMBERS_CHUNK", chunk, session=connection.session)
 
     async def dispatch(self, event: str, data: JSON, *, session: Session | None = None) -> int:
-        """Send a DISPATCH to one session, or to every active session that has the needed intents.
+        """Send a DISPATCH to one session, or to every active session that has the needed intents
+        and runs the shard of the event's guild.
 
         Returns how many sessions it was sent to.
         """
-        targets = [session] if session is not None else self.active_sessions
+        guild_id = event_guild(event, data)
+        targets = [session] if session is not None else [s for s in self.active_sessions if s.receives(guild_id)]
         sent = 0
         for target in targets:
             shaped = shape_for_intents(event, data, target.intents, self.world.bot.id)
@@ -240,6 +269,14 @@ class Gateway:
         for connection in self.connections:
             with contextlib.suppress(Exception):
                 await connection.ws.close(code=1001, message=b"fake Discord shutting down")
+
+
+def event_guild(event: str, data: JSON) -> int | None:
+    """The guild an event belongs to (None: a DM, or no guild at all), which picks its shard."""
+    if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+        return int(data["id"])
+    guild_id = data.get("guild_id")
+    return int(guild_id) if guild_id is not None else None
 
 
 def shape_for_intents(event: str, data: JSON, intents: int, bot_id: int) -> JSON | None:

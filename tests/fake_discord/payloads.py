@@ -80,6 +80,14 @@ class SnowflakeFactory:
             self._last = max(candidate, self._last + 1)
             return self._last
 
+    def next_on_shard(self, shard: int, count: int) -> int:
+        """A new snowflake that, as a guild id, Discord routes to `shard` of `count` shards
+        (`(id >> 22) % count`): the next ones are skipped until the millisecond fits."""
+        while True:
+            candidate = self.next()
+            if (candidate >> 22) % count == shard:
+                return candidate
+
 
 def iso_timestamp(moment: dt.datetime | None = None) -> str:
     """Discord's timestamp format (ISO 8601 with offset)."""

@@ -196,8 +196,9 @@ class FakeDiscord:
     def add_user(self, name: str, *, bot: bool = False) -> FakeUser:
         return self.world.add_user(name, bot=bot)
 
-    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
-        guild = self.world.add_guild(name, owner=owner)
+    def add_guild(self, name: str, *, owner: FakeUser | None = None, shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A new guild; ``shard=(id, count)`` gives it an id that Discord routes to that shard."""
+        guild = self.world.add_guild(name, owner=owner, shard=shard)
         sessions = self.gateway.active_sessions
         if sessions:
             self._pending_events.append(("GUILD_CREATE", self.gateway.guild_create_payload(guild, sessions[0])))
@@ -284,6 +285,16 @@ class FakeDiscord:
         except TimeoutError:
             hint = "is discord.py pointed at the fake (point_discord_at / DISCORD_API_BASE)?"
             raise AssertionError(f"the bot did not identify within {timeout} s ({hint}); {self._summary()}") from None
+
+    async def wait_for_shards(self, shard_ids: set[int], count: int, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until sessions identified for each of ``shard_ids`` of ``count`` (and got READY)."""
+        wanted = {(shard, count) for shard in shard_ids}
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not wanted <= self.gateway.identified_shards:
+            if asyncio.get_running_loop().time() > deadline:
+                missing = sorted(wanted - self.gateway.identified_shards)
+                raise AssertionError(f"shards {missing} did not identify within {timeout} s; {self._summary()}")
+            await asyncio.sleep(0.01)
 
     def mark(self) -> Mark:
         """Remember "now" for ``since=`` of the ``wait_for_*`` helpers."""

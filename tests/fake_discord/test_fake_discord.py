@@ -426,3 +426,63 @@ async def test_thread_refused_without_the_create_threads_permission(fake: FakeDi
     fake.deny_bot(CREATE_PUBLIC_THREADS, denied=False)
     made = await channel.create_thread(name="match-2", type=discord.ChannelType.public_thread)
     assert fake.world.channels[made.id].parent_id == fake.channel.id
+
+
+async def test_each_guild_s_events_reach_only_the_shard_that_owns_it(fake: FakeDiscord) -> None:
+    """Two processes each running one shard of two: READY lists, and messages reach, only the
+    guilds of the shard given in IDENTIFY ((guild_id >> 22) % 2); DMs go to shard 0."""
+    zero_guild = fake.add_guild("Zero", shard=(0, 2))
+    one_guild = fake.add_guild("One", shard=(1, 2))
+    assert (zero_guild.id >> 22) % 2 == 0 and (one_guild.id >> 22) % 2 == 1
+    channels = {0: fake.add_text_channel(zero_guild, "a"), 1: fake.add_text_channel(one_guild, "b")}
+    player = fake.players[0]
+    fake.add_member(zero_guild, player)
+    fake.add_member(one_guild, player)
+    heard: dict[int, list[str]] = {0: [], 1: []}
+
+    class Listener(commands.AutoShardedBot):
+        async def on_message(self, message: discord.Message) -> None:
+            heard[self.shard_ids[0] if self.shard_ids else -1].append(message.content)
+
+    clients = [
+        Listener(
+            command_prefix="!",
+            intents=discord.Intents.default() | discord.Intents(message_content=True),
+            shard_ids=[shard],
+            shard_count=2,
+            guild_ready_timeout=0.05,
+        )
+        for shard in (0, 1)
+    ]
+    runners = [asyncio.create_task(client.start("dummy-token")) for client in clients]
+    try:
+        await fake.wait_for_shards({0, 1}, 2)
+        for client in clients:
+            await asyncio.wait_for(client.wait_until_ready(), 5)
+        for shard, client in enumerate(clients):
+            owned = {g for g in fake.world.guilds if (g >> 22) % 2 == shard}
+            assert {g.id for g in client.guilds} == owned and (zero_guild.id in owned) == (shard == 0)
+        await fake.send_message(channels[0], player, "to zero")
+        await fake.send_message(channels[1], player, "to one")
+        await fake.send_dm(player, "a dm")
+        for _ in range(200):
+            if len(heard[0]) + len(heard[1]) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        await fake.wait_until_idle()
+    finally:
+        for client in clients:
+            await client.close()
+        for runner in runners:
+            await asyncio.wait_for(runner, 5)
+    assert sorted(heard[0]) == ["a dm", "to zero"] and heard[1] == ["to one"]
+
+
+async def test_a_shard_outside_the_count_is_refused_as_discord_does(fake: FakeDiscord) -> None:
+    client = commands.AutoShardedBot(
+        command_prefix="!", intents=discord.Intents.default(), shard_ids=[2], shard_count=2
+    )
+    with pytest.raises(discord.ConnectionClosed) as closed:
+        await asyncio.wait_for(client.start("dummy-token"), 10)
+    assert closed.value.code == 4010
+    await client.close()

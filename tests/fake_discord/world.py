@@ -294,8 +294,9 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
-        guild_id = self.snowflakes.next()
+    def add_guild(self, name: str, *, owner: FakeUser | None = None, shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild; with ``shard=(id, count)`` one whose id Discord routes to that shard."""
+        guild_id = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
         guild = FakeGuild(guild_id, name, owner_id=(owner or self.owner).id, joined_at=payloads.iso_timestamp())
         guild.roles[guild_id] = FakeRole(guild_id, guild_id, "@everyone", payloads.DEFAULT_MEMBER_PERMISSIONS)
         self.guilds[guild_id] = guild
