@@ -22,6 +22,7 @@ from renderers.words import describe, describe_private, text_board
 
 __all__ = [
     "Header",
+    "board_palette",
     "describe",
     "describe_private",
     "has_private_picture",
@@ -55,10 +56,15 @@ def _frame(
 
 
 def render(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes:
-    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop).
-    A module with a `palette()` (every colour it draws) gets the faster fixed-palette PNG."""
+    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop)."""
+    return to_png(picture(game_key, view, header), board_palette(game_key))
+
+
+def board_palette(game_key: str) -> Image.Image | None:
+    """The fixed palette of the game's board pictures: a module with a `palette()` (every
+    colour it draws) gets PNGs ~4x cheaper to quantise than with a palette found per picture."""
     fixed = getattr(_module(game_key), "palette", None)
-    return to_png(picture(game_key, view, header), fixed() if fixed is not None else None)
+    return fixed() if fixed is not None else None
 
 
 def picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image:

@@ -25,9 +25,12 @@ from PIL import Image, ImageDraw
 
 from bot.games import GAMES
 from renderers.kit import (
+    CHROME_PAIRS,
+    CHROME_SOLIDS,
     PALETTE,
     Color,
     coordinate_labels,
+    fixed_palette,
     line_height,
     phone_size,
     pips,
@@ -292,6 +295,26 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     for seat in (0, 1):
         seat_token(draw, (col.x + 12, col.y + line_height(SMALL_TEXT) / 2), 11, seat)
         col.lines(counts[seat], SMALL_TEXT, PALETTE.text, indent=30)
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """Every colour a Dominance picture draws, and the anti-aliased edges of its text:
+    mapping to it is ~4x faster than finding a palette per picture."""
+    solids = [
+        PALETTE.background, TABLE, PALETTE.ivory, OUTLINE, ACTIVE_FACE, PALETTE.panel, *PALETTE.seats, PALETTE.good,
+        PALETTE.grid, PALETTE.text, PALETTE.muted, PALETTE.highlight, *PALETTE.seat_ink, PALETTE.label,
+        *CHROME_SOLIDS,
+    ]  # fmt: skip
+    pairs = [
+        *CHROME_PAIRS,
+        *((ink, PALETTE.background) for ink in (PALETTE.text, PALETTE.muted, PALETTE.highlight)),  # the panel
+        (PALETTE.muted, TABLE),  # coordinates overlap the table's edge
+        *zip(PALETTE.seat_ink, PALETTE.seats, strict=True),  # numbers on stones and Underworld counts
+        (PALETTE.pip, ACTIVE_FACE),  # a lit Underworld space's name
+        (PALETTE.label, ACTIVE_FACE),
+    ]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 def board(view: dict[str, Any]) -> Image.Image:

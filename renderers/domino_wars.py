@@ -22,10 +22,13 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.kit import (
+    CHROME_PAIRS,
+    CHROME_SOLIDS,
     PALETTE,
     Color,
     domino,
     fit_text,
+    fixed_palette,
     line_height,
     phone_size,
     seat_token,
@@ -191,6 +194,23 @@ def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
     y += line_height(SMALL_TEXT) + 2
     for k, tile in enumerate(discards[-DISCARDS_SHOWN:]):
         _paste_tile(img, tile, (x + 14 + k * (SMALL[0] + 10), y), SMALL, PALETTE.pip)
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """Every colour the public Domino Wars picture draws, and the anti-aliased edges of its
+    text: mapping to it is ~4x faster than finding a palette per picture."""
+    solids = [
+        PALETTE.background, PALETTE.panel, PALETTE.grid, PALETTE.board_light, PALETTE.board_dark, *PALETTE.seats,
+        PALETTE.pip, PALETTE.ivory, PALETTE.highlight, *PALETTE.seat_ink, *CHROME_SOLIDS,
+    ]  # fmt: skip
+    pairs = [
+        *CHROME_PAIRS,
+        *((ink, PALETTE.background) for ink in (PALETTE.text, PALETTE.muted)),  # status line, coordinates
+        *zip(PALETTE.seat_ink, PALETTE.seats, strict=True),  # the numbers on the squares
+        *((seat, PALETTE.panel) for seat in PALETTE.seats),  # the scores
+    ]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 def board(view: dict[str, Any]) -> Image.Image:

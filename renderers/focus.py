@@ -18,16 +18,20 @@ Works only from the public view: `stacks` (square -> owners bottom to top), `cut
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
 from renderers.kit import (
+    CHROME_PAIRS,
+    CHROME_SOLIDS,
     PALETTE,
     Color,
     coordinate_labels,
     fit_text,
+    fixed_palette,
     line_height,
     phone_size,
     seat_token,
@@ -253,6 +257,24 @@ def _draw_notes(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None
             text(
                 draw, (x, y + 42 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.accent, anchor="lm", box=room
             )
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """Every colour a Focus picture draws, and the anti-aliased edges of its text (the only
+    anti-aliased shapes): mapping to it is ~4x faster than finding a palette per picture."""
+    solids = [
+        PALETTE.background, PALETTE.panel, PALETTE.board_light, PALETTE.board_dark, FRAME_COLOUR, OUTLINE,
+        *PALETTE.seats, *SIDE, TARGET_LIGHT, TARGET_DARK, *PALETTE.seat_ink, *CHROME_SOLIDS,
+    ]  # fmt: skip
+    pairs = [
+        *CHROME_PAIRS,
+        (PALETTE.muted, PALETTE.background),  # coordinates, "No move yet"
+        (PALETTE.text, PALETTE.background),  # the last move
+        (PALETTE.accent, PALETTE.background),  # repetitions
+        *zip(PALETTE.seat_ink, PALETTE.seats, strict=True),  # stack heights on their badges
+    ]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 def board(view: dict[str, Any]) -> Image.Image:

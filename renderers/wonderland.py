@@ -46,6 +46,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.kit import (
+    CHROME_PAIRS,
+    CHROME_SOLIDS,
     PALETTE,
     Color,
     fit_text,
@@ -308,19 +310,28 @@ def arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, flo
 
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
-    """Every colour the board picture draws with, and the anti-aliased edges between them.
+    """Every colour the board picture draws with, and the anti-aliased edges of its text.
 
-    Why fixed: mapping to a known palette is ~3x faster than finding one per picture, and
+    Why fixed: mapping to a known palette is ~4x faster than finding one per picture, and
     quantising was half of a Wonderland picture's time."""
     solids = [
-        PALETTE.background, PALETTE.panel, PALETTE.board_light, PALETTE.board_dark, PALETTE.text, PALETTE.muted,
-        PALETTE.highlight, PALETTE.ivory, PALETTE.pip, PALETTE.accent, *PALETTE.seats, *PALETTE.seat_ink,
-        RED_INK, BLACK_INK, ATTACK, WHITE, BACK, BACK_HATCH, GUIDE, *TOKEN, *GHOST, (90, 90, 90), (190, 180, 160),
-        (10, 30, 50),
+        PALETTE.background, PALETTE.board_light, PALETTE.board_dark, PALETTE.panel, PALETTE.ivory, FACE_UP_RIM, BACK,
+        BACK_HATCH, (10, 30, 50), *TOKEN, *GHOST, PALETTE.pip, *PALETTE.seats, GUIDE, PALETTE.text, PALETTE.muted,
+        PALETTE.highlight, RED_INK, BLACK_INK, ATTACK, WHITE, (90, 90, 90), (190, 180, 160), *PALETTE.seat_ink,
+        PALETTE.accent, *CHROME_SOLIDS,
     ]  # fmt: skip
-    inks = [PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.pip, RED_INK, ATTACK, *PALETTE.seats, WHITE]
-    grounds = [PALETTE.background, PALETTE.panel, PALETTE.board_light, PALETTE.board_dark, PALETTE.ivory, *TOKEN]
-    return fixed_palette(solids, inks, grounds)
+    pairs = [
+        *CHROME_PAIRS,
+        *((ink, PALETTE.background) for ink in (PALETTE.text, PALETTE.muted, PALETTE.highlight)),  # coordinates, panel
+        (PALETTE.muted, PALETTE.panel),  # a seat card's details
+        *zip(PALETTE.seat_ink, PALETTE.seats, strict=True),  # an Image's lives
+        (PALETTE.pip, PALETTE.muted),  # a dead Image's
+        *((ink, face) for ink in (RED_INK, BLACK_INK) for face in (*TOKEN, *GHOST, WHITE)),  # ranks on tokens, dice
+        *((ink, rim) for ink in (RED_INK, BLACK_INK) for rim in (PALETTE.pip, *PALETTE.seats)),  # crowded ranks
+        (WHITE, ATTACK),  # badges
+        *((ink, PALETTE.ivory) for ink in (PALETTE.pip, ATTACK)),  # die faces
+    ]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 # --- the board --------------------------------------------------------------------------------
