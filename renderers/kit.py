@@ -458,7 +458,9 @@ def frame(
     """The finished picture: header strip, the game's body, footer; header and footer text
     sized for the body's width so that they read on a phone."""
     chrome = Chrome(body.width, view, header or Header(), seat_names, colours)
-    out = Image.new("RGB", (body.width, chrome.header_height + body.height + chrome.footer_height), PALETTE.background)
+    # Not filled first: the header strip, the body and the footer strip cover every pixel,
+    # and filling a whole picture once more costs as much as drawing a board's squares.
+    out = Image.new("RGB", (body.width, chrome.header_height + body.height + chrome.footer_height), None)
     out.paste(body, (0, chrome.header_height))
     chrome.draw_header(out)
     chrome.draw_footer(out, chrome.header_height + body.height)
