@@ -27,6 +27,7 @@ __all__ = [
     "describe_private",
     "has_private_picture",
     "picture",
+    "private_palette",
     "private_picture",
     "render",
     "render_private",
@@ -81,7 +82,13 @@ def render_private(game_key: str, view: dict[str, Any], header: Header | None = 
     """A seat's private picture (hand, draw pile, pool) as PNG bytes, or None when the
     game has nothing private for that seat now."""
     image = private_picture(game_key, view, header)
-    return None if image is None else to_png(image)
+    return None if image is None else to_png(image, private_palette(game_key))
+
+
+def private_palette(game_key: str) -> Image.Image | None:
+    """The fixed palette of the game's private pictures (`private_palette()` in its module)."""
+    fixed = getattr(_module(game_key), "private_palette", None)
+    return fixed() if fixed is not None else None
 
 
 def private_picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image | None:

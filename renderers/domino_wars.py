@@ -234,6 +234,17 @@ def board(view: dict[str, Any]) -> Image.Image:
     return img
 
 
+@lru_cache(maxsize=1)
+def private_palette() -> Image.Image:
+    """Every colour a seat's own picture draws (hand, pile, choices) and its text edges."""
+    solids = [
+        PALETTE.background, PALETTE.ivory, PALETTE.pip, *PALETTE.seats, PALETTE.highlight, PALETTE.text,
+        PALETTE.muted, *CHROME_SOLIDS,
+    ]  # fmt: skip
+    pairs = [*CHROME_PAIRS, *((ink, PALETTE.background) for ink in (PALETTE.text, PALETTE.muted, PALETTE.highlight))]
+    return fixed_palette(solids, pairs=pairs, steps=None)
+
+
 def _pile_rows(private: dict[str, Any]) -> list[tuple[str, str]]:
     """The pile as (tile, mark) in display order: known top, the unordered rest, known bottom."""
     top, bottom = list(private.get("known_top", [])), list(private.get("known_bottom", []))

@@ -300,10 +300,11 @@ def palette() -> Image.Image:
     return fixed_palette(solids, pairs=pairs, steps=None)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _backdrop(cut: frozenset[str], framed: tuple[bool, bool], in_setup: bool) -> Image.Image:
     """Everything that does not change from move to move: the plate with its coordinates
-    and the seat cards without their numbers (cached; a picture starts from a copy)."""
+    and the seat cards without their numbers (cached; a picture starts from a copy).  The
+    standard set-up has one plate and two or three framings: a few 3 MB layers a worker."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
     _draw_board(draw, _squares(set(cut)))

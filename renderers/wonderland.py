@@ -87,6 +87,8 @@ BLACK_INK: Color = (20, 20, 20)
 ATTACK: Color = (190, 20, 20)
 """Deeper than the palette's vermillion, which is too close to seat 0's orange."""
 WHITE: Color = (255, 255, 255)
+CARD_GREY: Color = (90, 90, 90)
+"""A pool card's level and stat names."""
 FACE_UP_RIM: Color = PALETTE.seats[0]
 BACK: Color = (18, 62, 104)
 BACK_HATCH: Color = (60, 120, 175)
@@ -708,7 +710,7 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     for i, line in enumerate(secret_lines):
         text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.highlight)
     if not cards:
-        text(draw, (gap, 70), "(empty)", small, PALETTE.muted)
+        text(draw, (gap, top + 10), "(empty)", small, PALETTE.muted)  # under the secret lines, if any
     for i, card in enumerate(cards):
         x = gap + (i % per_row) * (card_w + gap)
         y = top + (i // per_row) * (card_h + gap)
@@ -716,13 +718,28 @@ def private(view: dict[str, Any]) -> Image.Image | None:
             (x, y, x + card_w, y + card_h), radius=10, fill=(255, 255, 255), outline=PALETTE.pip, width=2
         )
         card_label(draw, card, x + card_w / 2 - 30, y + 28, 30)
-        text(draw, (x + card_w - 12, y + 28), f"L{_level(card)}", small, (90, 90, 90), anchor="rm")
+        text(draw, (x + card_w - 12, y + 28), f"L{_level(card)}", small, CARD_GREY, anchor="rm")
         rank = card[:-1]
         piece(draw, piece_kind(rank), (x + 70, y + 48, x + card_w - 70, y + 98), int(view.get("you", 0)))
         strength, attack, defence = STATS[rank]
         text_center(draw, (x + card_w / 2, y + 118), f"{strength} / {attack} / {defence}", small, BLACK_INK, bold=True)
-        text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, (90, 90, 90))
+        text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, CARD_GREY)
     return img
+
+
+@lru_cache(maxsize=1)
+def private_palette() -> Image.Image:
+    """Every colour the pool-deck picture draws (white cards, pieces, ranks) and its text edges."""
+    solids = [
+        PALETTE.background, WHITE, PALETTE.pip, *PALETTE.seats, PALETTE.text, RED_INK, BLACK_INK, CARD_GREY,
+        PALETTE.highlight, PALETTE.muted, *CHROME_SOLIDS,
+    ]  # fmt: skip
+    pairs = [
+        *CHROME_PAIRS,
+        *((ink, PALETTE.background) for ink in (PALETTE.text, PALETTE.muted, PALETTE.highlight)),
+        *((ink, WHITE) for ink in (RED_INK, BLACK_INK, CARD_GREY)),
+    ]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 def _hidden_factor_lines(view: dict[str, Any]) -> list[str]:

@@ -1,5 +1,6 @@
 """Fixed palettes: every board picture's PNG is mapped to a palette its game declares
-(`palette()`), which is ~4x cheaper than finding 256 colours per picture.  These tests
+(`palette()`, and `private_palette()` for a seat's own picture), which is ~4x cheaper than
+finding 256 colours per picture.  These tests
 prove that the PNG a player sees is still the picture that was drawn: over random
 positions of every game (random options, so both Wonderland boards and Domineering's kept
 tiles), long names and clocks, the decoded PNG differs from the true-colour picture by a
@@ -50,28 +51,50 @@ def _area_colours(picture: Image.Image) -> list[tuple[int, int, int]]:
     return [colour for _, colour in kept.getcolors(1 << 16) or [] if colour != sentinel]
 
 
+def _check(truth: Image.Image, png: bytes, palette: Image.Image | None, what: str) -> None:
+    mean, largest = _errors(truth, png)
+    adaptive_mean, _ = _errors(truth, to_png(truth))  # the per-picture octree palette
+    assert largest <= WORST_PIXEL, f"a pixel is off by {largest} levels"
+    assert mean <= adaptive_mean, f"mean error {mean:.3f} > {adaptive_mean:.3f} of a per-picture palette"
+    flat = _area_colours(truth)
+    assert len(flat) >= 4  # background, panel, seat colours at least
+    probe = Image.new("RGB", (len(flat), 1))
+    probe.putdata(flat)
+    shown = Image.open(io.BytesIO(to_png(probe, palette))).convert("RGB")
+    for x, colour in enumerate(flat):
+        mapped = shown.getpixel((x, 0))
+        assert isinstance(mapped, tuple)
+        assert max(abs(a - b) for a, b in zip(mapped, colour, strict=True)) <= FLAT_ERROR, (
+            f"an area of {colour} is posted as {mapped}: is it in {what}?"
+        )
+
+
 @pytest.mark.parametrize("game", GAME_KEYS)
 def test_the_posted_png_is_the_drawn_picture(game: str) -> None:
     rng = random.Random(f"palette {game}")
     header_choices = list(headers(rng))
+    assert renderers.board_palette(game) is not None
     for state in sample(game, 31, 12, vary_options=True):
         view, header = state.view(None), rng.choice(header_choices)
         truth = renderers.picture(game, view, header)
-        mean, largest = _errors(truth, renderers.render(game, view, header))
-        adaptive_mean, _ = _errors(truth, to_png(truth))  # the per-picture octree palette
-        assert largest <= WORST_PIXEL, f"a pixel is off by {largest} levels"
-        assert mean <= adaptive_mean, f"mean error {mean:.3f} > {adaptive_mean:.3f} of a per-picture palette"
-        flat = _area_colours(truth)
-        assert len(flat) >= 4  # background, panel, seat colours at least
-        probe = Image.new("RGB", (len(flat), 1))
-        probe.putdata(flat)
-        shown = Image.open(io.BytesIO(to_png(probe, renderers.board_palette(game)))).convert("RGB")
-        for x, colour in enumerate(flat):
-            mapped = shown.getpixel((x, 0))
-            assert isinstance(mapped, tuple)
-            assert max(abs(a - b) for a, b in zip(mapped, colour, strict=True)) <= FLAT_ERROR, (
-                f"an area of {colour} is posted as {mapped}: is it in {game}'s palette()?"
-            )
+        _check(truth, renderers.render(game, view, header), renderers.board_palette(game), f"{game}'s palette()")
+
+
+@pytest.mark.parametrize("game", [key for key in GAME_KEYS if renderers.has_private_picture(key)])
+def test_the_posted_private_png_is_the_drawn_picture(game: str) -> None:
+    rng = random.Random(f"private palette {game}")
+    header_choices = list(headers(rng))
+    assert renderers.private_palette(game) is not None
+    drawn = 0
+    for state in sample(game, 32, 16, vary_options=True):
+        view, header = state.view(rng.choice((0, 1))), rng.choice(header_choices)
+        truth = renderers.private_picture(game, view, header)
+        png = renderers.render_private(game, view, header)
+        if truth is None or png is None:
+            continue
+        _check(truth, png, renderers.private_palette(game), f"{game}'s private_palette()")
+        drawn += 1
+    assert drawn >= 8
 
 
 def test_every_solid_maps_to_itself_even_beside_a_near_shade() -> None:
