@@ -118,9 +118,13 @@ def _tile_box(left: str, right: str) -> tuple[float, float, float, float]:
     return (x0 + GAP, y0 + GAP, x1 - GAP, y1 - GAP)
 
 
+def _middle(left: str, right: str) -> float:
+    """The x of the line between a tile's halves."""
+    return (_square_box(left)[0] + _square_box(right)[2]) / 2
+
+
 def _halves(left: str, right: str) -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
-    box = _tile_box(left, right)
-    mid = (_square_box(left)[0] + _square_box(right)[2]) / 2
+    box, mid = _tile_box(left, right), _middle(left, right)
     return ((left, (box[0], box[1], mid, box[3])), (right, (mid, box[1], box[2], box[3])))
 
 
@@ -138,12 +142,16 @@ def _draw_tile(draw: ImageDraw.ImageDraw, layout: tuple[tuple[int, ...], ...], l
     draw.rounded_rectangle(box, radius=10, fill=PALETTE.ivory, outline=OUTLINE, width=3)
     for name, half in _halves(left, right):
         pips(draw, _pip_box(half), _value(layout, name))
-    mid = (_square_box(left)[0] + _square_box(right)[2]) / 2
+    mid = _middle(left, right)
     draw.line((mid, box[1] + 8, mid, box[3] - 8), fill=OUTLINE, width=2)
 
 
-def _light(draw: ImageDraw.ImageDraw, layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, str], ...],
-           active: frozenset[str]) -> None:  # fmt: skip
+def _light(
+    draw: ImageDraw.ImageDraw,
+    layout: tuple[tuple[int, ...], ...],
+    tiles: tuple[tuple[str, str], ...],
+    active: frozenset[str],
+) -> None:
     """Tint the halves the dice lit: a yellow face over the half, its pips again on top."""
     for left, right in tiles:
         for name, half in _halves(left, right):

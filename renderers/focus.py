@@ -236,11 +236,12 @@ def _draw_cards(draw: ImageDraw.ImageDraw, framed: tuple[bool, bool], in_setup: 
             if disc is not None:
                 _mini_disc(draw, PANEL_X + 32, y, disc)
             shown = "To place" if in_setup and row == 2 else label
-            text(draw, (PANEL_X + 54 if disc is not None else PANEL_X + 18, y), shown, SMALL_TEXT, PALETTE.muted,
-                 anchor="lm", box=box)  # fmt: skip
+            text_x = PANEL_X + 54 if disc is not None else PANEL_X + 18
+            text(draw, (text_x, y), shown, SMALL_TEXT, PALETTE.muted, anchor="lm", box=box)
 
 
 def _framed(view: dict[str, Any]) -> tuple[bool, bool]:
+    """Which seat cards wear the yellow outline: the seat to move, or the winner."""
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
     turn = set(view.get("turn", []))
