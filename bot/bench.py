@@ -9,7 +9,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
     python -m bot.bench tournaments  # Swiss pairing of a 512-player event
     python -m bot.bench threads    # /play -> thread -> first board, through the fake Discord
-    python -m bot.bench throughput   # moves/s with pictures, worker processes vs threads
+    python -m bot.bench throughput   # moves/s with pictures (processes vs threads), CPU per move and picture
     python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
     python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
     python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import pickle
 import random
 import statistics
 import subprocess
@@ -43,7 +45,7 @@ from bot.games import CHANCE, GAMES, GameState
 from bot.matches import MatchService
 from bot.store import Store
 from bot.tournaments import Tournament, bench_swiss_pairing
-from bot.worker_pool import WorkerPool
+from bot.worker_pool import WorkerPool, machine_workers
 from renderers import tournament as tournament_pictures
 
 
@@ -263,6 +265,19 @@ class Throughput:
     moves_per_second: float
     lag_median_ms: float
     lag_p99_ms: float
+    loop_cpu_ms: float
+    """CPU of the bot's own process per move (event loop, service, database thread, sending to workers)."""
+    worker_cpu_ms: float | None
+    """CPU of the worker processes per move, its picture (None: drawn in threads, inside `loop_cpu_ms`)."""
+    load: float
+    """The machine's 1-minute load average at the end of the run."""
+
+    @property
+    def quiet_rate(self) -> float:
+        """Moves/s this CPU per move allows on a machine whose cores do nothing else: the
+        cores divided by the CPU of one move, and no more than the one event loop manages."""
+        total = self.loop_cpu_ms + (self.worker_cpu_ms or 0.0)
+        return min(machine_workers() * 1000 / total, 1000 / self.loop_cpu_ms)
 
 
 async def moves_with_pictures(
@@ -271,6 +286,7 @@ async def moves_with_pictures(
     """Moves per second through `MatchService.play` in one process, each followed by its
     board picture (drawn as the presenter draws it) and a stubbed send, with `matches`
     channels busy at once; and the event-loop lag meanwhile (how late a 5 ms sleep wakes).
+    CPU time is counted in the timed window only, for this process and for the workers.
 
     `processes` draws in a `WorkerPool` (the bot today), else in threads (the bot before)."""
     store, service, ids = await _service_with_matches(directory / f"throughput-{processes}.sqlite3", matches)
@@ -309,15 +325,29 @@ async def moves_with_pictures(
             played += 1
 
     watcher = asyncio.create_task(watch())
+    workers_before = pool.cpu_seconds() if pool is not None else None
+    cpu_before = time.process_time()
     start = time.perf_counter()
     await asyncio.gather(*(channel(match_id, start + seconds) for match_id in ids))
     elapsed = time.perf_counter() - start
+    loop_cpu = time.process_time() - cpu_before
+    workers_after = pool.cpu_seconds() if pool is not None else None
     done.set()
     await watcher
     if pool is not None:
         await pool.close()
     await store.close()
-    return Throughput(played / elapsed, statistics.median(lags), percentile(lags, 0.99))
+    worker_cpu = None
+    if workers_before is not None and workers_after is not None:
+        worker_cpu = (workers_after - workers_before) * 1000 / played
+    return Throughput(
+        played / elapsed,
+        statistics.median(lags),
+        percentile(lags, 0.99),
+        loop_cpu * 1000 / played,
+        worker_cpu,
+        os.getloadavg()[0],
+    )
 
 
 async def throughput_rows(rounds: int = 3) -> list[Row]:
@@ -335,7 +365,9 @@ async def throughput_rows(rounds: int = 3) -> list[Row]:
         rows.append(
             Row(
                 f"moves/s with pictures, stubbed sends, one process: {label}",
-                f"{statistics.median(f.moves_per_second for f in figures):.0f}",
+                f"{statistics.median(f.moves_per_second for f in figures):.0f} "
+                f"(runs {', '.join(f'{f.moves_per_second:.0f}' for f in figures)}; "
+                f"load {', '.join(f'{f.load:.1f}' for f in figures)})",
                 "≥ 150" if processes else "",
             )
         )
@@ -347,6 +379,54 @@ async def throughput_rows(rounds: int = 3) -> list[Row]:
                 "p99 ≤ 5 ms" if processes else "",
             )
         )
+        workers = [f.worker_cpu_ms for f in figures if f.worker_cpu_ms is not None]
+        rows.append(
+            Row(
+                f"  CPU per move, bot process{' / workers' if workers else ''}: {label}",
+                f"{statistics.median(f.loop_cpu_ms for f in figures):.2f}"
+                + (f" / {statistics.median(workers):.2f}" if workers else "")
+                + " ms",
+            )
+        )
+        rows.append(
+            Row(
+                f"  moves/s that CPU allows on {machine_workers()} quiet cores: {label}",
+                f"{statistics.median(f.quiet_rate for f in figures):.0f}",
+                "≥ 150" if processes else "",
+            )
+        )
+    return rows + picture_cpu_rows()
+
+
+def picture_cpu(key: str, samples: int = 24) -> tuple[float, float]:
+    """(median CPU ms, median PNG KB) of one board picture of `key` as a worker makes it:
+    unpickle the view, draw, quantise, encode, pickle the PNG.  Process time, so it does not
+    depend on the load; positions from random games, drawn in a shuffled order."""
+    rng = random.Random(9)
+    views: list[dict[str, Any]] = []
+    while len(views) < samples:
+        states = list(random_positions(start_bounded(key), rng))
+        views += [states[int(len(states) * f)].view(None) for f in (0.1, 0.4, 0.7, 0.99)]
+    rng.shuffle(views)
+    header = renderers.Header(players=("alice", "bob"), ply=57, clocks=("4:12", "11:40"))
+    for view in views[:4]:  # warm: fonts, sprites, layers of these games
+        renderers.render(key, view, header)
+    times, sizes = [], []
+    for view in views[:samples]:
+        job = pickle.dumps((key, view, header))
+        t = time.process_time()
+        png = renderers.render(*pickle.loads(job))
+        pickle.dumps(png)
+        times.append((time.process_time() - t) * 1000)
+        sizes.append(len(png) / 1024)
+    return statistics.median(times), statistics.median(sizes)
+
+
+def picture_cpu_rows() -> list[Row]:
+    rows = []
+    for key in GAMES:
+        ms, kb = picture_cpu(key)
+        rows.append(Row(f"CPU per board picture in a worker: {key}", f"{ms:.1f} ms, {kb:.0f} KB"))
     return rows
 
 

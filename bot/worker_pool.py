@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,21 @@ class WorkerPool:
                 return await loop.run_in_executor(self._executor, fn, *args)
         finally:
             self.in_flight -= 1
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) the live workers have used so far, from /proc: a bench
+        figure that does not depend on how busy the machine is (None where there is no /proc)."""
+        executor = self._executor
+        if executor is None:
+            return 0.0
+        total = 0.0
+        for pid in list(executor._processes or {}):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                return None
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        return total
 
     async def _replace(self) -> None:
         broken, self._executor = self._executor, None

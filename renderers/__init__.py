@@ -22,10 +22,12 @@ from renderers.words import describe, describe_private, text_board
 
 __all__ = [
     "Header",
+    "board_palette",
     "describe",
     "describe_private",
     "has_private_picture",
     "picture",
+    "private_palette",
     "private_picture",
     "render",
     "render_private",
@@ -55,10 +57,15 @@ def _frame(
 
 
 def render(game_key: str, view: dict[str, Any], header: Header | None = None) -> bytes:
-    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop).
-    A module with a `palette()` (every colour it draws) gets the faster fixed-palette PNG."""
+    """The board picture of `view` as PNG bytes (CPU work: call it off the event loop)."""
+    return to_png(picture(game_key, view, header), board_palette(game_key))
+
+
+def board_palette(game_key: str) -> Image.Image | None:
+    """The fixed palette of the game's board pictures: a module with a `palette()` (every
+    colour it draws) gets PNGs ~4x cheaper to quantise than with a palette found per picture."""
     fixed = getattr(_module(game_key), "palette", None)
-    return to_png(picture(game_key, view, header), fixed() if fixed is not None else None)
+    return fixed() if fixed is not None else None
 
 
 def picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image:
@@ -75,7 +82,13 @@ def render_private(game_key: str, view: dict[str, Any], header: Header | None = 
     """A seat's private picture (hand, draw pile, pool) as PNG bytes, or None when the
     game has nothing private for that seat now."""
     image = private_picture(game_key, view, header)
-    return None if image is None else to_png(image)
+    return None if image is None else to_png(image, private_palette(game_key))
+
+
+def private_palette(game_key: str) -> Image.Image | None:
+    """The fixed palette of the game's private pictures (`private_palette()` in its module)."""
+    fixed = getattr(_module(game_key), "private_palette", None)
+    return fixed() if fixed is not None else None
 
 
 def private_picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image | None:

@@ -18,7 +18,20 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
-from renderers.kit import PALETTE, Color, domino, fit_text, phone_size, pips, text, text_center
+from renderers.kit import (
+    CHROME_PAIRS,
+    CHROME_SOLIDS,
+    PALETTE,
+    Color,
+    blend,
+    domino,
+    fit_text,
+    fixed_palette,
+    phone_size,
+    pips,
+    text,
+    text_center,
+)
 
 SIZE = 8
 FILES = "abcdefgh"
@@ -101,10 +114,14 @@ def _backdrop() -> Image.Image:
     return img
 
 
+DIMMING = 150
+"""The alpha (of 255) of the background laid over the wrap-around rim."""
+
+
 @lru_cache(maxsize=4)
 def _dimmer(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
     """A background-coloured strip and its constant alpha: pasted over the rim to fade it."""
-    return Image.new("RGB", size, PALETTE.background), Image.new("L", size, 150)
+    return Image.new("RGB", size, PALETTE.background), Image.new("L", size, DIMMING)
 
 
 def _squares_layer(view: dict[str, Any]) -> Image.Image:
@@ -283,6 +300,19 @@ def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) ->
             cy = y + 30 + seat * 30
             draw.ellipse((POOL_X + 6, cy - 10, POOL_X + 26, cy + 10), fill=SEAT_COLOURS[seat], outline=SEAT_EDGES[seat])
             text(draw, (POOL_X + 36, cy), str(len(kept[seat])), SMALL_TEXT, PALETTE.text, anchor="lm")
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """Every colour a Domineering picture draws (the rim's colours dimmed too), and the
+    anti-aliased edges of its text: mapping to it is ~4x faster than finding a palette per picture."""
+    board_colours = [
+        PALETTE.board_light, PALETTE.board_dark, PALETTE.grid, PALETTE.ivory, PALETTE.pip, *SEAT_COLOURS, *SEAT_EDGES,
+    ]  # fmt: skip
+    dimmed = [blend(colour, PALETTE.background, DIMMING / 255) for colour in board_colours]
+    solids = [PALETTE.background, PALETTE.panel, *board_colours, *dimmed, PATH_INK, *CHROME_SOLIDS]
+    pairs = [*CHROME_PAIRS, *((ink, PALETTE.background) for ink in (PALETTE.muted, PALETTE.text, PALETTE.highlight))]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 def board(view: dict[str, Any]) -> Image.Image:

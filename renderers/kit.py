@@ -458,11 +458,24 @@ def frame(
     """The finished picture: header strip, the game's body, footer; header and footer text
     sized for the body's width so that they read on a phone."""
     chrome = Chrome(body.width, view, header or Header(), seat_names, colours)
-    out = Image.new("RGB", (body.width, chrome.header_height + body.height + chrome.footer_height), PALETTE.background)
+    # Not filled first: the header strip, the body and the footer strip cover every pixel,
+    # and filling a whole picture once more costs as much as drawing a board's squares.
+    out = Image.new("RGB", (body.width, chrome.header_height + body.height + chrome.footer_height), None)
     out.paste(body, (0, chrome.header_height))
     chrome.draw_header(out)
     chrome.draw_footer(out, chrome.header_height + body.height)
     return out
+
+
+CHROME_SOLIDS: tuple[Color, ...] = (
+    PALETTE.background, PALETTE.panel, PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.accent,
+    PALETTE.pip, *PALETTE.seats,
+)  # fmt: skip
+CHROME_PAIRS: tuple[tuple[Color, Color], ...] = tuple(
+    (ink, PALETTE.panel) for ink in (PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.accent)
+)
+"""The colours `frame` draws (every game's `palette()` holds them): header and footer text
+is anti-aliased on the panel in these inks; a game's own seat colours come on top."""
 
 
 def to_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
@@ -483,22 +496,64 @@ def to_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
     return buffer.getvalue()
 
 
-def fixed_palette(solids: Sequence[Color], inks: Sequence[Color], grounds: Sequence[Color]) -> Image.Image:
-    """A palette image for `to_png`: the `solids`, plus three anti-aliasing steps from each
-    ground to each ink (the edge pixels of text and lines drawn in that ink on that ground)."""
+def blend(ground: Color, ink: Color, share: float) -> Color:
+    """`ink` laid over `ground` at `share` coverage: the colour of an anti-aliased edge pixel."""
+    return (
+        round(ground[0] + (ink[0] - ground[0]) * share),
+        round(ground[1] + (ink[1] - ground[1]) * share),
+        round(ground[2] + (ink[2] - ground[2]) * share),
+    )
+
+
+MAX_RAMP_STEPS = 15
+"""Edge shades per (ink, ground) pair at most: 1/16 apart, finer than an octree palette finds."""
+
+
+def fixed_palette(
+    solids: Sequence[Color],
+    inks: Sequence[Color] = (),
+    grounds: Sequence[Color] = (),
+    *,
+    pairs: Sequence[tuple[Color, Color]] = (),
+    steps: int | None = 3,
+) -> Image.Image:
+    """A palette image for `to_png`: the `solids`, plus anti-aliasing steps from ground to
+    ink for each of `inks` on each of `grounds` and for each (ink, ground) of `pairs` (the
+    edge pixels of text drawn in that ink on that ground).
+
+    `steps=None` spreads the room left in 256 colours evenly over the pairs (at most
+    `MAX_RAMP_STEPS` each): text edges then keep nearly every shade they were drawn with.
+
+    Why shades are dropped: Pillow maps a colour through a cache of 4-level steps per
+    channel, so a colour within a few levels of a solid can win the solid's pixels (the
+    whole background, say).  Solids come in order of importance: a later colour that an
+    earlier solid would be mapped to is left out, and that solid maps to itself."""
     colours = list(dict.fromkeys(solids))
-    for ink in inks:
-        for ground in grounds:
-            for step in (0.25, 0.5, 0.75):
-                blend = (
-                    round(ground[0] + (ink[0] - ground[0]) * step),
-                    round(ground[1] + (ink[1] - ground[1]) * step),
-                    round(ground[2] + (ink[2] - ground[2]) * step),
-                )
-                if blend not in colours:
-                    colours.append(blend)
+    ramps = list(dict.fromkeys([*((ink, ground) for ink in inks for ground in grounds), *pairs]))
+    count = steps
+    if count is None:
+        count = min(MAX_RAMP_STEPS, (256 - len(colours)) // max(1, len(ramps)))
+    for ink, ground in ramps:
+        for k in range(1, count + 1):
+            shade = blend(ground, ink, k / (count + 1))
+            if shade not in colours:
+                colours.append(shade)
     if len(colours) > 256:
         raise ValueError(f"a palette holds 256 colours, not {len(colours)}")
+    solid_count = len(dict.fromkeys(solids))
+    while True:  # drop each colour that an earlier solid would be mapped to instead of itself
+        palette = _palette_image(colours)
+        probe = Image.new("RGB", (solid_count, 1))
+        probe.putdata(colours[:solid_count])
+        mapped = probe.quantize(palette=palette, dither=Image.Dither.NONE).tobytes()  # one index a pixel
+        thieves = {index for solid, index in enumerate(mapped) if index > solid}
+        if not thieves:
+            return palette
+        solid_count -= len(thieves & set(range(solid_count)))
+        colours = [colour for index, colour in enumerate(colours) if index not in thieves]
+
+
+def _palette_image(colours: Sequence[Color]) -> Image.Image:
     flat = [v for colour in colours for v in colour]
     palette = Image.new("P", (1, 1))
     palette.putpalette(flat + [0] * (768 - len(flat)))

@@ -46,6 +46,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.kit import (
+    CHROME_PAIRS,
+    CHROME_SOLIDS,
     PALETTE,
     Color,
     fit_text,
@@ -85,6 +87,8 @@ BLACK_INK: Color = (20, 20, 20)
 ATTACK: Color = (190, 20, 20)
 """Deeper than the palette's vermillion, which is too close to seat 0's orange."""
 WHITE: Color = (255, 255, 255)
+CARD_GREY: Color = (90, 90, 90)
+"""A pool card's level and stat names."""
 FACE_UP_RIM: Color = PALETTE.seats[0]
 BACK: Color = (18, 62, 104)
 BACK_HATCH: Color = (60, 120, 175)
@@ -308,19 +312,28 @@ def arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, flo
 
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
-    """Every colour the board picture draws with, and the anti-aliased edges between them.
+    """Every colour the board picture draws with, and the anti-aliased edges of its text.
 
-    Why fixed: mapping to a known palette is ~3x faster than finding one per picture, and
+    Why fixed: mapping to a known palette is ~4x faster than finding one per picture, and
     quantising was half of a Wonderland picture's time."""
     solids = [
-        PALETTE.background, PALETTE.panel, PALETTE.board_light, PALETTE.board_dark, PALETTE.text, PALETTE.muted,
-        PALETTE.highlight, PALETTE.ivory, PALETTE.pip, PALETTE.accent, *PALETTE.seats, *PALETTE.seat_ink,
-        RED_INK, BLACK_INK, ATTACK, WHITE, BACK, BACK_HATCH, GUIDE, *TOKEN, *GHOST, (90, 90, 90), (190, 180, 160),
-        (10, 30, 50),
+        PALETTE.background, PALETTE.board_light, PALETTE.board_dark, PALETTE.panel, PALETTE.ivory, FACE_UP_RIM, BACK,
+        BACK_HATCH, (10, 30, 50), *TOKEN, *GHOST, PALETTE.pip, *PALETTE.seats, GUIDE, PALETTE.text, PALETTE.muted,
+        PALETTE.highlight, RED_INK, BLACK_INK, ATTACK, WHITE, (90, 90, 90), (190, 180, 160), *PALETTE.seat_ink,
+        PALETTE.accent, *CHROME_SOLIDS,
     ]  # fmt: skip
-    inks = [PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.pip, RED_INK, ATTACK, *PALETTE.seats, WHITE]
-    grounds = [PALETTE.background, PALETTE.panel, PALETTE.board_light, PALETTE.board_dark, PALETTE.ivory, *TOKEN]
-    return fixed_palette(solids, inks, grounds)
+    pairs = [
+        *CHROME_PAIRS,
+        *((ink, PALETTE.background) for ink in (PALETTE.text, PALETTE.muted, PALETTE.highlight)),  # coordinates, panel
+        (PALETTE.muted, PALETTE.panel),  # a seat card's details
+        *zip(PALETTE.seat_ink, PALETTE.seats, strict=True),  # an Image's lives
+        (PALETTE.pip, PALETTE.muted),  # a dead Image's
+        *((ink, face) for ink in (RED_INK, BLACK_INK) for face in (*TOKEN, *GHOST, WHITE)),  # ranks on tokens, dice
+        *((ink, rim) for ink in (RED_INK, BLACK_INK) for rim in (PALETTE.pip, *PALETTE.seats)),  # crowded ranks
+        (WHITE, ATTACK),  # badges
+        *((ink, PALETTE.ivory) for ink in (PALETTE.pip, ATTACK)),  # die faces
+    ]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 # --- the board --------------------------------------------------------------------------------
@@ -697,7 +710,7 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     for i, line in enumerate(secret_lines):
         text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.highlight)
     if not cards:
-        text(draw, (gap, 70), "(empty)", small, PALETTE.muted)
+        text(draw, (gap, top + 10), "(empty)", small, PALETTE.muted)  # under the secret lines, if any
     for i, card in enumerate(cards):
         x = gap + (i % per_row) * (card_w + gap)
         y = top + (i // per_row) * (card_h + gap)
@@ -705,13 +718,28 @@ def private(view: dict[str, Any]) -> Image.Image | None:
             (x, y, x + card_w, y + card_h), radius=10, fill=(255, 255, 255), outline=PALETTE.pip, width=2
         )
         card_label(draw, card, x + card_w / 2 - 30, y + 28, 30)
-        text(draw, (x + card_w - 12, y + 28), f"L{_level(card)}", small, (90, 90, 90), anchor="rm")
+        text(draw, (x + card_w - 12, y + 28), f"L{_level(card)}", small, CARD_GREY, anchor="rm")
         rank = card[:-1]
         piece(draw, piece_kind(rank), (x + 70, y + 48, x + card_w - 70, y + 98), int(view.get("you", 0)))
         strength, attack, defence = STATS[rank]
         text_center(draw, (x + card_w / 2, y + 118), f"{strength} / {attack} / {defence}", small, BLACK_INK, bold=True)
-        text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, (90, 90, 90))
+        text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, CARD_GREY)
     return img
+
+
+@lru_cache(maxsize=1)
+def private_palette() -> Image.Image:
+    """Every colour the pool-deck picture draws (white cards, pieces, ranks) and its text edges."""
+    solids = [
+        PALETTE.background, WHITE, PALETTE.pip, *PALETTE.seats, PALETTE.text, RED_INK, BLACK_INK, CARD_GREY,
+        PALETTE.highlight, PALETTE.muted, *CHROME_SOLIDS,
+    ]  # fmt: skip
+    pairs = [
+        *CHROME_PAIRS,
+        *((ink, PALETTE.background) for ink in (PALETTE.text, PALETTE.muted, PALETTE.highlight)),
+        *((ink, WHITE) for ink in (RED_INK, BLACK_INK, CARD_GREY)),
+    ]
+    return fixed_palette(solids, pairs=pairs, steps=None)
 
 
 def _hidden_factor_lines(view: dict[str, Any]) -> list[str]:

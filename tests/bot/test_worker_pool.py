@@ -107,3 +107,22 @@ def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
     while any(_running(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert [p for p in workers if _running(p)] == []
+
+
+async def test_the_cpu_the_workers_used_is_counted(pool: WorkerPool) -> None:
+    """The bench's load-independent figure: CPU time burnt in a worker shows in `cpu_seconds`."""
+    assert pool.cpu_seconds() == 0.0  # not started
+    try:
+        await pool.warm()
+        before = pool.cpu_seconds()
+        assert before is not None
+        own_before = os.times()
+        await pool.run(sum, range(40_000_000))  # a few hundred ms of CPU in one worker
+        after = pool.cpu_seconds()
+        own_after = os.times()
+    finally:
+        await pool.close()
+    assert after is not None
+    burnt = after - before
+    assert burnt >= 0.1
+    assert (own_after.user - own_before.user) < burnt  # it was the worker's CPU, not this process's

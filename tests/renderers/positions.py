@@ -40,12 +40,19 @@ def playout(game: str, rng: random.Random, options: dict[str, Any] | None = None
         states.append(state)
 
 
-def sample(game: str, seed: int, count: int) -> list[GameState]:
-    """`count` states spread over random games (start, every phase met, the end)."""
+def random_options(game: str, rng: random.Random) -> dict[str, Any]:
+    """A random choice for each of the game's options that lists its choices (board sizes,
+    hidden factors, kept tiles...); the others keep their defaults."""
+    return {option.name: rng.choice(option.choices) for option in GAMES[game].info.options if option.choices}
+
+
+def sample(game: str, seed: int, count: int, *, vary_options: bool = False) -> list[GameState]:
+    """`count` states spread over random games (start, every phase met, the end), each game
+    with random options when `vary_options`."""
     rng = random.Random(seed)
     chosen: list[GameState] = []
     while len(chosen) < count:
-        states = playout(game, rng)
+        states = playout(game, rng, random_options(game, rng) if vary_options else None)
         picks = {0, len(states) - 1, *rng.sample(range(len(states)), min(len(states), 4))}
         chosen += [states[i] for i in sorted(picks)]
     return chosen

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.games import CHANCE
 from bot.games.wonderland import WonderlandRules, WonderlandState
 from renderers import Header, render, render_private
+from renderers.kit import recording
 from renderers.wonderland import MAX_CELL, RED_INK, WIDTH, Layout, _being_sprite, board, private
 
 RULES = WonderlandRules()
@@ -144,3 +145,16 @@ def test_render_is_fast_enough() -> None:
         render("wonderland", view, HEADER)
         times.append(time.perf_counter() - began)
     assert statistics.median(times) < 0.25  # the target is 40 ms; generous for slow CI machines
+
+
+def test_an_empty_pool_deck_note_sits_under_the_hidden_factors() -> None:
+    """With `hidden_factors=on` the factor line used to be drawn over "(empty)"."""
+    state = RULES.start(options={"hidden_factors": "on"})
+    view = state.view(0)
+    assert not view["private"]["pool"] and view["private"]["factors"]
+    with recording() as records:
+        assert private(view) is not None
+    inks = {record.content: record.ink for record in records}
+    factors = next(ink for content, ink in inks.items() if content.startswith("Your factors"))
+    empty = inks["(empty)"]
+    assert empty[1] > factors[3]  # its ink starts below the factor line's
