@@ -15,6 +15,12 @@ Never twice, step by step:
   was created and, when it is there, marks the row sent instead of posting it again;
 - channel messages carry the row's key as nonce (`enforce_nonce`), so Discord itself
   returns the first message for a repeat within its nonce window.
+
+In order: a channel's rows are posted in the order their changes were saved.  Two players'
+moves saved a moment apart (a simultaneous draft) are announced by two tasks, and the second
+one's picture could otherwise be posted before the first one's line.  A post waits until the
+channel has no earlier row still unsent (`ORDER_WAIT` at most: a row whose post failed is the
+drain's, and must not hold the channel up).
 """
 
 from __future__ import annotations
@@ -42,6 +48,9 @@ GRACE_SECONDS: Final = 60.0
 """A younger unsent row is left to the command that created it (it is posting it now)."""
 MAX_ATTEMPTS: Final = 5
 """Posts refused this many times (no permission, Discord down) are given up, with a log line."""
+ORDER_WAIT: Final = 2.0
+"""At most this long (seconds) a post waits for the channel's earlier rows: longer, and an
+earlier row is taken to be left to the drain (its post failed, or another process has it)."""
 HISTORY_LIMIT: Final = 100
 USER_MENTIONS: Final = discord.AllowedMentions(users=True, everyone=False, roles=False)
 
@@ -93,6 +102,8 @@ class Dispatcher:
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._marked: dict[int, asyncio.Condition] = {}
+        """Per channel: notified whenever one of its rows is marked done."""
 
     def _lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -116,34 +127,59 @@ class Dispatcher:
             if post is None:
                 post = await self._render(row)
             if post is None:
-                await self.bot.store.mark_announced(key, None, failure="nothing left to announce")
+                await self._mark(row, None, failure="nothing left to announce")
                 return False
             try:
                 if row.content is not None:
                     found = await self._find_posted(row)
                     if found is not None:
                         log.info("announcement %s was posted before a restart (message %d)", key, found)
-                        await self.bot.store.mark_announced(key, found)
+                        await self._mark(row, found)
                         return False
                 content = row.content if row.content is not None else post.content[:2000]
+                await self._after_earlier_rows(row)
                 await self.bot.store.prepare_announcement(key, content)
                 crashpoints.reached("outbox.prepared")
                 message_id = await self._send(row, content, post, interaction)
                 crashpoints.reached("outbox.posted")
             except _Gone:
                 log.warning("channel %d of announcement %s is gone: dropped", row.channel_id, key)
-                await self.bot.store.mark_announced(key, None, failure="channel gone")
+                await self._mark(row, None, failure="channel gone")
                 return False
             except discord.HTTPException as exc:
                 if row.attempts + 1 >= MAX_ATTEMPTS:
                     log.error("announcement %s given up after %d attempts: %s", key, row.attempts + 1, exc)
-                    await self.bot.store.mark_announced(key, None, failure=str(exc)[:200])
+                    await self._mark(row, None, failure=str(exc)[:200])
                 else:
                     log.warning("announcement %s not posted (will retry): %s", key, exc)
                 return False
-            await self.bot.store.mark_announced(key, message_id)
+            await self._mark(row, message_id)
             crashpoints.reached("outbox.marked")
             return True
+
+    async def _after_earlier_rows(self, row: Announcement) -> None:
+        """Wait until no earlier row of the channel is unsent, for at most `ORDER_WAIT`.  A row
+        past the grace period is the drain's, which posts in order itself: no wait."""
+        if dt.datetime.now(dt.UTC).timestamp() - row.created_at > GRACE_SECONDS:
+            return
+        changed = self._marked.setdefault(row.channel_id, asyncio.Condition())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ORDER_WAIT
+        async with changed:  # held while checking, so no notice is missed before `wait`
+            while await self.bot.store.earlier_unsent(row, since=row.created_at - GRACE_SECONDS):
+                try:
+                    await asyncio.wait_for(changed.wait(), deadline - loop.time())
+                except TimeoutError:
+                    log.info("announcement %s posted without waiting longer for the channel's earlier ones", row.key)
+                    return
+
+    async def _mark(self, row: Announcement, message_id: int | None, *, failure: str | None = None) -> None:
+        """Mark `row` done and wake the channel's later rows waiting for it."""
+        await self.bot.store.mark_announced(row.key, message_id, failure=failure)
+        changed = self._marked.get(row.channel_id)
+        if changed is not None:
+            async with changed:
+                changed.notify_all()
 
     async def deliver_by(self, key: str, content: str, send: Send) -> bool | None:
         """Post the announcement `key` with the caller's own `send` (the presenter's board,
@@ -158,8 +194,9 @@ class Dispatcher:
                 found = await self._find_posted(row)
                 if found is not None:
                     log.info("announcement %s was posted before a restart (message %d)", key, found)
-                    await self.bot.store.mark_announced(key, found)
+                    await self._mark(row, found)
                     return False
+            await self._after_earlier_rows(row)
             await self.bot.store.prepare_announcement(key, content[:2000])
             crashpoints.reached("outbox.prepared")
             try:
@@ -167,13 +204,13 @@ class Dispatcher:
             except (NotPosted, discord.HTTPException) as exc:
                 if isinstance(exc, NotPosted) and exc.gone:
                     log.warning("channel %d of announcement %s is gone: dropped", row.channel_id, key)
-                    await self.bot.store.mark_announced(key, None, failure="channel gone")
+                    await self._mark(row, None, failure="channel gone")
                 elif row.attempts + 1 >= MAX_ATTEMPTS:
                     log.error("announcement %s given up after %d attempts: %s", key, row.attempts + 1, exc)
-                    await self.bot.store.mark_announced(key, None, failure=str(exc)[:200])
+                    await self._mark(row, None, failure=str(exc)[:200])
                 return None
             crashpoints.reached("outbox.posted")
-            await self.bot.store.mark_announced(key, message_id)
+            await self._mark(row, message_id)
             crashpoints.reached("outbox.marked")
             return True
 
@@ -279,7 +316,7 @@ async def _announce_board(bot: Boneyard, row: Announcement) -> bool:
         except NoMatchHere:
             match = None
     if match is None:
-        await bot.store.mark_announced(row.key, None, failure="nothing left to announce")
+        await dispatcher(bot)._mark(row, None, failure="nothing left to announce")
         return False
     update = Update.from_board_payload(match, row.payload, row.key)
     return await presenter(bot).announce(update) is None

@@ -573,6 +573,15 @@ class Store:
             params = (*params, created_before)
         return [_announcement(r) for r in await self.db.fetch_all(sql + " ORDER BY id", params)]
 
+    async def earlier_unsent(self, row: Announcement, *, since: float) -> bool:
+        """Whether a row of `row`'s channel, saved before it and after `since`, is still
+        unsent: the dispatcher posts a channel's rows in the order they were saved."""
+        found = await self.db.fetch_one(
+            "SELECT 1 FROM outbox WHERE sent_at IS NULL AND channel_id = ? AND id < ? AND created_at > ? LIMIT 1",
+            (row.channel_id, row.id, since),
+        )
+        return found is not None
+
     async def announcement(self, key: str) -> Announcement | None:
         row = await self.db.fetch_one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE key = ?", (key,))
         return _announcement(row) if row else None

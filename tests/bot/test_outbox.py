@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from types import SimpleNamespace
+
 import pytest
 
 from bot.matches import MatchService, Update
@@ -75,3 +78,43 @@ async def test_marking_sent_is_final(service: MatchService, store: Store) -> Non
     sent = await store.fetch_one("SELECT message_id, failure FROM outbox WHERE key = ?", (start.announcement,))
     assert sent == (123, None)
     assert await store.unsent_announcements() == []
+
+
+async def test_a_channel_s_rows_are_posted_in_the_order_they_were_saved(
+    service: MatchService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two players' moves saved a moment apart are announced by two tasks; the later one
+    (a board, slower to draw) must not reach the channel before the earlier one's line, and
+    an earlier row nobody posts (left to the drain) holds the channel up only briefly."""
+    from cogs import outbox
+
+    start = await _started(service)
+    first = await service.play(start.match.id, ALICE, "d2-d1")
+    second = await service.resign(start.match.id, BOB)
+    assert start.announcement and first.announcement and second.announcement
+    posted: list[str] = []
+    dispatcher = outbox.Dispatcher(SimpleNamespace(store=store))  # type: ignore[arg-type]
+
+    def send_as(name: str) -> outbox.Send:
+        async def send() -> int | None:
+            posted.append(name)
+            return None
+
+        return send
+
+    await dispatcher.deliver_by(start.announcement, "start", send_as("start"))
+    later = asyncio.create_task(dispatcher.deliver_by(second.announcement, "resigned", send_as("resigned")))
+    for _ in range(50):  # the later post gets every chance to go first
+        await asyncio.sleep(0)
+    assert posted == ["start"]
+    assert await dispatcher.deliver_by(first.announcement, "d2-d1", send_as("d2-d1")) is True
+    assert await later is True
+    assert posted == ["start", "d2-d1", "resigned"]
+
+    monkeypatch.setattr(outbox, "ORDER_WAIT", 0.05)
+    rematch = await _started(service)  # a new match in the same channel: its start row is left unsent
+    move = await service.play(rematch.match.id, ALICE, "d2-d1")
+    assert move.announcement is not None
+    assert await dispatcher.deliver_by(move.announcement, "d2-d1", send_as("next")) is True
+    assert posted[-1] == "next"
+    assert [r.key for r in await store.unsent_announcements()] == [rematch.announcement]
