@@ -51,6 +51,10 @@ MAX_ATTEMPTS: Final = 5
 ORDER_WAIT: Final = 2.0
 """At most this long (seconds) a post waits for the channel's earlier rows: longer, and an
 earlier row is taken to be left to the drain (its post failed, or another process has it)."""
+KEEP_SENT_SECONDS: Final = 24 * 3600.0
+"""Rows posted longer ago than this are deleted by the drain (`forget_announced`)."""
+FORGET_BATCHES: Final = 20
+"""Batches deleted per drain at most: a backlog goes away over a few drains, not in one."""
 HISTORY_LIMIT: Final = 100
 USER_MENTIONS: Final = discord.AllowedMentions(users=True, everyone=False, roles=False)
 
@@ -230,7 +234,20 @@ class Dispatcher:
                     posted += await self.deliver(row.key)
             except Exception:
                 log.exception("could not post announcement %s", row.key)
+        await self._forget_old(now)
         return posted
+
+    async def _forget_old(self, now: float) -> None:
+        """Delete rows posted over a day ago, a batch at a time so a big backlog (a database
+        from before this was done) never holds the write lock long; a failure waits for the
+        next drain."""
+        try:
+            for _ in range(FORGET_BATCHES):
+                if not await self.bot.store.forget_announced(sent_before=now - KEEP_SENT_SECONDS):
+                    break
+                await asyncio.sleep(0)  # let moves in between batches
+        except Exception:
+            log.exception("could not delete old announcements")
 
     # --- internals ---------------------------------------------------------------------
 

@@ -573,6 +573,16 @@ class Store:
             params = (*params, created_before)
         return [_announcement(r) for r in await self.db.fetch_all(sql + " ORDER BY id", params)]
 
+    async def forget_announced(self, *, sent_before: float, batch: int = 5000) -> int:
+        """Delete up to `batch` rows posted (or given up on) before `sent_before`; returns how
+        many.  A posted row is never read again (a late duplicate of its post finds nothing
+        to do): keeping every row would grow the file by a board payload per move forever."""
+        return await self._write(
+            "DELETE FROM outbox WHERE id IN "
+            "(SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ? ORDER BY id LIMIT ?)",
+            (sent_before, batch),
+        )
+
     async def earlier_unsent(self, row: Announcement, *, since: float) -> bool:
         """Whether a row of `row`'s channel, saved before it and after `since`, is still
         unsent: the dispatcher posts a channel's rows in the order they were saved."""

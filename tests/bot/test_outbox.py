@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 
 import pytest
 
 from bot.matches import MatchService, Update
 from bot.outbox import BOARD, Announcement
+from bot.shards import ShardLayout
 from bot.store import StaleVersion, Store
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 
@@ -118,3 +120,25 @@ async def test_a_channel_s_rows_are_posted_in_the_order_they_were_saved(
     assert await dispatcher.deliver_by(move.announcement, "d2-d1", send_as("next")) is True
     assert posted[-1] == "next"
     assert [r.key for r in await store.unsent_announcements()] == [rematch.announcement]
+
+
+async def test_the_drain_forgets_rows_posted_over_a_day_ago(service: MatchService, store: Store) -> None:
+    """Posted rows are never read again; kept, they would grow the database by a board per
+    move forever.  Unsent rows and rows posted within the day stay."""
+    from cogs import outbox
+
+    start = await _started(service)
+    old = await service.play(start.match.id, ALICE, "d2-d1")
+    recent = await service.resign(start.match.id, BOB)
+    assert start.announcement and old.announcement and recent.announcement
+    now = time.time()
+    await store.mark_announced(old.announcement, 1)
+    await store.mark_announced(recent.announcement, 2)
+    await store.db.execute(  # posted a day and a minute ago
+        "UPDATE outbox SET sent_at = ? WHERE key = ?", (now - outbox.KEEP_SENT_SECONDS - 60, old.announcement)
+    )
+    bot = SimpleNamespace(store=store, leases=SimpleNamespace(current=ShardLayout()))
+    await outbox.Dispatcher(bot).drain()  # type: ignore[arg-type]
+    assert await store.announcement(old.announcement) is None
+    kept = [await store.announcement(k) for k in (start.announcement, recent.announcement)]
+    assert [(row is not None, row is not None and row.sent) for row in kept] == [(True, False), (True, True)]
