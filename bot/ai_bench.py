@@ -75,9 +75,10 @@ def play_one(game: str, levels: tuple[str, str], seats: tuple[int, int], scale: 
         if level == RANDOM:
             move = rng.choice(state.legal_moves(seat))
         else:
-            iterations = max(1, round((LEVELS[level].iterations or 1) * scale))
+            budget = LEVELS[level]
+            iterations = max(1, round((budget.iterations or 1) * scale))
             started = time.process_time()
-            move = choose_move(state, seat, Budget(iterations=iterations, seconds=None), rng)
+            move = choose_move(state, seat, Budget(iterations=iterations, seconds=None, guided=budget.guided), rng)
             if seat == seats[0]:
                 times.append(time.process_time() - started)
         state = state.play(seat, move)

@@ -29,6 +29,13 @@ class Guide:
         """The moves the search considers at the root (default: every legal move)."""
         return state.legal_moves(seat)
 
+    def root_values(self, state: GameState, seat: int, moves: list[str]) -> dict[str, float] | None:
+        """Optional: a deeper look at each root move, `seat`'s expected score in [0, 1]
+        after it.  The search starts each root child with these as `PRIOR_VISITS` visits'
+        worth of value, so a small budget follows them and a large one can overrule them.
+        Default: None (no such look)."""
+        return None
+
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
         """The moves the tree branches on (default: every legal move)."""
         return state.legal_moves(seat)

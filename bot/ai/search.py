@@ -17,6 +17,10 @@ Powley and Whitehouse 2012) with explicit chance nodes.
 * Simultaneous turns (`turn` = {0, 1}, e.g. a secret draft) are searched as if the
   computer's seat moved first; since the opponent's secret is redrawn every iteration,
   the opponent's choice below carries no knowledge of ours that matters.
+* A guide may value the root moves with a deeper look of its own (`Guide.root_values`);
+  each root child then starts with PRIOR_VISITS visits at that value (a "virtual visits"
+  prior), so a short search follows the guide and a long one can overrule it.  Budgets
+  with `guided=False` (the easy level) skip that look.
 * Leaves are valued by a rollout cut at the guide's depth and then by the guide's
   evaluation (`bot.ai.guides`), so games whose random playouts hardly end still give a
   signal.  Values are seat 0's expected score in [0, 1]; a draw is 0.5.
@@ -37,6 +41,8 @@ from bot.games.base import CHANCE, GameState
 
 EXPLORATION = 0.7
 """UCB exploration constant for values in [0, 1] (tuned lightly on the bench)."""
+PRIOR_VISITS = 40
+"""How many visits a guide's root value counts for (see `Guide.root_values`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,8 @@ class Budget:
 
     iterations: int | None
     seconds: float | None
+    guided: bool = True
+    """Whether the guide's deeper look at the root moves (`Guide.root_values`) is used."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -93,6 +101,10 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
     guide = guide_for(state.rules.info.key)
     candidates = guide.root_moves(state, seat)
     root = Node(mover=CHANCE)
+    # A determinization, never `state`: the guide's look must not see hidden parts either.
+    priors = guide.root_values(state.determinize(seat, rng), seat, candidates) if budget.guided else None
+    for move, value in (priors or {}).items():
+        root.children[move] = Node(mover=seat, visits=PRIOR_VISITS, value=PRIOR_VISITS * value, available=PRIOR_VISITS)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     done = 0
     while budget.iterations is None or done < budget.iterations:
