@@ -94,6 +94,7 @@ def ai_rows(
     pairings: Sequence[tuple[str, str]] = PAIRINGS,
     keys: Sequence[str] = tuple(sorted(GAMES)),
     seed: int = 7,
+    progress: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[str, str, str]]:
     """(measure, value, target) rows for every game and pairing, as they are ready.
 
@@ -105,7 +106,12 @@ def ai_rows(
         for game in keys:
             args = [(game, pairing, (i % 2, 1 - i % 2), scale, seed + 1000 * i) for i in range(games)]
             if workers <= 1:
-                results = [play_one(*a) for a in args]
+                results = []
+                for a in args:
+                    results.append(play_one(*a))
+                    if progress is not None:
+                        won = sum(r.winner_level == pairing[0] for r in results)
+                        progress(f"{game}: {pairing[0]} vs {pairing[1]}: {won}/{len(results)}")
             else:
                 with ProcessPoolExecutor(max_workers=workers) as pool:
                     results = list(pool.map(play_one, *zip(*args, strict=True)))
@@ -253,12 +259,17 @@ def stall_rows(searches: int = 4) -> Iterator[tuple[str, str, str]]:
     yield (f"event-loop stall, {searches} searches at normal", f"{busy.text()} ({_load()})", "≤ 50 ms")
 
 
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=1, help="processes for the games (1: one after another)")
     parser.add_argument("--seed", type=int, default=7, help="game i is seeded SEED + 1000 i")
+    parser.add_argument("--progress", action="store_true", help="the running tally after every game, on stderr")
     parser.add_argument("--only", choices=("random", "easy", "stall"), help="one part: vs random, hard vs easy, stall")
     parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only these games (repeatable)")
     args = parser.parse_args(argv)
