@@ -101,8 +101,11 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
     guide = guide_for(state.rules.info.key)
     candidates = guide.root_moves(state, seat)
     root = Node(mover=CHANCE)
-    # A determinization, never `state`: the guide's look must not see hidden parts either.
-    priors = guide.root_values(state.determinize(seat, rng), seat, candidates) if budget.guided else None
+    priors = None
+    if budget.guided and type(guide).root_values is not Guide.root_values:
+        # A determinization, never `state`: the guide's look must not see hidden parts
+        # either.  Drawn only for guides that look, so other games' searches are unchanged.
+        priors = guide.root_values(state.determinize(seat, rng), seat, candidates)
     for move, value in (priors or {}).items():
         root.children[move] = Node(mover=seat, visits=PRIOR_VISITS, value=PRIOR_VISITS * value, available=PRIOR_VISITS)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
