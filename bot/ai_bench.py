@@ -281,7 +281,13 @@ def main(argv: Sequence[str]) -> int:
     if args.only == "stall":
         return 0
     for what, value, target in ai_rows(
-        args.games, args.scale, args.workers, chosen, args.game or sorted(GAMES), args.seed
+        args.games,
+        args.scale,
+        args.workers,
+        chosen,
+        args.game or sorted(GAMES),
+        args.seed,
+        _progress if args.progress else None,
     ):
         print(f"{what:<44}  {value:<60}  {target}", flush=True)
     return 0
