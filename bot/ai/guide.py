@@ -31,9 +31,9 @@ class Guide:
 
     def root_values(self, state: GameState, seat: int, moves: list[str]) -> dict[str, float] | None:
         """Optional: a deeper look at each root move, `seat`'s expected score in [0, 1]
-        after it.  The search starts each root child with these as `PRIOR_VISITS` visits'
-        worth of value, so a small budget follows them and a large one can overrule them.
-        Default: None (no such look)."""
+        after it.  The search counts each as many visits as it will give a root move on
+        average (`bot.ai.search`), so the look steers even a long search, which refines
+        it.  Default: None (no such look)."""
         return None
 
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
