@@ -9,7 +9,13 @@ so other load on the machine does not inflate it.
 The levels are played by their iteration budgets (deterministic; the time caps are a
 safety net in production).  On a small machine the full run takes hours, so
 `python -m bot.ai_bench --games N --scale F` plays N games per pairing with every
-iteration budget multiplied by F; the table says which figures were used.
+iteration budget multiplied by F; the table says which figures were used.  Games are
+played one after another in this process unless `--workers` says otherwise (the machine
+is shared), and `--seed` picks the games, so a variant can be compared on the same ones.
+
+The stall part compares the event loop's lateness idle, with the pool's workers only
+sleeping, and with real searches, and reports the CPU the bot's own process used: a late
+tick that used no CPU of ours was the machine's load, not our work.
 """
 
 from __future__ import annotations
@@ -17,13 +23,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import random
+import resource
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from bot.ai.levels import LEVELS, think_for
 from bot.ai.search import Budget, choose_move
@@ -66,9 +75,10 @@ def play_one(game: str, levels: tuple[str, str], seats: tuple[int, int], scale: 
         if level == RANDOM:
             move = rng.choice(state.legal_moves(seat))
         else:
-            iterations = max(1, round((LEVELS[level].iterations or 1) * scale))
+            budget = LEVELS[level]
+            iterations = max(1, round((budget.iterations or 1) * scale))
             started = time.process_time()
-            move = choose_move(state, seat, Budget(iterations=iterations, seconds=None), rng)
+            move = choose_move(state, seat, Budget(iterations=iterations, seconds=None, guided=budget.guided), rng)
             if seat == seats[0]:
                 times.append(time.process_time() - started)
         state = state.play(seat, move)
@@ -80,59 +90,122 @@ def play_one(game: str, levels: tuple[str, str], seats: tuple[int, int], scale: 
 def ai_rows(
     games: int = 100,
     scale: float = 1.0,
-    workers: int = 2,
+    workers: int = 1,
     pairings: Sequence[tuple[str, str]] = PAIRINGS,
     keys: Sequence[str] = tuple(sorted(GAMES)),
+    seed: int = 7,
+    progress: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[str, str, str]]:
-    """(measure, value, target) rows for every game and pairing, as they are ready."""
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        jobs = {
-            (game, pairing): [
-                pool.submit(play_one, game, pairing, (i % 2, 1 - i % 2), scale, 1000 * i + 7) for i in range(games)
-            ]
-            for pairing in pairings
-            for game in keys
-        }
-        for (game, (first, second)), futures in jobs.items():
-            results = [f.result() for f in futures]
-            wins = sum(r.winner_level == first for r in results)
-            draws = sum(r.winner_level is None for r in results)
-            low, high = wilson(wins, len(results))
-            target = "≥ 95 %" if second == RANDOM else "≥ 70 %"
-            yield (
-                f"{game}: {first} vs {second}",
-                f"{wins}/{len(results)} won ({draws} drawn) = {wins / len(results):.0%} [{low:.0%}, {high:.0%}]",
-                target,
-            )
-            if first == "normal":
-                times = [t for r in results for t in r.think_times]
-                yield (
-                    f"{game}: normal thinking median / p95",
-                    f"{statistics.median(times):.2f} s / {sorted(times)[int(0.95 * (len(times) - 1))]:.2f} s",
-                    "median ≤ 2 s",
-                )
-    yield ("games per pairing, budget scale", f"{games}, ×{scale:g}", "100–200, ×1")
+    """(measure, value, target) rows for every game and pairing, as they are ready.
+
+    Game i of a pairing is seeded `seed + 1000 i` and gives the first level seat i % 2,
+    so two runs with the same seed play the same games.  `workers` = 1 plays them one
+    after another in this process (the machine is shared); more spreads them over a pool.
+    """
+    for pairing in pairings:
+        for game in keys:
+            args = [(game, pairing, (i % 2, 1 - i % 2), scale, seed + 1000 * i) for i in range(games)]
+            if workers <= 1:
+                results = []
+                for a in args:
+                    results.append(play_one(*a))
+                    if progress is not None:
+                        won = sum(r.winner_level == pairing[0] for r in results)
+                        progress(f"{game}: {pairing[0]} vs {pairing[1]}: {won}/{len(results)}")
+            else:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    results = list(pool.map(play_one, *zip(*args, strict=True)))
+            yield from _pairing_rows(game, pairing, results)
+    yield ("games per pairing, budget scale, seed", f"{games}, ×{scale:g}, {seed}", "100–200, ×1")
 
 
-async def _idle_stall(seconds: float, tick: float) -> float:
-    """Largest event-loop delay with nothing to do: what the machine's load alone costs."""
-    worst = 0.0
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        before = time.perf_counter()
+def _pairing_rows(game: str, pairing: tuple[str, str], results: list[GameResult]) -> Iterator[tuple[str, str, str]]:
+    first, second = pairing
+    wins = sum(r.winner_level == first for r in results)
+    draws = sum(r.winner_level is None for r in results)
+    low, high = wilson(wins, len(results))
+    target = "≥ 95 %" if second == RANDOM else "≥ 70 %"
+    yield (
+        f"{game}: {first} vs {second}",
+        f"{wins}/{len(results)} won ({draws} drawn) = {wins / len(results):.0%} [{low:.0%}, {high:.0%}]",
+        target,
+    )
+    if first == "normal":
+        times = sorted(t for r in results for t in r.think_times)
+        yield (
+            f"{game}: normal thinking median / p95",
+            f"{statistics.median(times):.2f} s / {times[int(0.95 * (len(times) - 1))]:.2f} s",
+            "median ≤ 2 s",
+        )
+
+
+@dataclass(frozen=True)
+class Stall:
+    """How late the event loop's ticks were while something ran, and why.
+
+    `cpu_of_worst` is the CPU time the bot's own process (every thread: the loop, the
+    pool's queue threads pickling and unpickling) used during the latest tick; when it is
+    far below `worst`, the loop was waiting for a core, i.e. the machine's load, not our
+    work, made it late.  `cpu_total` is that process's CPU over the whole measurement.
+    """
+
+    worst: float
+    p99: float
+    cpu_of_worst: float
+    cpu_total: float
+    took: float
+
+    def text(self) -> str:
+        return (
+            f"max {self.worst * 1000:.0f} ms, p99 {self.p99 * 1000:.0f} ms; loop process CPU"
+            f" {self.cpu_of_worst * 1000:.1f} ms in that tick, {self.cpu_total * 1000:.0f} ms in {self.took:.1f} s"
+        )
+
+
+def _process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def _watch(done: Callable[[], bool], tick: float) -> Stall:
+    """Tick the loop every `tick` seconds until `done()`, timing each tick's lateness."""
+    lateness: list[tuple[float, float]] = []
+    started, cpu_started = time.perf_counter(), _process_cpu()
+    while not done():
+        before, cpu_before = time.perf_counter(), _process_cpu()
         await asyncio.sleep(tick)
-        worst = max(worst, time.perf_counter() - before - tick)
-    return worst
+        lateness.append((time.perf_counter() - before - tick, _process_cpu() - cpu_before))
+    lateness = lateness or [(0.0, 0.0)]
+    delays = sorted(late for late, _cpu in lateness)
+    worst, cpu_of_worst = max(lateness)
+    return Stall(
+        worst=worst,
+        p99=delays[int(0.99 * (len(delays) - 1))],
+        cpu_of_worst=cpu_of_worst,
+        cpu_total=_process_cpu() - cpu_started,
+        took=time.perf_counter() - started,
+    )
 
 
-async def _loop_stall(searches: int, tick: float) -> tuple[float, float]:
-    """Largest event-loop delay while `searches` computer moves are thought about in the
-    bot's process pool, and the wall time they took."""
-    from bot.computer import make_pool  # the bot's own pool: what production runs
+async def _idle_stall(seconds: float, tick: float) -> Stall:
+    """Event-loop lateness with nothing to do: what the machine's load alone costs."""
+    end = time.perf_counter() + seconds
+    return await _watch(lambda: time.perf_counter() >= end, tick)
 
+
+def _sleep_in_worker(seconds: float) -> str:
+    """A stand-in search that uses no CPU: isolates what the pool costs the loop."""
+    time.sleep(seconds)
+    return "slept"
+
+
+def _stall_positions(searches: int) -> list[tuple[str, dict[str, Any], int]]:
+    """A position per game (Focus, Wonderland, Dominance, Domino Wars, ...) where the
+    computer has a real choice: what `searches` concurrent computer matches think about."""
     positions = []
     rng = random.Random(3)
-    for game in ("focus", "wonderland", "dominance", "domino_wars")[:searches]:
+    games = ("focus", "wonderland", "dominance", "domino_wars", "domineering")
+    for game in (games * searches)[:searches]:
         state = GAMES[game].start()
         while CHANCE in state.turn or len(state.legal_moves(min(state.turn))) < 2:
             if CHANCE in state.turn:
@@ -141,45 +214,62 @@ async def _loop_stall(searches: int, tick: float) -> tuple[float, float]:
                 seat = min(state.turn)
                 state = state.play(seat, rng.choice(state.legal_moves(seat)))
         positions.append((game, state.dump(), min(state.turn)))
+    return positions
+
+
+async def _loop_stall(searches: int, tick: float, *, sleeping: bool = False) -> Stall:
+    """Event-loop lateness while `searches` computer moves are thought about in the bot's
+    own process pool (`sleeping`: workers that only sleep as long, no CPU)."""
+    from bot.computer import make_pool  # the bot's own pool: what production runs
+
+    positions = _stall_positions(searches)
     loop = asyncio.get_running_loop()
     pool = make_pool()
-    worst = 0.0
     try:
         # Warm the workers up first: spawning them is a one-off cost of the first search.
         await asyncio.gather(
             *(loop.run_in_executor(pool, think_for, g, d, s, "easy", 1, 0.01) for g, d, s in positions)
         )
-        started = time.perf_counter()
-        jobs = asyncio.gather(
-            *(loop.run_in_executor(pool, think_for, g, d, s, "normal", 1, None) for g, d, s in positions)
-        )
-        while not jobs.done():
-            before = time.perf_counter()
-            await asyncio.sleep(tick)
-            worst = max(worst, time.perf_counter() - before - tick)
+        seconds = LEVELS["normal"].seconds or 1.0
+        if sleeping:
+            jobs = asyncio.gather(*(loop.run_in_executor(pool, _sleep_in_worker, seconds) for _ in positions))
+        else:
+            jobs = asyncio.gather(
+                *(loop.run_in_executor(pool, think_for, g, d, s, "normal", 1, None) for g, d, s in positions)
+            )
+        stall = await _watch(jobs.done, tick)
         await jobs
-        took = time.perf_counter() - started
     finally:
         pool.shutdown()
-    return worst, took
+    return stall
+
+
+def _load() -> str:
+    one, five, _fifteen = os.getloadavg()
+    return f"load {one:.1f} / {five:.1f} on {os.cpu_count()} cores"
 
 
 def stall_rows(searches: int = 4) -> Iterator[tuple[str, str, str]]:
-    idle = asyncio.run(_idle_stall(10.0, 0.005))
-    yield ("event-loop stall, idle bot (machine load)", f"{idle * 1000:.1f} ms", "baseline")
-    worst, took = asyncio.run(_loop_stall(searches, 0.005))
-    yield (
-        f"event-loop stall, {searches} searches at normal",
-        f"{worst * 1000:.1f} ms (searches took {took:.1f} s)",
-        "≤ 50 ms",
-    )
+    tick = 0.005
+    idle = asyncio.run(_idle_stall(10.0, tick))
+    yield ("event-loop stall, idle bot", f"{idle.text()} ({_load()})", "baseline: the machine")
+    sleeping = asyncio.run(_loop_stall(searches, tick, sleeping=True))
+    yield (f"event-loop stall, {searches} sleeping workers", f"{sleeping.text()} ({_load()})", "the pool's own cost")
+    busy = asyncio.run(_loop_stall(searches, tick))
+    yield (f"event-loop stall, {searches} searches at normal", f"{busy.text()} ({_load()})", "≤ 50 ms")
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1, help="processes for the games (1: one after another)")
+    parser.add_argument("--seed", type=int, default=7, help="game i is seeded SEED + 1000 i")
+    parser.add_argument("--progress", action="store_true", help="the running tally after every game, on stderr")
     parser.add_argument("--only", choices=("random", "easy", "stall"), help="one part: vs random, hard vs easy, stall")
     parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only these games (repeatable)")
     args = parser.parse_args(argv)
@@ -187,11 +277,19 @@ def main(argv: Sequence[str]) -> int:
     print(f"computer players: {args.games} games per pairing, iteration budgets ×{args.scale:g}", flush=True)
     if args.only in (None, "stall"):
         for what, value, target in stall_rows():
-            print(f"{what:<44}  {value:<44}  {target}", flush=True)
+            print(f"{what:<44}  {value:<60}  {target}", flush=True)
     if args.only == "stall":
         return 0
-    for what, value, target in ai_rows(args.games, args.scale, args.workers, chosen, args.game or sorted(GAMES)):
-        print(f"{what:<44}  {value:<44}  {target}", flush=True)
+    for what, value, target in ai_rows(
+        args.games,
+        args.scale,
+        args.workers,
+        chosen,
+        args.game or sorted(GAMES),
+        args.seed,
+        _progress if args.progress else None,
+    ):
+        print(f"{what:<44}  {value:<60}  {target}", flush=True)
     return 0
 
 

@@ -6,6 +6,14 @@ Random rollouts are a poor guide here (a random player walls itself in), so the 
 looks only a few plies ahead and then asks `evaluate`: for each seat, the share of pool
 tiles `a-b` for which two different pieces can move `a` and `b` squares (a blank: any
 distance), counted with the rules' own test (the first piece's square stays walled).
+
+The root gets a deeper, exact look (`reply_value`, the guide's `root_values`): after a
+move of ours the opponent draws.  Each tile it cannot play wins at once; for each tile it
+can, every placement it has is tried and valued by the share of the remaining tiles *we*
+could then still play, half by its worst placement for us (a careful opponent) and half by
+the average (a careless one).  That weighs a trap for the opponent against our own
+safety, which the one-ply shares alone do not: replays of lost games showed the search
+walking into a cramped spot to threaten the opponent when a safe move was there.
 """
 
 from __future__ import annotations
@@ -14,9 +22,15 @@ from typing import cast
 
 from bot.ai.guide import Guide, squash
 from bot.games.base import GameState
-from bot.games.domineering import MAX_STEP, STEPS, DomineeringState
+from bot.games.domineering import MAX_STEP, RAYS, STEPS, DomineeringState
+from bot.games.dominoes import Tile
 
 ROOT_CANDIDATES = 12
+SURVIVAL_WORTH = 0.8
+"""What surviving our next draw is worth in `reply_value`, against 1 for the opponent
+failing its draw now (the game goes on after we survive, so less than a win)."""
+CAREFUL = 0.5
+"""Weight of the opponent's worst placement for us against the average of all of them."""
 
 
 def _distances(number: int) -> range:
@@ -50,6 +64,77 @@ def can_play(pieces: tuple[int, ...], occupied: int, low: int, high: int) -> boo
     return False
 
 
+def placements(pieces: tuple[int, ...], occupied: int, low: int, high: int) -> set[tuple[int, int, int, int]]:
+    """Every (first from, first to, second from, second to) a player with `pieces` has
+    with tile `low-high`: two different pieces, either number first, the first one's
+    square walled before the second moves (rules 5-7)."""
+    found = set()
+    for first in pieces:
+        for second in pieces:
+            if first == second:
+                continue
+            for a, b in {(low, high), (high, low)}:
+                for to1 in _moves_to(first, _distances(a), occupied):
+                    for to2 in _moves_to(second, _distances(b), occupied | (1 << to1)):
+                        found.add((first, to1, second, to2))
+    return found
+
+
+def _reach(pieces: tuple[int, ...]) -> int:
+    """Every square a move of `pieces` could pass or land on: only these matter to them."""
+    mask = 0
+    for square in pieces:
+        mask |= 1 << square
+        for ray in RAYS[square]:
+            for on in ray:
+                mask |= 1 << on
+    return mask
+
+
+def share_of(pieces: tuple[int, ...], occupied: int, tiles: list[Tile]) -> float:
+    """The share of `tiles` with which `pieces` could move two pieces (1 when none left)."""
+    if not tiles:
+        return 1.0
+    return sum(can_play(pieces, occupied, t.low, t.high) for t in tiles) / len(tiles)
+
+
+def reply_value(after: DomineeringState, me: int) -> float:
+    """`me`'s prospects after its move, looking through the opponent's draw and reply.
+
+    Exact over the pool: a tile the opponent cannot play is worth 1; for one it can, each
+    of its placements leaves a board on which we then draw from the rest, worth
+    SURVIVAL_WORTH times the share of that rest we could play; those are combined by
+    CAREFUL (worst placement for us) and the average.  An empty pool after our move is a
+    draw (rule 9).  With `unplayable=keep` a failed draw is a kept tile rather than a
+    loss, which this still counts in the right direction.
+    """
+    outcome = after.outcome
+    if outcome is not None:
+        return 0.5 if len(outcome.winners) != 1 else float(me in outcome.winners)
+    occupied = after.occupied()
+    pool = sorted(after.pool)
+    mine, theirs = after.pieces[me], after.pieces[1 - me]
+    matters = _reach(mine)
+    known: dict[tuple[int, Tile], float] = {}
+    total = 0.0
+    for tile in pool:
+        replies = placements(theirs, occupied, tile.low, tile.high)
+        if not replies:
+            total += 1.0
+            continue
+        rest = [t for t in pool if t != tile]
+        values = []
+        for _first, to1, second, to2 in replies:
+            board = (occupied | (1 << to1) | (1 << to2)) & ~(1 << second)
+            key = (board & matters, tile)
+            value = known.get(key)
+            if value is None:
+                value = known[key] = SURVIVAL_WORTH * share_of(mine, board, rest) if rest else 0.5
+            values.append(value)
+        total += CAREFUL * min(values) + (1 - CAREFUL) * sum(values) / len(values)
+    return total / len(pool)
+
+
 def playable_share(state: DomineeringState, seat: int) -> float:
     """The share of pool tiles with which `seat` could move two pieces now."""
     pool = state.pool
@@ -75,6 +160,11 @@ class DomineeringGuide(Guide):
             return sign * self.evaluate(state.play(seat, move))
 
         return sorted(moves, key=score, reverse=True)[:ROOT_CANDIDATES]
+
+    def root_values(self, state: GameState, seat: int, moves: list[str]) -> dict[str, float]:
+        """Each root move's `reply_value`: the exact look through the opponent's draw."""
+        domineering = cast(DomineeringState, state)
+        return {move: reply_value(domineering.play(seat, move), seat) for move in moves}
 
     def evaluate(self, state: GameState) -> float:
         domineering = cast(DomineeringState, state)

@@ -32,6 +32,13 @@ class Guide:
         decision returns just that move; it must be legal."""
         return state.legal_moves(seat)
 
+    def root_values(self, state: GameState, seat: int, moves: list[str]) -> dict[str, float] | None:
+        """Optional: a deeper look at each root move, `seat`'s expected score in [0, 1]
+        after it.  The search counts each as many visits as it will give a root move on
+        average (`bot.ai.search`), so the look steers even a long search, which refines
+        it.  Default: None (no such look)."""
+        return None
+
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
         """The moves the tree branches on (default: every legal move)."""
         return state.legal_moves(seat)

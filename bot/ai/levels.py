@@ -1,6 +1,7 @@
 """Levels of play and the worker entry point.
 
-A level is a search budget: `easy` thinks briefly, `hard` long.  Each level has an
+A level is a search budget: `easy` thinks briefly and without the guides' deeper look at
+its moves (`Guide.root_values`), `hard` long.  Each level has an
 iteration cap and a time cap; whichever comes first ends the search.  Tests and the
 bench pass `iterations` alone, so that a seed gives the same move on any machine.
 """
@@ -14,7 +15,7 @@ from bot.ai.search import Budget, choose_move
 from bot.games import GAMES
 
 LEVELS: Final[dict[str, Budget]] = {
-    "easy": Budget(iterations=40, seconds=0.5),
+    "easy": Budget(iterations=40, seconds=0.5, guided=False),
     "normal": Budget(iterations=400, seconds=1.5),
     "hard": Budget(iterations=2000, seconds=6.0),
 }
@@ -37,7 +38,9 @@ def think(
     what `seat` may know and on `seed` alone.
     """
     state = GAMES[game].load(dump)
-    budget = LEVELS[level] if iterations is None else Budget(iterations=iterations, seconds=None)
+    budget = LEVELS[level]
+    if iterations is not None:
+        budget = Budget(iterations=iterations, seconds=None, guided=budget.guided)
     return choose_move(state, seat, budget, random.Random(seed))
 
 
@@ -56,4 +59,5 @@ def think_for(
         return think(game, dump, seat, level, seed, iterations=iterations)
     budget = LEVELS[level]
     state = GAMES[game].load(dump)
-    return choose_move(state, seat, Budget(iterations=budget.iterations, seconds=seconds), random.Random(seed))
+    limited = Budget(iterations=budget.iterations, seconds=seconds, guided=budget.guided)
+    return choose_move(state, seat, limited, random.Random(seed))

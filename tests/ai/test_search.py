@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from bot.ai import think
+from bot.ai import search, think
+from bot.ai.guide import Guide
 from bot.ai.levels import LEVELS, think_for
 from bot.ai.search import Budget, choose_move
 from bot.games import CHANCE, GAMES, GameState
@@ -119,3 +120,31 @@ def test_what_its_view_does_not_contain_never_changes_its_move(key: str) -> None
             checked += 1
     assert checked >= 8
     assert differing >= checked  # the twins really hid something different
+
+
+class _Favourite(Guide):
+    """A guide whose deeper look rates one root move a sure win and the rest sure losses."""
+
+    def __init__(self, favourite: str) -> None:
+        self.favourite = favourite
+        self.looked = 0
+
+    def root_values(self, state: GameState, seat: int, moves: list[str]) -> dict[str, float]:
+        self.looked += 1
+        return {move: float(move == self.favourite) for move in moves}
+
+
+def test_a_guides_root_values_steer_a_short_search_and_easy_skips_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = GAMES["focus"].start()
+    moves = state.legal_moves(0)
+    guide = _Favourite("")
+    monkeypatch.setattr(search, "guide_for", lambda key: guide)
+    unguided = Budget(iterations=30, seconds=None, guided=False)
+    plain = choose_move(state, 0, unguided, random.Random(4))
+    assert guide.looked == 0
+    guide.favourite = next(m for m in reversed(moves) if m != plain)
+    assert choose_move(state, 0, Budget(iterations=30, seconds=None), random.Random(4)) == guide.favourite
+    assert guide.looked == 1
+    assert choose_move(state, 0, unguided, random.Random(4)) == plain
+    assert guide.looked == 1
+    assert LEVELS["easy"].guided is False and LEVELS["normal"].guided and LEVELS["hard"].guided

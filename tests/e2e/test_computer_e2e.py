@@ -71,7 +71,8 @@ async def test_a_whole_match_against_the_computer_with_a_spectator(harness: Harn
     assert final.status == "finished" and final.outcome is not None
     assert alice_moves >= 1
     # The result is announced after it committed: wait for that message, then read them all.
-    ending = await fake.wait_for_message(fake.channel, lambda m: "wins" in m.content or "Draw" in m.content)
+    # (Its exact markers: Domineering's "Drawn tile: ..." lines also contain "Draw".)
+    ending = await fake.wait_for_message(fake.channel, lambda m: "** wins: " in m.content or "**Draw**: " in m.content)
     board_png(ending)
     bot_name = fake.bot.name
     posted = [m.content for m in fake.bot_messages(fake.channel)]
