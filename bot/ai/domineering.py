@@ -148,9 +148,10 @@ def playable_share(state: DomineeringState, seat: int) -> float:
 class DomineeringGuide(Guide):
     rollout_depth = 2
 
-    def root_moves(self, state: GameState, seat: int) -> list[str]:
+    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
         """The few moves that leave the best shares: a turn offers hundreds of moves, too
-        many for the budget to sample each more than once or twice."""
+        many for the budget to sample each more than once or twice (a cheap narrowing, so
+        every level uses it)."""
         moves = state.legal_moves(seat)
         if len(moves) <= ROOT_CANDIDATES:
             return moves

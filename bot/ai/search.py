@@ -23,7 +23,8 @@ Powley and Whitehouse 2012) with explicit chance nodes.
   search refines the guide's look rather than replaces it.  On the bench a long search
   that could drown the look (40 visits against ~170 real ones) won only 19 of 35 games
   against easy.  Budgets
-  with `guided=False` (the easy level) skip that look.
+  with `guided=False` (the easy level) skip that look, and a guide's plan of a turn
+  (`Guide.root_moves`).
 * Leaves are valued by a rollout cut at the guide's depth and then by the guide's
   evaluation (`bot.ai.guides`), so games whose random playouts hardly end still give a
   signal.  Values are seat 0's expected score in [0, 1]; a draw is 0.5.
@@ -102,7 +103,7 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
     if len(moves) == 1:
         return moves[0]
     guide = guide_for(state.rules.info.key)
-    candidates = guide.root_moves(state, seat)
+    candidates = guide.root_moves(state, seat, guided=budget.guided)
     if len(candidates) == 1:
         return candidates[0]  # the guide's plan decides here: nothing to search
     root = Node(mover=CHANCE)

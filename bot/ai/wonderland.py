@@ -27,11 +27,11 @@ enemy Image) is played and the resulting position scored.  Pool picks, dice and 
 follow the plan directly.  All of this is computed on a determinization of the state
 (`determinize(seat, ...)`), so it never uses what the seat's view lacks.
 
-Since the plan settles every decision of the computer's own turn, the search (and so the
-level's budget) only runs where the plan has no opinion: the opponent's abilities during
-the computer's action step.  `easy`, `normal` and `hard` therefore play Wonderland alike
-(hard beat easy 48/100); the tree, rollout and evaluation hooks below serve
-that case and the tests of the evaluation.
+At `normal` and `hard` the plan settles every decision of the computer's own turn, so the
+search only runs where the plan has no opinion: the opponent's abilities during the
+computer's action step.  `easy` plays its action steps by a short search instead (the
+tree, rollout and evaluation hooks below), which makes it the beatable opponent a learner
+needs; its pool, dice and defence follow the plan.
 """
 
 from __future__ import annotations
@@ -81,12 +81,17 @@ _A, _M, _D = FACTORS.index("A"), FACTORS.index("M"), FACTORS.index("D")
 class WonderlandGuide(Guide):
     rollout_depth = 6
 
-    def root_moves(self, state: GameState, seat: int) -> list[str]:
-        """The plan's move where the plan decides (pool, dice, defence, own action step);
-        every legal move elsewhere.  Computed on a determinization: no peeking."""
+    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
+        """The plan's move where the plan decides (pool, dice, defence, and with `guided`
+        the greedy action step); elsewhere the moves the tree branches on, for the search.
+        Computed on a determinization: no peeking.
+
+        Why easy (`guided` False) searches its action steps instead: the greedy turn is
+        most of the plan's strength, and without it easy is a beatable opponent for
+        someone learning the game, while its pool and dice are still sensible."""
         assert isinstance(state, WonderlandState)
-        chosen = plan_move(state.determinize(seat, random.Random(state.ply)), seat)
-        return [chosen] if chosen is not None else state.legal_moves(seat)
+        chosen = plan_move(state.determinize(seat, random.Random(state.ply)), seat, greedy=guided)
+        return [chosen] if chosen is not None else self.tree_moves(state, seat)
 
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
         moves = state.legal_moves(seat)
@@ -112,8 +117,9 @@ class WonderlandGuide(Guide):
 # --- the plan ----------------------------------------------------------------------------
 
 
-def plan_move(state: WonderlandState, seat: int) -> str | None:
-    """The move the plan makes for `seat` now, or None where it has no opinion."""
+def plan_move(state: WonderlandState, seat: int, *, greedy: bool = True) -> str | None:
+    """The move the plan makes for `seat` now, or None where it has no opinion (without
+    `greedy`, none in its own action step)."""
     if state.phase == POOL:
         taken = set(state.pools[seat])
         return next((f"pick {card}" for card in POOL_PLAN if card not in taken), None)
@@ -122,7 +128,7 @@ def plan_move(state: WonderlandState, seat: int) -> str | None:
     if state.phase == DEFENCE and seat == state.defender:
         defences = [m for m in state.legal_moves(seat) if m.startswith("defend ")]
         return defences[0] if defences else "done"
-    if state.phase == ACTION and seat == state.active:
+    if state.phase == ACTION and seat == state.active and greedy:
         return greedy_action(state, seat)
     return None
 

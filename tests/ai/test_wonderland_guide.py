@@ -242,3 +242,24 @@ def test_the_computer_keeps_to_its_own_turn_when_the_opponent_may_act() -> None:
                 assert WonderlandGuide().root_moves(state, other) == state.legal_moves(other)
                 checked += 1
     assert checked >= 1
+
+
+def test_easy_searches_its_action_steps_but_keeps_the_plans_pool_dice_and_defence() -> None:
+    """The easy level (unguided) is meant to be beatable: its own action steps are searched
+    among the tree's moves rather than played by the greedy turn; every other decision of
+    the plan stays, so its pool deck and dice are still sensible."""
+    guide = WonderlandGuide()
+    searched = planned = 0
+    for seed in range(3):
+        for state, move in _plan_against_random(seed, seed % 2):
+            seat = seed % 2
+            if move is None or seat not in state.turn:
+                continue
+            easy = guide.root_moves(state, seat, guided=False)
+            if state.phase == "action":
+                assert easy == guide.tree_moves(state, seat) and set(easy) <= set(state.legal_moves(seat))
+                searched += len(easy) > 1
+            else:
+                assert easy == guide.root_moves(state, seat) == [move]
+                planned += 1
+    assert searched and planned
