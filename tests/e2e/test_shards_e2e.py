@@ -31,7 +31,7 @@ from bot.store.leases import LeaseStore
 from tests.bot.settling_time import SettlingTime
 from tests.conftest import fresh_database
 from tests.e2e.harness import Harness, assert_board_for, unexpected_errors
-from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, restore_discord_defaults
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, restore_discord_defaults
 
 pytestmark = pytest.mark.e2e
 
@@ -99,6 +99,16 @@ class ShardHarness(Harness):
         return owner
 
 
+def guild_on_each_shard(fake: FakeDiscord) -> tuple[list[FakeGuild], list[FakeChannel]]:
+    """A guild on each of the COUNT shards with a `games` channel; every player in each."""
+    guilds = [fake.add_guild(f"Shard {s} Hall", shard=(s, COUNT)) for s in range(COUNT)]
+    channels = [fake.add_text_channel(guild, "games") for guild in guilds]
+    for guild in guilds:
+        for user in fake.players:
+            fake.add_member(guild, user)
+    return guilds, channels
+
+
 async def play_blitz(harness: Harness, channel: FakeChannel, first: FakeUser, second: FakeUser) -> int:
     """`/play focus clock:blitz`, accepted, and the first player's move: the match id."""
     ask = await harness.command(
@@ -134,12 +144,8 @@ async def test_two_shards_fire_each_clock_once_and_a_dead_shard_resumes_on_resta
     path, url = database
     clock = SettlingTime(float(int(time.time())))
     async with FakeDiscord() as fake:
-        guilds = [fake.add_guild(f"Shard {s} Hall", shard=(s, COUNT)) for s in range(COUNT)]
-        channels = [fake.add_text_channel(guild, "games") for guild in guilds]
+        guilds, channels = guild_on_each_shard(fake)
         alice, bob, carol = fake.players
-        for guild in guilds:
-            for user in fake.players:
-                fake.add_member(guild, user)
         zero, one = (ShardHarness(fake, path, {shard}, clock) for shard in range(COUNT))
         zero.database_url = one.database_url = url
         restarted: ShardHarness | None = None
@@ -242,12 +248,8 @@ async def test_one_process_runs_both_shards_and_a_second_one_on_a_shard_is_refus
     path = tmp_path / "boneyard.sqlite3"
     clock = SettlingTime(float(int(time.time())))
     async with FakeDiscord() as fake:
-        guilds = [fake.add_guild(f"Shard {s} Hall", shard=(s, COUNT)) for s in range(COUNT)]
-        channels = [fake.add_text_channel(guild, "games") for guild in guilds]
+        guilds, channels = guild_on_each_shard(fake)
         alice, bob, carol = fake.players
-        for guild in guilds:
-            for user in fake.players:
-                fake.add_member(guild, user)
         both = ShardHarness(fake, path, {0, 1}, clock)
         try:
             bot = await both.start()
@@ -290,12 +292,8 @@ async def test_a_process_whose_shard_was_taken_over_stops_its_duties_and_leaves_
     path = tmp_path / "boneyard.sqlite3"
     clock = SettlingTime(float(int(time.time())))
     async with FakeDiscord() as fake:
-        guilds = [fake.add_guild(f"Shard {s} Hall", shard=(s, COUNT)) for s in range(COUNT)]
-        channels = [fake.add_text_channel(guild, "games") for guild in guilds]
+        guilds, channels = guild_on_each_shard(fake)
         alice, bob, carol = fake.players
-        for guild in guilds:
-            for user in fake.players:
-                fake.add_member(guild, user)
         both = ShardHarness(fake, path, {0, 1}, clock)
         try:
             bot = await both.start()
