@@ -106,8 +106,9 @@ class Dispatcher:
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._marked: dict[int, asyncio.Condition] = {}
-        """Per channel: notified whenever one of its rows is marked done."""
+        self._marked: weakref.WeakValueDictionary[int, asyncio.Condition] = weakref.WeakValueDictionary()
+        """Per channel with a post waiting: notified whenever one of its rows is marked done
+        (weak, like the locks: a channel nobody waits in keeps no entry)."""
 
     def _lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -166,7 +167,10 @@ class Dispatcher:
         past the grace period is the drain's, which posts in order itself: no wait."""
         if dt.datetime.now(dt.UTC).timestamp() - row.created_at > GRACE_SECONDS:
             return
-        changed = self._marked.setdefault(row.channel_id, asyncio.Condition())
+        changed = self._marked.get(row.channel_id)
+        if changed is None:
+            changed = asyncio.Condition()
+            self._marked[row.channel_id] = changed
         loop = asyncio.get_running_loop()
         deadline = loop.time() + ORDER_WAIT
         async with changed:  # held while checking, so no notice is missed before `wait`
