@@ -618,8 +618,7 @@ def test_ruling9_the_random_games_capture_and_end_by_repetition() -> None:
     (which move the anchor the snapshot keeps)."""
     drawn = captured_then_drawn = 0
     for seed in WANDERING_SEEDS:
-        for state, _log in wandering_game(seed):
-            pass
+        state = [state for state, _log in wandering_game(seed)][-1]
         if state.outcome is not None and "3 times" in state.outcome.reason:
             drawn += 1
             captured_then_drawn += state.captured != (0, 0)
