@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from bot.games import GAMES, IllegalMove, SnapshotMismatch
 from bot.games.focus import FocusRules, FocusState, _encode
+from tests.games.playout import reload
 
 RULES = FocusRules()
 
@@ -534,11 +535,10 @@ def test_property_random_play_conserves_36_pieces(seed: int, setup: str, drops: 
 
 
 def reloaded(state: FocusState, log: list[str]) -> FocusState:
-    """`state` stored and loaded as the match service does: its snapshot through JSON, plus
-    the log moves after the ones `log_needed` says the snapshot already holds."""
-    data = json.loads(json.dumps(state.dump()))
-    needed = RULES.log_needed(data)
-    return RULES.load(data, log[needed:] if needed is not None else ())
+    """`state` stored and loaded as the match service does (`tests.games.playout.reload`)."""
+    again = reload(state, log)
+    assert isinstance(again, FocusState)
+    return again
 
 
 def reference_repetitions(log: list[str], options: dict[str, object]) -> list[int]:
@@ -708,6 +708,13 @@ def test_load_refuses_log_moves_that_do_not_lead_to_the_snapshot() -> None:
     for later in wrong:
         with pytest.raises(SnapshotMismatch):
             RULES.load(data, later)
+
+
+def test_load_refuses_a_snapshot_whose_anchor_is_not_its_position_when_it_needs_no_log() -> None:
+    data = play_all(start(), "c3-c4").dump()
+    assert RULES.log_needed(data) == 0
+    with pytest.raises(SnapshotMismatch):
+        RULES.load(data | {"anchor_moves": 1})  # "nothing since the anchor", but it is another position
 
 
 def test_load_refuses_log_moves_that_would_capture() -> None:
