@@ -199,21 +199,26 @@ def _sleep_in_worker(seconds: float) -> str:
     return "slept"
 
 
-def _stall_positions(searches: int) -> list[tuple[str, dict[str, Any], int]]:
+def _stall_positions(searches: int) -> list[tuple[str, dict[str, Any], int, list[str]]]:
     """A position per game (Focus, Wonderland, Dominance, Domino Wars, ...) where the
-    computer has a real choice: what `searches` concurrent computer matches think about."""
+    computer has a real choice: what `searches` concurrent computer matches think about
+    (game, snapshot, seat, and the log moves the snapshot leaves out, as the bot sends)."""
     positions = []
     rng = random.Random(3)
     games = ("focus", "wonderland", "dominance", "domino_wars", "domineering")
     for game in (games * searches)[:searches]:
         state = GAMES[game].start()
+        log = [e.move for e in state.applied]
         while CHANCE in state.turn or len(state.legal_moves(min(state.turn))) < 2:
             if CHANCE in state.turn:
                 state = state.play(CHANCE, state.sample_chance(rng))
             else:
                 seat = min(state.turn)
                 state = state.play(seat, rng.choice(state.legal_moves(seat)))
-        positions.append((game, state.dump(), min(state.turn)))
+            log.extend(e.move for e in state.applied)
+        data = state.dump()
+        needed = GAMES[game].log_needed(data)
+        positions.append((game, data, min(state.turn), log[needed:] if needed is not None else []))
     return positions
 
 
@@ -228,14 +233,17 @@ async def _loop_stall(searches: int, tick: float, *, sleeping: bool = False) -> 
     try:
         # Warm the workers up first: spawning them is a one-off cost of the first search.
         await asyncio.gather(
-            *(loop.run_in_executor(pool, think_for, g, d, s, "easy", 1, 0.01) for g, d, s in positions)
+            *(loop.run_in_executor(pool, think_for, g, d, s, "easy", 1, 0.01, None, m) for g, d, s, m in positions)
         )
         seconds = LEVELS["normal"].seconds or 1.0
         if sleeping:
             jobs = asyncio.gather(*(loop.run_in_executor(pool, _sleep_in_worker, seconds) for _ in positions))
         else:
             jobs = asyncio.gather(
-                *(loop.run_in_executor(pool, think_for, g, d, s, "normal", 1, None) for g, d, s in positions)
+                *(
+                    loop.run_in_executor(pool, think_for, g, d, s, "normal", 1, None, None, m)
+                    for g, d, s, m in positions
+                )
             )
         stall = await _watch(jobs.done, tick)
         await jobs

@@ -197,7 +197,8 @@ async def service_move_at_plies(
 ) -> dict[int, tuple[float, float]]:
     """Median ms of one Focus move through the service at each of `plies` of a random game
     with no move limit: (state cached, state loaded from its snapshot).  The second figure
-    includes rebuilding the repetition counts from the trail of moves since the last capture."""
+    includes reading the log's moves since the last capture and rebuilding the repetition
+    counts from them."""
     store = await Store.open(directory / "long.sqlite3")
     warm = MatchService(store, cache_size=256)
     cold = MatchService(store, cache_size=0)

@@ -10,11 +10,13 @@ circle for tens of thousands of plies, so a Focus game is cut at `FOCUS_CUT` pli
 the row).  Reported per variant: the largest snapshot, the ply where it was seen, and the
 99th percentile over all plies.
 
-Focus keeps the position after the last capture and the moves since (2 characters a ply),
-because its repetition rule counts every position since the last capture; random players
-can go thousands of plies without one, and past about 1,900 such plies the snapshot passes
-4 KB.  A bounded design would have to forget positions that may still recur, which the
-ruling does not allow, so it is reported as it is.
+Focus's repetition rule counts every position since the last capture, and random players
+can go thousands of plies without one.  Its snapshot keeps the position after the last
+capture and that position's place in the move log, never the moves since (they were 2
+characters a ply and passed 4 KB after about 1,900 capture-free plies): `load` takes them
+from the log (`Rules.log_needed`).  So the rows also say how many log moves a snapshot
+needed at most to load (0 for the games whose snapshots are complete): what a long Focus
+game moves from the snapshot to the log.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ class Sizes:
     p99: int
     cut: int
     """Games stopped at FOCUS_CUT before their end."""
+    from_log: int
+    """The most log moves a snapshot needed to load (`Rules.log_needed`)."""
 
 
 def _positions(state: GameState, rng: random.Random, cut: int) -> Iterator[GameState]:
@@ -71,20 +75,27 @@ def measure(game: str, options: dict[str, object], games: int, seed: int = 21) -
     rules = GAMES[game]
     rng = random.Random(seed)
     sizes: list[int] = []
-    largest, at_ply, cut = 0, 0, 0
+    largest, at_ply, cut, from_log = 0, 0, 0, 0
     limit = FOCUS_CUT if game == "focus" else 1_000_000
     for _ in range(games):
         last = None
+        logged = 0  # the log moves so far: every entry `play` applied
         for ply, state in enumerate(_positions(rules.start(options=rules.resolve_options(options)), rng, limit)):
-            size = len(json.dumps(state.dump()))
+            logged += len(state.applied)
+            data = state.dump()
+            size = len(json.dumps(data))
             sizes.append(size)
             if size > largest:
                 largest, at_ply = size, ply
+            needed = rules.log_needed(data)
+            if needed is not None:
+                from_log = max(from_log, logged - needed)
             last = state
         if last is not None and last.outcome is None:
             cut += 1
     sizes.sort()
-    return Sizes(game, options, games, len(sizes), largest, at_ply, sizes[int(0.99 * (len(sizes) - 1))], cut)
+    p99 = sizes[int(0.99 * (len(sizes) - 1))]
+    return Sizes(game, options, games, len(sizes), largest, at_ply, p99, cut, from_log)
 
 
 def snapshot_rows(games: int = 20, focus_games: int = 5) -> list[tuple[str, str, str]]:
@@ -98,7 +109,8 @@ def snapshot_rows(games: int = 20, focus_games: int = 5) -> list[tuple[str, str,
         rows.append(
             (
                 f"snapshot: {game} ({named}), {found.games} games{cut}",
-                f"max {found.largest / 1024:.2f} KB at ply {found.at_ply:,}; p99 {found.p99 / 1024:.2f} KB",
+                f"max {found.largest / 1024:.2f} KB at ply {found.at_ply:,}; p99 {found.p99 / 1024:.2f} KB; "
+                f"≤ {found.from_log:,} log moves at load",
                 f"≤ 4 KB  {verdict}",
             )
         )

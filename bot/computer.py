@@ -5,7 +5,8 @@ that applies moves (the computer's go through `MatchService.play` like anyone's,
 same lock, clock and log), and the search never runs on the event loop.
 
 * The search (`bot.ai.think`) runs in a process pool sized for the machine, given the
-  match's snapshot, the computer's seat, the level and a seed; it determinizes from the
+  match's snapshot (with the log moves it leaves out, so a Focus search knows which positions
+  already recurred), the computer's seat, the level and a seed; it determinizes from the
   seat's view, so the opponent's secrets never steer it.
 * After every update (the cogs call `consider`) and at start-up (`resume`), a match whose
   seat to move is the computer's gets one thinking task.  If the match changed while it
@@ -24,7 +25,7 @@ import logging
 import multiprocessing
 import os
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Final
 
@@ -138,14 +139,16 @@ class ComputerPlayer:
         seat = row.seat_of(self.user_id)
         if row.status != "active" or seat is None or row.snapshot is None or not self.owns(row.guild_id):
             return False
-        if seat not in _turn(self.service, row):
+        row, later = await self.service.snapshot_moves(row)  # the history the snapshot leaves to the log
+        assert row.snapshot is not None
+        if seat not in _turn(self.service, row, later):
             return False
         level = await self.level_of(match_id)
         seconds = self._seconds(row, seat, level)
         seed = zlib.crc32(f"{row.seed}:{row.version}".encode())
         loop = asyncio.get_running_loop()
         move = await loop.run_in_executor(
-            self.executor, think_for, row.game, row.snapshot, seat, level, seed, seconds, self.iterations
+            self.executor, think_for, row.game, row.snapshot, seat, level, seed, seconds, self.iterations, later
         )
         latest = await self.service.get(match_id)
         if latest.version != row.version:
@@ -167,7 +170,7 @@ class ComputerPlayer:
         return max(MIN_SECONDS, min(budget, (move_left + reserve) / CLOCK_SHARE))
 
 
-def _turn(service: MatchService, row: MatchRow) -> frozenset[int]:
-    """The seats due to act in the match's snapshot."""
+def _turn(service: MatchService, row: MatchRow, later: Sequence[str]) -> frozenset[int]:
+    """The seats due to act in the match's snapshot (with `later`, the log moves it leaves out)."""
     assert row.snapshot is not None
-    return service.games[row.game].load(row.snapshot).turn
+    return service.games[row.game].load(row.snapshot, later).turn

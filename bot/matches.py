@@ -898,9 +898,28 @@ class MatchService:
             return cached
         if row.snapshot is None:
             raise NoMatchHere("This match has not started yet.")
-        state = self._rules(row.game).load(row.snapshot)
+        row, later = await self.snapshot_moves(row)
+        assert row.snapshot is not None
+        state = self._rules(row.game).load(row.snapshot, later)
         self._cache.put(row.id, row.version, state)
         return state
+
+    async def snapshot_moves(self, row: MatchRow) -> tuple[MatchRow, list[str]]:
+        """The log moves that `row`'s snapshot leaves out (`Rules.log_needed`; none for a
+        complete snapshot), which `load` needs with it.  When another process moved the match
+        on between reading `row` and its log, the row is read again and returned with them:
+        a snapshot and moves of two different versions never meet."""
+        for _ in range(5):
+            if row.snapshot is None:
+                raise NoMatchHere("This match has not started yet.")
+            needed = self._rules(row.game).log_needed(row.snapshot)
+            if needed is None:
+                return row, []
+            later = await self.store.effective_moves_after(row.id, needed, version=row.version)
+            if later is not None:
+                return row, later
+            row = await self._get(row.id)
+        raise MatchConflict("The match keeps changing while it is being loaded; please try again.")
 
     def _advance(
         self, state: GameState, seed: str, ply: int, record: list[LogEntry]

@@ -16,7 +16,7 @@ number and hence a fresh draw of the match RNG.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final, Protocol, TypeVar
 
 TAKEBACK_SEAT: Final = -2
@@ -61,3 +61,35 @@ def effective(log: Iterable[M]) -> list[M]:
         else:
             kept = [e for e in kept if e.ply < first]
     return kept
+
+
+def effective_after(count: int, records: Sequence[M], total: int) -> list[M] | None:
+    """`effective(log)[count:]` from part of the log: `records` holds every takeback record of
+    the log and every entry at ply >= `count`, in ply order; `total` is the log's length.
+    None when the log's plies do not run 0..total-1 without a gap (never written so: the
+    caller then reads the whole log).
+
+    Why: a snapshot that leaves its recent history to the log needs only the log's tail, and
+    a long game's whole log is thousands of rows.  An entry's place among the effective ones
+    is at most its ply, so the tail lies at plies >= `count`; the takeback records alone say
+    which plies are not in force (the records themselves and, for a record at ply r taking
+    back from ply f, every entry at f <= ply < r), hence where the effective tail starts."""
+    tail = [e for e in records if e.ply >= count]
+    if (tail[-1].ply if tail else None) != (total - 1 if total > count else None):
+        return None  # the last ply is not total - 1: a gap somewhere
+    spans = sorted(
+        [(e.ply, e.ply + 1) for e in records if e.seat == TAKEBACK_SEAT]
+        + [(first, e.ply) for e in records if (first := undone_from(e)) is not None and first < e.ply]
+    )
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    first_kept = count  # the ply of the effective entry at place `count`
+    for start, end in merged:
+        if start > first_kept:
+            break
+        first_kept += end - start
+    return [e for e in tail if e.ply >= first_kept and not any(a <= e.ply < b for a, b in merged)]

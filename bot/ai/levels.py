@@ -9,6 +9,7 @@ bench pass `iterations` alone, so that a seed gives the same move on any machine
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from bot.ai.search import Budget, choose_move
@@ -30,14 +31,17 @@ def think(
     seed: int,
     *,
     iterations: int | None = None,
+    later: Sequence[str] = (),
 ) -> str:
     """The move the computer plays for `seat`; runs in a worker process.
 
     `iterations` replaces the level's budget by a pure iteration count (deterministic).
     The search sees only `determinize(seat, ...)` of the state, so the move depends on
-    what `seat` may know and on `seed` alone.
+    what `seat` may know and on `seed` alone.  `later`: the log moves the snapshot `dump`
+    leaves out (`Rules.log_needed`), so the search sees the game's whole history (a Focus
+    repetition it could force or must avoid).
     """
-    state = GAMES[game].load(dump)
+    state = GAMES[game].load(dump, later)
     budget = LEVELS[level]
     if iterations is not None:
         budget = Budget(iterations=iterations, seconds=None, guided=budget.guided)
@@ -52,12 +56,13 @@ def think_for(
     seed: int,
     seconds: float | None,
     iterations: int | None = None,
+    later: Sequence[str] = (),
 ) -> str:
     """`think` with the level's time cap replaced by `seconds` (the match clock's share);
     a given `iterations` overrides both (tests)."""
     if iterations is not None:
-        return think(game, dump, seat, level, seed, iterations=iterations)
+        return think(game, dump, seat, level, seed, iterations=iterations, later=later)
     budget = LEVELS[level]
-    state = GAMES[game].load(dump)
+    state = GAMES[game].load(dump, later)
     limited = Budget(iterations=budget.iterations, seconds=seconds, guided=budget.guided)
     return choose_move(state, seat, limited, random.Random(seed))

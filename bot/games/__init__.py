@@ -6,7 +6,17 @@ here, so registering a game is one line below.
 
 from __future__ import annotations
 
-from bot.games.base import CHANCE, GameInfo, GameState, IllegalMove, InvalidOptions, Option, Outcome, Rules
+from bot.games.base import (
+    CHANCE,
+    GameInfo,
+    GameState,
+    IllegalMove,
+    InvalidOptions,
+    Option,
+    Outcome,
+    Rules,
+    SnapshotMismatch,
+)
 from bot.games.dominance import DominanceRules
 from bot.games.domineering import DomineeringRules
 from bot.games.domino_wars import DominoWarsRules
@@ -18,4 +28,15 @@ GAMES: dict[str, Rules] = {
     for rules in (FocusRules(), DomineeringRules(), DominanceRules(), DominoWarsRules(), WonderlandRules())
 }
 
-__all__ = ["CHANCE", "GAMES", "GameInfo", "GameState", "IllegalMove", "InvalidOptions", "Option", "Outcome", "Rules"]
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "GameInfo",
+    "GameState",
+    "IllegalMove",
+    "InvalidOptions",
+    "Option",
+    "Outcome",
+    "Rules",
+    "SnapshotMismatch",
+]

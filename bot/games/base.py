@@ -28,7 +28,7 @@ import json
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, NamedTuple, Self
 
@@ -49,6 +49,11 @@ class IllegalMove(ValueError):
 
 class InvalidOptions(ValueError):
     """Match options that a game does not offer or that have a bad value."""
+
+
+class SnapshotMismatch(ValueError):
+    """A snapshot and the log moves given with it to `Rules.load` do not fit together: a
+    damaged database or a caller that passed the wrong moves, never a player's mistake."""
 
 
 class LogEntry(NamedTuple):
@@ -181,8 +186,23 @@ class Rules(ABC):
     def _start(self, options: dict[str, OptionValue]) -> GameState: ...
 
     @abstractmethod
-    def load(self, data: Mapping[str, Any]) -> GameState:
-        """Rebuild a state from `GameState.dump()`."""
+    def load(self, data: Mapping[str, Any], later: Sequence[str] = ()) -> GameState:
+        """Rebuild a state from `GameState.dump()`.
+
+        `later`: when `log_needed(data)` is a number n, the texts of the match's effective log
+        moves after the first n (`bot.move_log.effective`: takebacks applied; forced and chance
+        moves as the log holds them), which the snapshot leaves out; raises SnapshotMismatch
+        when they do not lead to the dumped position.  Ignored when the snapshot is complete."""
+
+    def log_needed(self, data: Mapping[str, Any]) -> int | None:
+        """How many of the match's effective log moves the snapshot `data` already contains,
+        when `load` must also be given the moves after them; None when it is complete.
+
+        Why: a snapshot is stored after every move and must stay small at any ply, but a rule
+        may depend on history the move log already keeps (Focus's repetition draw counts the
+        positions since the last capture).  Such a game dumps the position and where in the
+        log its history starts, and `load` rebuilds the history from the log's moves."""
+        return None
 
 
 class GameState(ABC):

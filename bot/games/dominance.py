@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Self
 
 from bot.games.base import (
@@ -780,7 +780,7 @@ class DominanceRules(Rules):
     def _start(self, options: dict[str, OptionValue]) -> DominanceState:
         return DominanceState(options=options)
 
-    def load(self, data: Mapping[str, Any]) -> DominanceState:
+    def load(self, data: Mapping[str, Any], later: Sequence[str] = ()) -> DominanceState:
         board = [EMPTY] * SPACES
         for name, owner in data["stones"].items():
             board[_INDEX[name]] = int(owner)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from bot.games.base import (
@@ -496,7 +496,7 @@ class DomineeringRules(Rules):
     def _squares(names: Iterable[str]) -> list[int]:
         return [DomineeringState._square(n) for n in names]
 
-    def load(self, data: Mapping[str, Any]) -> DomineeringState:
+    def load(self, data: Mapping[str, Any], later: Sequence[str] = ()) -> DomineeringState:
         outcome = data.get("outcome")
         drawn = data.get("drawn")
         pieces = [tuple(self._squares(own)) for own in data["pieces"]]

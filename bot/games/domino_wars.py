@@ -50,7 +50,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from bot.games.base import (
@@ -801,7 +801,7 @@ class DominoWarsRules(Rules):
     def _start(self, options: dict[str, OptionValue]) -> DominoWarsState:
         return DominoWarsState(options)
 
-    def load(self, data: Mapping[str, Any]) -> DominoWarsState:
+    def load(self, data: Mapping[str, Any], later: Sequence[str] = ()) -> DominoWarsState:
         state = DominoWarsState(self.resolve_options(data.get("options", {})))
         state.phase = str(data["phase"])
         state.first = None if data["first"] is None else int(data["first"])

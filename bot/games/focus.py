@@ -12,14 +12,19 @@ limit by default and the snapshot is stored after every move.  A capture is the 
 irreversible change (captured pieces are out for good, so the pieces in play never come
 back to an earlier count): no position before the last capture can recur.  So the state
 keeps the position right after the last capture (`anchor`) and the moves played since
-(`trail`, two characters a ply), and the counts in `seen` are rebuilt from them on load.
-A 2,000-ply stretch without a capture is about 4 KB of snapshot.
+(`trail`, two characters a ply), and the counts in `seen` are derived from them.
+
+The snapshot holds the anchor and how many of the match's log moves led up to it
+(`anchor_moves`), never the trail: the move log already keeps every move since, and a
+trail grows without bound (a 2,000-ply stretch without a capture was 4 KB, 16 KB was
+seen).  `FocusRules.log_needed` tells the loader to fetch the log's moves after the anchor;
+`load` encodes them back into the trail and checks that they lead to the dumped position.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from bot.games.base import (
@@ -30,6 +35,7 @@ from bot.games.base import (
     OptionValue,
     Outcome,
     Rules,
+    SnapshotMismatch,
     opponent,
     shown,
 )
@@ -49,6 +55,7 @@ _CODES = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """One character per square (52 of each) for the moves in the repetition trail."""
 CODE = dict(zip(SQUARES, _CODES, strict=True))
 SQUARE_OF = {c: i for i, c in CODE.items()}
+SQUARE_NAMED = {NAMES[i]: i for i in SQUARES}
 
 _MOVE = re.compile(r"^([a-z]\d+)\s*[-x ]?\s*([a-z]\d+)$")
 _DROP = re.compile(r"^(?:\*|drop\s+)\s*([a-z]\d+)$")
@@ -85,6 +92,7 @@ class FocusState(GameState):
     __slots__ = (
         "_outcome",
         "anchor",
+        "anchor_moves",
         "base",
         "board",
         "captured",
@@ -112,6 +120,7 @@ class FocusState(GameState):
         outcome: Outcome | None,
         options: dict[str, OptionValue],
         anchor: str | None = None,
+        anchor_moves: int = 0,
         trail: str = "",
         base: dict[str, int] | None = None,
         seen: dict[str, int] | None = None,
@@ -124,6 +133,8 @@ class FocusState(GameState):
         self.ply = ply
         self.anchor = anchor
         """The position key right after the last capture (or the first real position)."""
+        self.anchor_moves = anchor_moves
+        """How many moves of the match's log (setup placements included) led to `anchor`."""
         self.trail = trail
         """The moves since `anchor`, coded two characters a ply."""
         self.base = base or {}
@@ -195,7 +206,7 @@ class FocusState(GameState):
             "setup_left": list(self.setup_left),
             "ply": self.ply,
             "anchor": self.anchor,
-            "trail": self.trail,
+            "anchor_moves": self.anchor_moves,
             **({"seen": dict(self.base)} if self.base else {}),
             "last_move": self.last_move,
             "outcome": self._outcome.to_json() if self._outcome else None,
@@ -321,6 +332,7 @@ class FocusState(GameState):
             setup_left=setup_left,
             ply=self.ply if setup else self.ply + 1,
             anchor=self.anchor,
+            anchor_moves=self.anchor_moves,
             trail=self.trail,
             base=self.base,
             seen=self.seen,
@@ -333,6 +345,7 @@ class FocusState(GameState):
             if self.anchor is None or captured != self.captured:
                 # The first real position, or a capture: nothing earlier can recur.
                 state.anchor, state.trail, state.base, state.seen = key, "", {}, {key: 1}
+                state.anchor_moves = state.moves_played
             else:
                 state.trail = self.trail + code
                 state.seen = dict(self.seen)
@@ -342,6 +355,24 @@ class FocusState(GameState):
 
     def _position_key(self) -> str:
         return _key(self.board, self.reserves, self.to_move)
+
+    @property
+    def moves_played(self) -> int:
+        """How many moves the match's log holds for this game so far: every real move (`ply`)
+        plus the setup placements made (Focus has no chance moves; a forced move is logged as
+        any other)."""
+        return _moves_played(self.ply, self.setup_left, self.options)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal dumps AND equal repetition history: the dump leaves the trail to the log, but
+        two positions with different pasts can end differently (ruling 9)."""
+        return (
+            super().__eq__(other)
+            and isinstance(other, FocusState)
+            and (self.trail, self.base) == (other.trail, other.base)
+        )
+
+    __hash__ = GameState.__hash__
 
     def _judge(self, repetitions: int) -> Outcome | None:
         seat = self.to_move
@@ -391,28 +422,66 @@ def _move_stack(board: list[str], reserves: list[int], captured: list[int], seat
     _land(board, reserves, captured, seat, dst)
 
 
+def _moves_played(ply: int, setup_left: tuple[int, int], options: Mapping[str, OptionValue]) -> int:
+    """Log moves up to a position: its real moves plus, in a drop setup, the placements made."""
+    placed = 2 * PIECES - sum(setup_left) if options.get("setup") == "drop" else 0
+    return ply + placed
+
+
 def _counts(anchor: str | None, trail: str, base: Mapping[str, int]) -> dict[str, int]:
     """The repetition counts: `base`, plus the anchor position and each position the
     trail's moves lead to (replayed; the trail holds no capture, by construction)."""
+    return _replay(anchor, trail, base)[0]
+
+
+def _replay(anchor: str | None, trail: str, base: Mapping[str, int]) -> tuple[dict[str, int], str | None, bool]:
+    """`_counts`, the key of the position the trail ends in, and whether every trail move was
+    one the side to move could make without capturing (a trail never captures, so a false
+    here means moves that do not belong to it: `load` checks moves taken from the log)."""
     seen = dict(base)
     if anchor is None:
-        return seen
+        return seen, None, True
     rows, reserve_text, side = anchor.split("|")
     board = rows.split("/")
     reserves = [int(n) for n in reserve_text.split(",")]
     to_move = int(side)
     captured = [0, 0]
+    fits = True
     seen[anchor] = seen.get(anchor, 0) + 1
+    key = anchor
     for i in range(0, len(trail), 2):
         head, dst = trail[i], SQUARE_OF[trail[i + 1]]
         if head == "*":
+            fits = fits and reserves[to_move] > 0
             _drop_piece(board, reserves, captured, to_move, dst)
         else:
-            _move_stack(board, reserves, captured, to_move, SQUARE_OF[head], dst)
+            src = SQUARE_OF[head]
+            stack, straight = board[src], src % SIZE == dst % SIZE or src // SIZE == dst // SIZE
+            distance = abs(dst % SIZE - src % SIZE) + abs(dst // SIZE - src // SIZE)
+            fits = fits and straight and 0 < distance <= len(stack) and stack[-1] == str(to_move)
+            if not fits:
+                break  # not a move at all: nothing to replay it with
+            _move_stack(board, reserves, captured, to_move, src, dst)
         to_move = opponent(to_move)
         key = _key(board, reserves, to_move)
         seen[key] = seen.get(key, 0) + 1
-    return seen
+    return seen, key, fits and not any(captured)
+
+
+def _encode(moves: Sequence[str]) -> str:
+    """The trail of the canonical move texts `moves` (as the log keeps them: `c3-c5`, `*d4`);
+    SnapshotMismatch for any other text."""
+    codes = []
+    for text in moves:
+        src, _, dst = text.partition("-")
+        try:
+            if text.startswith("*"):
+                codes.append("*" + CODE[SQUARE_NAMED[text[1:]]])
+            else:
+                codes.append(CODE[SQUARE_NAMED[src]] + CODE[SQUARE_NAMED[dst]])
+        except KeyError:
+            raise SnapshotMismatch(f"{text!r} is not a Focus move as the log keeps them") from None
+    return "".join(codes)
 
 
 class FocusRules(Rules):
@@ -466,13 +535,22 @@ class FocusRules(Rules):
             state.anchor, state.seen = key, {key: 1}
         return state
 
-    def load(self, data: Mapping[str, Any]) -> FocusState:
+    def log_needed(self, data: Mapping[str, Any]) -> int | None:
+        """The log moves up to the anchor when moves were played since it: their texts rebuild
+        the trail the snapshot leaves out.  None for a snapshot that holds its trail (written
+        before the log held it), has no anchor (a drop setup) or is at its anchor."""
+        if "trail" in data or data.get("anchor") is None or "anchor_moves" not in data:
+            return None
+        anchor_moves = int(data["anchor_moves"])
+        return anchor_moves if anchor_moves < _played_in(data) else None
+
+    def load(self, data: Mapping[str, Any], later: Sequence[str] = ()) -> FocusState:
         board = [""] * (SIZE * SIZE)
         for name, stack in data["board"].items():
             f, r = parse_square(name, SIZE, SIZE)
             board[f + SIZE * r] = str(stack)
         outcome = data.get("outcome")
-        return FocusState(
+        state = FocusState(
             board=tuple(board),
             reserves=(int(data["reserves"][0]), int(data["reserves"][1])),
             captured=(int(data["captured"][0]), int(data["captured"][1])),
@@ -483,17 +561,46 @@ class FocusRules(Rules):
             outcome=Outcome.from_json(outcome) if outcome else None,
             options=self.resolve_options(data.get("options", {})),
             **_repetitions(data, board),
+            seen={},  # counted below, once the trail is known
         )
+        needed = self.log_needed(data)
+        if needed is not None:
+            due = state.moves_played - needed
+            if len(later) != due:
+                raise SnapshotMismatch(
+                    f"this Focus snapshot needs the {due} log moves after move {needed}, not {len(later)}"
+                )
+            state.trail = _encode(later)
+        state.seen, last, fits = _replay(state.anchor, state.trail, state.base)
+        checked = "anchor_moves" in data and "trail" not in data  # older snapshots are taken as they are
+        if checked and state.anchor is not None and (not fits or last != state._position_key()):
+            raise SnapshotMismatch(
+                f"the {len(later)} log moves after move {state.anchor_moves} do not lead from this Focus "
+                "snapshot's anchor to its position"
+            )
+        return state
+
+
+def _played_in(data: Mapping[str, Any]) -> int:
+    """`FocusState.moves_played` of a dumped state."""
+    left = data["setup_left"]
+    return _moves_played(int(data["ply"]), (int(left[0]), int(left[1])), data.get("options", {}))
 
 
 def _repetitions(data: Mapping[str, Any], board: list[str]) -> dict[str, Any]:
-    """The repetition fields of a snapshot.  One written before the trail existed holds the
-    whole table in `seen`: it is kept as `base` (until the next capture), with the current
-    position as the anchor and its own occurrence taken out of `base`.  A position given
-    without any table (a test's or a puzzle's) is its own first occurrence."""
+    """The repetition fields of a snapshot.  Since the log holds the moves after the anchor,
+    a snapshot has the anchor and `anchor_moves` only (the trail comes from the log).  One
+    written before that holds the trail itself; its anchor's place in the log follows from
+    the trail's length.  One written before the trail existed holds the whole table in `seen`:
+    it is kept as `base` (until the next capture), with the current position as the anchor
+    and its own occurrence taken out of `base`.  A position given without any table (a
+    test's or a puzzle's) is its own first occurrence."""
     seen = {str(k): int(v) for k, v in data.get("seen", {}).items()}
+    played = _played_in(data)
     if "anchor" in data:
-        return {"anchor": data["anchor"], "trail": str(data.get("trail", "")), "base": seen}
+        trail = str(data.get("trail", ""))
+        anchor_moves = int(data.get("anchor_moves", played - len(trail) // 2))
+        return {"anchor": data["anchor"], "anchor_moves": anchor_moves, "trail": trail, "base": seen}
     if any(int(n) for n in data["setup_left"]):  # still in a drop setup: no table yet
         return {"anchor": None, "trail": "", "base": {}}
     anchor = _key(board, (int(data["reserves"][0]), int(data["reserves"][1])), int(data["to_move"]))
@@ -501,7 +608,7 @@ def _repetitions(data: Mapping[str, Any], board: list[str]) -> dict[str, Any]:
         seen[anchor] -= 1
     else:
         seen.pop(anchor, None)
-    return {"anchor": anchor, "trail": "", "base": seen}
+    return {"anchor": anchor, "anchor_moves": played, "trail": "", "base": seen}
 
 
 FocusState.rules = FocusRules()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.move_log import TAKEBACK_SEAT, effective, effective_after
 from bot.outbox import Announcement
 from bot.shards import ShardLayout
 from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
@@ -85,6 +86,15 @@ class MatchRow:
         if self.seats[1] == user_id:
             return 1
         return None
+
+
+@dataclass(frozen=True)
+class _LogText:
+    """A log row read for its text only (`Store.effective_moves_after`)."""
+
+    ply: int
+    seat: int
+    move: str
 
 
 @dataclass(frozen=True)
@@ -474,6 +484,36 @@ class Store:
             "SELECT ply, seat, move, public, forced, at FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         )
         return [MoveRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in rows]
+
+    async def effective_moves_after(self, match_id: int, count: int, *, version: int) -> list[str] | None:
+        """The texts of the match's effective log moves (`bot.move_log.effective`: takeback
+        records applied) after the first `count` of them, as they stood at `version`: what a
+        snapshot that leaves recent history to the log (`Rules.log_needed`) is loaded with.
+        None when the match is no longer at `version` (the caller's snapshot is stale).
+
+        One statement reads the version with the log, so both come from one moment on either
+        backend (every change to the log bumps the version).  Only the log's tail and its
+        takeback records are read (`bot.move_log.effective_after`), not a long game's whole log."""
+        rows = await self.db.fetch_all(
+            "SELECT x.version, c.n, m.ply, m.seat, m.move "
+            "FROM matches x CROSS JOIN (SELECT COUNT(*) AS n FROM moves WHERE match_id = ?) c "  # counted once
+            "LEFT JOIN moves m ON m.match_id = x.id AND (m.ply >= ? OR m.seat = ?) "
+            "WHERE x.id = ? ORDER BY m.ply",
+            (match_id, count, TAKEBACK_SEAT, match_id),
+        )
+        if not rows or rows[0][0] != version:
+            return None
+        tail = effective_after(count, [_LogText(r[2], r[3], r[4]) for r in rows if r[2] is not None], int(rows[0][1]))
+        if tail is None:  # a gap in the plies: take the whole log
+            rows = await self.db.fetch_all(
+                "SELECT x.version, m.ply, m.seat, m.move FROM matches x LEFT JOIN moves m ON m.match_id = x.id "
+                "WHERE x.id = ? ORDER BY m.ply",
+                (match_id,),
+            )
+            if not rows or rows[0][0] != version:
+                return None
+            tail = effective(_LogText(r[1], r[2], r[3]) for r in rows if r[1] is not None)[count:]
+        return [m.move for m in tail]
 
     async def move_count(self, match_id: int) -> int:
         row = await self.db.fetch_one("SELECT COUNT(*) FROM moves WHERE match_id = ?", (match_id,))

@@ -4,12 +4,16 @@ process pool is exercised end to end in tests/e2e/test_computer_e2e.py)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from bot.computer import ComputerPlayer
 from bot.games import GAMES
+from bot.games.focus import FocusState
 from bot.matches import MatchService, Update
 from bot.store import Store
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
@@ -123,3 +127,41 @@ async def test_the_computer_plays_only_in_the_guilds_of_its_process_s_shards(ser
             player.close()
         assert await service.store.move_count(match_id) == (1 if owned else 0)
         assert len(announced) == (1 if owned else 0)
+
+
+class _Recording(ThreadPoolExecutor):
+    """A thread pool that keeps the arguments of every search it runs."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.calls: list[tuple[Any, ...]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.calls.append(args)
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_its_focus_search_gets_the_history_the_snapshot_leaves_to_the_log(service: MatchService) -> None:
+    """The worker is sent the snapshot and the log moves since the last capture, so the search
+    knows which positions already occurred (ruling 9), and the driver keeps playing."""
+    rules = GAMES["focus"]
+    rng = random.Random(1)
+    with _Recording() as pool:
+        player = _player(service, [], pool)
+        match_id = await _versus_computer(service, "focus", computer_first=False)
+        for _ in range(4):
+            await service.play(match_id, ALICE, rng.choice(await service.legal_moves(match_id, ALICE)))
+            player.consider(match_id)
+            await player.idle()
+        assert await service.store.move_count(match_id) == 8  # the computer answered each move
+        player.close()
+    logged = [m.move for m in await service.store.moves(match_id)]
+    assert len(pool.calls) == 4
+    for game, dump, seat, *_rest, later in pool.calls:
+        assert game == "focus" and seat == 1
+        needed = rules.log_needed(dump)  # None only right after a capture (then nothing is left out)
+        start = len(logged) if needed is None else needed
+        assert later == logged[start : start + len(later)] and (needed is None) == (later == [])
+        loaded = rules.load(dump, later)  # a snapshot and moves that fit
+        assert isinstance(loaded, FocusState) and len(loaded.trail) == 2 * len(later)
+    assert pool.calls[0][-1] == logged[:1]  # Alice's first move, before any capture could happen

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from bot.games import CHANCE, GAMES, GameState
 
@@ -42,3 +43,13 @@ def final(state: GameState, rng: random.Random) -> GameState:
     for before, seat, move in playout(state, rng):
         state = before.play(seat, move)
     return state
+
+
+def reload(state: GameState, log: Sequence[str]) -> GameState:
+    """`state` stored and loaded as the match service does: its dump through JSON, plus the
+    texts of the log moves (`log`: every `applied` entry since the start) after the ones
+    `log_needed` says the snapshot holds."""
+    rules = type(state).rules
+    data = json.loads(json.dumps(state.dump()))
+    needed = rules.log_needed(data)
+    return rules.load(data, log[needed:] if needed is not None else ())

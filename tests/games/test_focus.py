@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games import GAMES, IllegalMove
-from bot.games.focus import FocusRules, FocusState
+from bot.games import GAMES, IllegalMove, SnapshotMismatch
+from bot.games.focus import FocusRules, FocusState, _encode
+from tests.games.playout import reload
 
 RULES = FocusRules()
 
@@ -393,9 +395,12 @@ def test_ruling9_repetitions_option() -> None:
 
 
 def test_ruling9_reserves_are_part_of_the_position() -> None:
+    """Within one capture-free stretch a seat's pieces on the board plus its reserve stay
+    constant, so the same board with other reserves cannot arise in play: the table is built
+    by hand, in the snapshot format that still held its trail (which `load` takes as it is)."""
     board = {"d4": "0", "e5": "1"}
-    table = position(board, reserves=(1, 0)).play(0, "d4-d5").dump()
-    kept = {"anchor": table["anchor"], "trail": table["trail"]}  # the table holds d4-d5 with reserves 1, 0
+    table = position(board, reserves=(1, 0)).dump()
+    kept = {"anchor": table["anchor"], "trail": _encode(["d4-d5"])}  # the table holds d4-d5 with reserves 1, 0
     same = position(board, reserves=(1, 0)).dump() | kept
     other = position(board, reserves=(2, 0)).dump() | kept
     assert RULES.load(same).play(0, "d4-d5").view(None)["repetitions"] == 2
@@ -526,45 +531,223 @@ def test_property_random_play_conserves_36_pieces(seed: int, setup: str, drops: 
             assert pieces_of(state, 0) == pieces_of(state, 1) == 18
 
 
-# --- long games (no move limit) -----------------------------------------------------------
+# --- long games (no move limit) and the snapshot ------------------------------------------
 
 
-def test_a_game_past_2000_plies_keeps_its_snapshot_small_and_its_repetition_counts_exact() -> None:
-    """Without a move limit a game can run for thousands of plies, and the snapshot is stored
-    after every move: it stays under 4 KB at every ply, while the repetition count the view
-    shows equals a plain count over every position of the game since the start."""
-    rng = random.Random(4)
+def reloaded(state: FocusState, log: list[str]) -> FocusState:
+    """`state` stored and loaded as the match service does (`tests.games.playout.reload`)."""
+    again = reload(state, log)
+    assert isinstance(again, FocusState)
+    return again
+
+
+def reference_repetitions(log: list[str], options: dict[str, object]) -> list[int]:
+    """How often each position of the game occurred, counted from the start: for each
+    position after a log move, its occurrences so far.  Ruling 9 read plainly (board, both
+    reserves, side to move), over every position since the start; nothing of the engine's
+    trail, anchor or counts is used, only `play` and the public view."""
+    state = start(options)
+    counts: dict[str, int] = {}
+    found = []
+    positions = [state, *_states_after(state, log)]
+    for position_now in positions:
+        view = position_now.view(None)
+        if any(view["setup_left"]):
+            found.append(0)  # no position is counted during a drop setup
+            continue
+        key = json.dumps([view["stacks"], view["reserves"], view["to_move"]], sort_keys=True)
+        counts[key] = counts.get(key, 0) + 1
+        found.append(counts[key])
+    return found
+
+
+def _states_after(state: FocusState, log: list[str]) -> list[FocusState]:
+    states = []
+    for move in log:
+        state = state.play(state.to_move, move)
+        states.append(state)
+    return states
+
+
+def wandering_move(state: FocusState, rng: random.Random, last_own: dict[int, str]) -> str:
+    """A random move, but now and then the one that undoes the mover's previous move, so that
+    positions recur and games end by repetition (with captures on the way)."""
+    seat = state.to_move
+    moves = state.legal_moves(seat)
+    previous = last_own.get(seat, "")
+    back = "-".join(reversed(previous.split("-"))) if "-" in previous else ""
+    move = back if back in moves and rng.random() < 0.2 else rng.choice(moves)
+    last_own[seat] = move
+    return move
+
+
+WANDERING_SEEDS = range(12)
+
+
+def wandering_game(seed: int) -> Iterator[tuple[FocusState, list[str]]]:
+    """A random game of `wandering_move`s (both set-ups by seed), at most 700 log moves:
+    yields each state after a move with the log so far."""
+    rng = random.Random(seed)
+    state = start({"setup": ("standard", "drop")[seed % 2]})
+    log = [e.move for e in state.applied]
+    last_own: dict[int, str] = {}
+    while state.outcome is None and len(log) < 700:
+        state = state.play(state.to_move, wandering_move(state, rng, last_own))
+        log.extend(e.move for e in state.applied)
+        yield state, log
+
+
+@pytest.mark.parametrize("seed", WANDERING_SEEDS)
+def test_ruling9_repetition_counts_survive_the_snapshot_and_match_a_count_from_the_start(seed: int) -> None:
+    """Random games: at every ply the state rebuilt from its snapshot and the log has the
+    same history and repetition count as the played one, the count equals a plain count of
+    every position since the start, and the game is drawn exactly at a third occurrence."""
+    for state, log in wandering_game(seed):
+        again = reloaded(state, log)
+        assert again == state
+        assert again.view(None)["repetitions"] == state.view(None)["repetitions"]
+    counted = reference_repetitions(log, {"setup": ("standard", "drop")[seed % 2]})
+    assert state.view(None)["repetitions"] == counted[-1]
+    assert max(counted) <= 3
+    drawn = state.outcome is not None and "3 times" in state.outcome.reason
+    assert drawn == (counted[-1] == 3)
+
+
+def test_ruling9_the_random_games_capture_and_end_by_repetition() -> None:
+    """The games above are not vacuous: most reach a third occurrence, several after captures
+    (which move the anchor the snapshot keeps)."""
+    drawn = captured_then_drawn = 0
+    for seed in WANDERING_SEEDS:
+        state = [state for state, _log in wandering_game(seed)][-1]
+        if state.outcome is not None and "3 times" in state.outcome.reason:
+            drawn += 1
+            captured_then_drawn += state.captured != (0, 0)
+    assert drawn >= 6 and captured_then_drawn >= 3
+
+
+def capture_free_game(plies: int, seed: int) -> Iterator[tuple[FocusState, list[str]]]:
+    """A game of random moves that never captures and never ends, `plies` long: yields each
+    state with the log so far."""
+    rng = random.Random(seed)
     state = start()
-    everything: dict[str, int] = {}
-    largest = 0
-    while state.ply < 2_100:
-        assert state.outcome is None
+    log: list[str] = []
+    yield state, log
+    while state.ply < plies:
+        moves = state.legal_moves(state.to_move)
+        while True:
+            after = state.play(state.to_move, rng.choice(moves))
+            if after.captured == state.captured and after.outcome is None:
+                break
+        state = after
+        log.extend(e.move for e in state.applied)
+        yield state, log
+
+
+def test_a_long_capture_free_game_keeps_its_snapshot_small_and_the_same_size() -> None:
+    """No move limit and no capture for 3,000 plies: the snapshot stays under 4 KB at every ply
+    and does not grow with the plies (what it holds besides the board is the same size at ply
+    1,500 and 3,000), while the state rebuilt from it and the log keeps the whole history."""
+    beside_board: dict[int, int] = {}
+    for state, log in capture_free_game(3_000, seed=4):
         data = state.dump()
-        largest = max(largest, len(json.dumps(data)))
-        assert len(json.dumps(data)) <= 4096, state.ply
-        key = json.dumps([data["board"], data["reserves"], data["to_move"]], sort_keys=True)
-        everything[key] = everything.get(key, 0) + 1
-        assert state.view(None)["repetitions"] == everything[key]
-        if state.ply % 150 == 0:
-            assert RULES.load(json.loads(json.dumps(data))) == state
-        state = state.play(state.to_move, rng.choice(state.legal_moves(state.to_move)))
-    assert state.ply >= 2_000 and max(everything.values()) >= 2  # repetitions did occur
-    assert largest > 300  # the trail was used
+        size = len(json.dumps(data))
+        assert size <= 4096, state.ply
+        if state.ply in (1_500, 3_000):
+            beside_board[state.ply] = size - len(json.dumps(data["board"])) - len(json.dumps(data["reserves"]))
+        if state.ply % 500 == 0:
+            again = reloaded(state, log)
+            assert again == state and len(again.trail) == 2 * state.ply
+            assert again.view(None)["repetitions"] == state.view(None)["repetitions"]
+    assert state.captured == (0, 0) and state.anchor_moves == 0
+    assert RULES.log_needed(state.dump()) == 0
+    assert beside_board[3_000] == beside_board[1_500]
 
 
 def test_a_capture_clears_the_repetition_trail() -> None:
     state = position({"c3": "00000", "d3": "11111", "f6": "1"}, to_move=0)
     state = state.play(0, "c3-c2").play(1, "f6-f5")
-    assert len(state.dump()["trail"]) == 4  # two plies, two characters each
+    assert len(state.trail) == 4  # two plies, two characters each
+    assert "trail" not in state.dump() and RULES.log_needed(state.dump()) == state.anchor_moves == 10
     taken = state.play(0, "c3-d3")  # d3 grows to 6: seat 1's bottom piece is captured
     assert taken.captured == (1, 0)
-    assert taken.dump()["trail"] == "" and taken.view(None)["repetitions"] == 1
+    assert taken.trail == "" and taken.view(None)["repetitions"] == 1
+    assert taken.anchor_moves == 13 and RULES.log_needed(taken.dump()) is None  # complete at a capture
+
+
+def test_a_drop_setup_counts_its_placements_as_log_moves() -> None:
+    rng = random.Random(2)
+    state = start({"setup": "drop"})
+    log: list[str] = []
+    while state.in_setup:
+        state = state.play(state.to_move, rng.choice(state.legal_moves(state.to_move)))
+        log.extend(e.move for e in state.applied)
+    assert len(log) == 36 and RULES.log_needed(state.dump()) is None
+    state = play_all(state, *[m for m in state.legal_moves(0) if "-" in m][:1])
+    log.append(str(state.last_move))
+    if state.captured == (0, 0):
+        assert RULES.log_needed(state.dump()) == 36
+    assert reloaded(state, log) == state
+
+
+def test_load_refuses_log_moves_that_do_not_lead_to_the_snapshot() -> None:
+    state = play_all(start(), *SHUFFLE, "c3-c4", "f4-f5")
+    log = [*SHUFFLE, "c3-c4", "f4-f5"]
+    data = state.dump()
+    assert RULES.log_needed(data) == 0 and RULES.load(data, log) == state
+    wrong = [
+        [],  # none given
+        log[:-1],  # one short
+        [*log, "c4-c3"],  # one too many
+        [*log[:-2], "c3-c4", "e4-e5"],  # another last move
+        [*log[:-2], "f4-f5", "c3-c4"],  # the right moves by the wrong seats (same end position)
+        [*log[:-2], "c3-c5", "f4-f5"],  # further than the stack is tall
+        [*log[:-2], "c3-d4", "f4-f5"],  # diagonal
+        [*log[:-1], "f4 - f5"],  # not the log's own notation
+        [*log[:-1], "resign"],
+    ]
+    for later in wrong:
+        with pytest.raises(SnapshotMismatch):
+            RULES.load(data, later)
+
+
+def test_load_refuses_a_snapshot_whose_anchor_is_not_its_position_when_it_needs_no_log() -> None:
+    data = play_all(start(), "c3-c4").dump()
+    assert RULES.log_needed(data) == 0
+    with pytest.raises(SnapshotMismatch):
+        RULES.load(data | {"anchor_moves": 1})  # "nothing since the anchor", but it is another position
+
+
+def test_load_refuses_log_moves_that_would_capture() -> None:
+    """A trail never holds a capture: moves that capture on the way do not belong to it."""
+    before = position({"c3": "00000", "d3": "11111", "f6": "1"}, to_move=0, ply=0)
+    data = before.play(0, "c3-c2").dump()  # no capture: the anchor is the position before it
+    assert RULES.log_needed(data) == 0
+    with pytest.raises(SnapshotMismatch):
+        RULES.load(data, ["c3-d3"])  # captures, and leads elsewhere
+
+
+def test_a_snapshot_that_holds_its_trail_still_loads_without_the_log() -> None:
+    """Snapshots written before the log supplied the trail hold it: they load complete."""
+    state = play_all(start(), *SHUFFLE, "c3-c4")
+    old = {k: v for k, v in state.dump().items() if k != "anchor_moves"} | {"trail": state.trail}
+    assert RULES.log_needed(old) is None
+    again = RULES.load(old)
+    assert again == state and again.anchor_moves == 0
+    assert again.view(None)["repetitions"] == 2  # after c3-c4 at plies 1 and 5
+    third = play_all(again, "f4-f5", "c4-c3", "f5-f4")  # the start position a third time
+    assert third.outcome is not None and third.outcome.is_draw
+    assert RULES.load(third.dump(), [*SHUFFLE, "c3-c4", "f4-f5", "c4-c3", "f5-f4"]) == third  # then from the log
 
 
 def test_a_snapshot_written_with_the_whole_table_still_counts_its_positions() -> None:
     """Snapshots stored before the trail existed hold every position in `seen`."""
     state = play_all(start(), *SHUFFLE)  # the start position twice
-    old = {k: v for k, v in state.dump().items() if k not in ("anchor", "trail")} | {"seen": state.seen}
+    old = {k: v for k, v in state.dump().items() if k not in ("anchor", "anchor_moves")} | {"seen": state.seen}
+    assert RULES.log_needed(old) is None
     again = RULES.load(old)
     assert again.view(None)["repetitions"] == 2
     assert play_all(again, *SHUFFLE).outcome is not None  # the third time is a draw
+    later = play_all(again, "c3-c4")  # after one move, its snapshot needs the log since the old one
+    assert RULES.log_needed(later.dump()) == 4
+    assert RULES.load(later.dump(), ["c3-c4"]) == later
+    assert play_all(RULES.load(later.dump(), ["c3-c4"]), *SHUFFLE[1:]).outcome is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import GameInfo, Option, OptionValue, Outcome, Rules
@@ -81,7 +81,7 @@ class WonderlandRules(Rules):
             _outcome=None,
         )
 
-    def load(self, data: Mapping[str, Any]) -> WonderlandState:
+    def load(self, data: Mapping[str, Any], later: Sequence[str] = ()) -> WonderlandState:
         options = self.resolve_options(data.get("options", {}))
         files, ranks = DDM if options["board"] == "ddm" else STANDARD
         outcome = data.get("outcome")

@@ -1,0 +1,99 @@
+"""Reading only the log's tail: `effective_after` (and the store's read through it) gives what
+`effective(log)[count:]` gives."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from bot.move_log import TAKEBACK_SEAT, effective, effective_after, takeback_record
+from bot.store import Store
+from tests.bot.conftest import ALICE, BOB, CHANNEL
+
+
+@dataclass(frozen=True)
+class Entry:
+    ply: int
+    seat: int
+    move: str
+
+
+def random_log(rng: random.Random, length: int) -> list[Entry]:
+    """Moves and takeback records; a record may take back from any earlier ply (even one
+    already withdrawn, or another record's), as the reader must cope with any record."""
+    log: list[Entry] = []
+    for ply in range(length):
+        if ply and rng.random() < 0.2:
+            first = rng.choice([rng.randrange(ply), max(0, ply - rng.randint(1, 3))])
+            log.append(Entry(ply, TAKEBACK_SEAT, takeback_record(first)))
+        else:
+            log.append(Entry(ply, rng.randrange(2), f"m{ply}"))
+    return log
+
+
+def read(log: list[Entry], count: int) -> list[Entry]:
+    """What the store reads: every takeback record and every entry at ply >= count."""
+    return [e for e in log if e.ply >= count or e.seat == TAKEBACK_SEAT]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_tail_equals_the_effective_log_after_count(seed: int) -> None:
+    rng = random.Random(seed)
+    log = random_log(rng, rng.randint(0, 60))
+    kept = effective(log)
+    for count in range(len(kept) + 2):
+        assert effective_after(count, read(log, count), len(log)) == kept[count:], count
+
+
+def test_a_log_without_takebacks_is_read_from_count_on() -> None:
+    log = [Entry(p, p % 2, f"m{p}") for p in range(10)]
+    assert effective_after(4, read(log, 4), 10) == log[4:]
+    assert effective_after(10, read(log, 10), 10) == []
+
+
+def test_a_gap_in_the_plies_asks_for_the_whole_log() -> None:
+    log = [Entry(p, p % 2, f"m{p}") for p in (0, 1, 2, 4, 5)]
+    assert effective_after(2, read(log, 2), len(log)) is None
+    assert effective_after(7, [Entry(8, 0, "m8")], 3) is None
+
+
+async def test_the_store_reads_the_same_tail_on_either_backend(store: Store) -> None:
+    """Through the store (SQLite and PostgreSQL): the tail after every count equals the
+    effective log's, a stale version reads nothing, and a log with a gap in its plies (never
+    written by the bot; made here by hand) is read whole instead."""
+    row = await store.create_challenge(
+        game="focus",
+        options={},
+        guild_id=1,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        seat_pref="first",
+        seed="s",
+        seed_hash="h",
+    )
+    assert row is not None
+    version = (await store.start_match(row.id, (ALICE, BOB), {}, [], BOB)).version
+    log = random_log(random.Random(5), 40)
+    for entry in log:
+        version = await store.commit_moves(
+            row.id,
+            expected_version=version,
+            first_ply=entry.ply,
+            moves=[(entry.seat, entry.move, True, False)],
+            snapshot={},
+        )
+
+    async def all_tails() -> None:
+        kept = effective(await store.moves(row.id))
+        for count in range(len(kept) + 2):
+            tail = await store.effective_moves_after(row.id, count, version=version)
+            assert tail == [m.move for m in kept[count:]], count
+
+    assert any(e.seat == TAKEBACK_SEAT for e in log) and len(effective(log)) < len(log)
+    await all_tails()
+    assert await store.effective_moves_after(row.id, 0, version=version - 1) is None
+    await store.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (row.id, 30))
+    await all_tails()
