@@ -14,6 +14,12 @@ itself busy on more than one core, the second can only add what is left, and a r
 1.7 needs cores to spare.  So the rows also give the CPU seconds per move of the bot
 processes and of the server (load-independent), and the load average.
 
+The last row is the scaling itself, with the cores taken out of it: process i and every
+server backend that serves it are pinned to core i (found by the application name each
+process connects with), so one process and each of two get the same single core.  What the
+ratio can then lose is what the processes share: the server's common work, its locks and
+the database.  Matches are disjoint, as shard processes' are, so no move waits for another.
+
 The section also gives `play`'s latency with 500 live matches on the same server.
 """
 
@@ -112,7 +118,49 @@ def _child_of_server(entry: Path, server_root: Path) -> bool:
     return str(server_root).encode() in command
 
 
-def run_processes(url: str, groups: list[list[int]], seconds: float, server_root: Path) -> dict[str, float]:
+def _named(url: str, name: str) -> str:
+    """`url` with an application name, by which `_pin` finds the process's server backends."""
+    return f"{url}{'&' if '?' in url else '?'}application_name={name}"
+
+
+async def _pin_until(processes: list[subprocess.Popen[str]], admin_url: str, until: float) -> None:
+    """Until `until`, keep bench process i and every server backend serving it on core i.
+
+    Backends are found by the application name each process connects with; the pool of a
+    process grows under load, so the new backends are pinned on the next look (every 0.2 s)."""
+    import asyncpg
+
+    for core, process in enumerate(processes):
+        os.sched_setaffinity(process.pid, {core})
+    connection = await asyncpg.connect(admin_url)
+    try:
+        while time.time() < until:
+            for row in await connection.fetch("SELECT pid, application_name FROM pg_stat_activity"):
+                name = str(row["application_name"])
+                if name.startswith("bench_"):
+                    try:
+                        os.sched_setaffinity(int(row["pid"]), {int(name.removeprefix("bench_"))})
+                    except OSError:
+                        continue  # the backend ended meanwhile
+            await asyncio.sleep(0.2)
+    finally:
+        await connection.close()
+
+
+def _wait(processes: list[subprocess.Popen[str]], admin_url: str | None, until: float) -> None:
+    if admin_url is None:
+        time.sleep(max(0.0, until - time.time()))
+    else:
+        asyncio.run(_pin_until(processes, admin_url, until))
+
+
+def run_processes(
+    url: str, groups: list[list[int]], seconds: float, server_root: Path, admin_url: str | None = None
+) -> dict[str, float]:
+    """Moves per second and CPU per move of one bench process per group of matches.
+
+    `admin_url` given: each process and its server backends run on a core of their own
+    (process i on core i), so one process and two get the same hardware each."""
     start_at = time.time() + 3.0  # every process has opened its store by then
     code = (
         "import asyncio, json, sys\n"
@@ -123,16 +171,16 @@ def run_processes(url: str, groups: list[list[int]], seconds: float, server_root
     environment = {**os.environ, "PYTHONPATH": PROJECT}
     processes = [
         subprocess.Popen(
-            [sys.executable, "-c", code, json.dumps([url, group, start_at, seconds])],
+            [sys.executable, "-c", code, json.dumps([_named(url, f"bench_{i}"), group, start_at, seconds])],
             stdout=subprocess.PIPE,
             text=True,
             env=environment,
         )
-        for group in groups
+        for i, group in enumerate(groups)
     ]
-    time.sleep(max(0.0, start_at - time.time()))
+    _wait(processes, admin_url, start_at)
     server_before = _server_ticks(server_root)
-    time.sleep(seconds)
+    _wait(processes, admin_url, start_at + seconds)
     server_after = _server_ticks(server_root)
     results = []
     for process in processes:
@@ -174,6 +222,9 @@ async def play_latency(url: str, matches: int = 500, moves: int = 3000) -> tuple
 
 
 def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
+    """The latency row, and moves per second of one and two processes: free on every core,
+    and with a core each (only on a machine with two cores or more)."""
+    pinned = len(os.sched_getaffinity(0)) >= 2
     from tests.postgres import PostgresServer  # dev-only: the throwaway server of the tests
 
     server = PostgresServer()
@@ -185,10 +236,13 @@ def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
         second = asyncio.run(make_matches(url, CHANNELS, 2_000))
         latency = asyncio.run(play_latency(url))
         latency_load = os.getloadavg()
-        one, two = [], []
+        one, two, one_core, two_cores = [], [], [], []
         for _ in range(rounds):  # alternating: a shared machine's load drifts
             one.append(run_processes(url, [first], SECONDS, server.root))
             two.append(run_processes(url, [first, second], SECONDS, server.root))
+            if pinned:
+                one_core.append(run_processes(url, [first], SECONDS, server.root, server.url()))
+                two_cores.append(run_processes(url, [first, second], SECONDS, server.root, server.url()))
     finally:
         server.stop()
     load = os.getloadavg()
@@ -198,7 +252,7 @@ def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
         return values[len(values) // 2]
 
     ratio = median(two, "moves_per_s") / median(one, "moves_per_s")
-    return [
+    rows = [
         (
             "processes: play median / p99 (CPU p99), 500 live matches, PostgreSQL",
             f"{latency[0]:.2f} / {latency[1]:.2f} ms ({latency[2]:.2f} ms; load {latency_load[0]:.2f})",
@@ -221,6 +275,16 @@ def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
             "",
         ),
     ]
+    if pinned:
+        per_core = median(two_cores, "moves_per_s") / median(one_core, "moves_per_s")
+        rows.append(
+            (
+                "processes: moves/s, 1 / 2 processes, a core each (with their server backends)",
+                f"{median(one_core, 'moves_per_s'):.0f} / {median(two_cores, 'moves_per_s'):.0f} = {per_core:.2f}x",
+                "≥ 1.7x",
+            )
+        )
+    return rows
 
 
 async def _create_database(admin_url: str, name: str) -> None:
