@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.matches import MatchService
+from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 
 
@@ -22,6 +23,33 @@ async def start_match(
         seat_pref=seat_pref,
     )
     await service.accept(row.id, BOB)
+    return row.id
+
+
+async def stored_challenge(
+    store: Store,
+    *,
+    channel: int = CHANNEL,
+    guild: int | None = 1,
+    game: str = "focus",
+    challenger: int = ALICE,
+    opponent: int = BOB,
+) -> int:
+    """A challenge written straight to the store, first seat to the challenger; its id.
+
+    For store-level tests, which need a match row without the service's rules and seeds."""
+    row = await store.create_challenge(
+        game=game,
+        options={},
+        guild_id=guild,
+        channel_id=channel,
+        challenger_id=challenger,
+        opponent_id=opponent,
+        seat_pref="first",
+        seed="s",
+        seed_hash="h",
+    )
+    assert row is not None, f"channel {channel} already holds an open match"
     return row.id
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from bot.move_log import TAKEBACK_SEAT, effective, effective_after, takeback_record
 from bot.store import Store
-from tests.bot.conftest import ALICE, BOB, CHANNEL
+from tests.bot.conftest import ALICE, BOB
+from tests.bot.match_driver import stored_challenge
 
 
 @dataclass(frozen=True)
@@ -63,23 +64,12 @@ async def test_the_store_reads_the_same_tail_on_either_backend(store: Store) -> 
     """Through the store (SQLite and PostgreSQL): the tail after every count equals the
     effective log's, a stale version reads nothing, and a log with a gap in its plies (never
     written by the bot; made here by hand) is read whole instead."""
-    row = await store.create_challenge(
-        game="focus",
-        options={},
-        guild_id=1,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        seat_pref="first",
-        seed="s",
-        seed_hash="h",
-    )
-    assert row is not None
-    version = (await store.start_match(row.id, (ALICE, BOB), {}, [], BOB)).version
+    match_id = await stored_challenge(store)
+    version = (await store.start_match(match_id, (ALICE, BOB), {}, [], BOB)).version
     log = random_log(random.Random(5), 40)
     for entry in log:
         version = await store.commit_moves(
-            row.id,
+            match_id,
             expected_version=version,
             first_ply=entry.ply,
             moves=[(entry.seat, entry.move, True, False)],
@@ -87,13 +77,13 @@ async def test_the_store_reads_the_same_tail_on_either_backend(store: Store) -> 
         )
 
     async def all_tails() -> None:
-        kept = effective(await store.moves(row.id))
+        kept = effective(await store.moves(match_id))
         for count in range(len(kept) + 2):
-            tail = await store.effective_moves_after(row.id, count, version=version)
+            tail = await store.effective_moves_after(match_id, count, version=version)
             assert tail == [m.move for m in kept[count:]], count
 
     assert any(e.seat == TAKEBACK_SEAT for e in log) and len(effective(log)) < len(log)
     await all_tails()
-    assert await store.effective_moves_after(row.id, 0, version=version - 1) is None
-    await store.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (row.id, 30))
+    assert await store.effective_moves_after(match_id, 0, version=version - 1) is None
+    await store.db.execute("DELETE FROM moves WHERE match_id = ? AND ply = ?", (match_id, 30))
     await all_tails()

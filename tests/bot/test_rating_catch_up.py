@@ -15,6 +15,7 @@ import bot.rating_book
 from bot.games import Outcome
 from bot.rating_book import RatingBook
 from bot.store import Store
+from tests.bot.match_driver import stored_challenge
 
 PLAYERS = [2001, 2002, 2003, 2004, 2005]
 
@@ -23,22 +24,13 @@ async def _finished_matches(store: Store, count: int, rng: random.Random) -> Non
     """`count` finished rated matches between random players, never rated."""
     for number in range(count):
         a, b = rng.sample(PLAYERS, 2)
-        row = await store.create_challenge(
-            game=rng.choice(["focus", "domineering"]),
-            options={},
-            guild_id=1,
-            channel_id=9000 + number,
-            challenger_id=a,
-            opponent_id=b,
-            seat_pref="first",
-            seed="s",
-            seed_hash="h",
+        match_id = await stored_challenge(
+            store, game=rng.choice(["focus", "domineering"]), channel=9000 + number, challenger=a, opponent=b
         )
-        assert row is not None
-        started = await store.start_match(row.id, (a, b), {}, [], b)
+        started = await store.start_match(match_id, (a, b), {}, [], b)
         winners = rng.choice([frozenset({0}), frozenset({1}), frozenset()])
         await store.commit_moves(
-            row.id,
+            match_id,
             expected_version=started.version,
             first_ply=0,
             moves=[],

@@ -14,6 +14,7 @@ from bot.shards import ShardLayout, shard_of
 from bot.store import Store
 from bot.store.lobby import LobbyStore
 from tests.bot.conftest import ALICE, BOB
+from tests.bot.match_driver import stored_challenge
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -57,21 +58,10 @@ def test_layouts_are_read_and_bad_ones_refused_with_the_setting_named() -> None:
 
 
 async def _match_in(store: Store, guild: int | None, channel: int) -> int:
-    row = await store.create_challenge(
-        game="focus",
-        options={},
-        guild_id=guild,
-        channel_id=channel,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        seat_pref="first",
-        seed="s",
-        seed_hash="h",
-    )
-    assert row is not None
+    match_id = await stored_challenge(store, guild=guild, channel=channel)
     clock = ClockState.new(PRESETS["blitz"]).start_turn({0}, 1000.0).to_json()
-    await store.start_match(row.id, (ALICE, BOB), {}, [], BOB, clock=clock)
-    return row.id
+    await store.start_match(match_id, (ALICE, BOB), {}, [], BOB, clock=clock)
+    return match_id
 
 
 async def test_each_process_loads_exactly_its_guilds_clocks_and_outbox_rows(store: Store) -> None:
@@ -136,20 +126,8 @@ async def test_each_process_expires_only_its_guilds_challenges(store: Store) -> 
     guild_on = {shard: (1_000 * 2 + shard) << 22 for shard in (0, 1)}
     ids = {}
     for shard, guild in guild_on.items():
-        row = await store.create_challenge(
-            game="focus",
-            options={},
-            guild_id=guild,
-            channel_id=700 + shard,
-            challenger_id=ALICE,
-            opponent_id=BOB,
-            seat_pref="first",
-            seed="s",
-            seed_hash="h",
-        )
-        assert row is not None
-        await lobby.set_expiry(row.id, 100.0)
-        ids[shard] = row.id
+        ids[shard] = await stored_challenge(store, guild=guild, channel=700 + shard)
+        await lobby.set_expiry(ids[shard], 100.0)
     assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({1}))) == [ids[1]]
     assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset({1}))) == []
     assert await lobby.expire_challenges(200.0, ShardLayout(2, frozenset())) == []  # leases unsure: nothing

@@ -9,22 +9,11 @@ import pytest
 
 from bot.store import MIGRATIONS, POSTGRES_MIGRATIONS, StaleVersion, Store
 from tests.bot.conftest import ALICE, BOB, CHANNEL
+from tests.bot.match_driver import stored_challenge
 
 
 async def _challenge(store: Store, channel: int = CHANNEL) -> int:
-    row = await store.create_challenge(
-        game="focus",
-        options={},
-        guild_id=1,
-        channel_id=channel,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        seat_pref="first",
-        seed="s",
-        seed_hash="h",
-    )
-    assert row is not None
-    return row.id
+    return await stored_challenge(store, channel=channel)
 
 
 async def test_migrations_bring_a_new_file_to_the_latest_version(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import pytest
 from bot.matches import MatchConflict, MatchService, NoMatchHere, NotYourTurn
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
+from tests.bot.match_driver import stored_challenge
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
 
@@ -84,21 +85,10 @@ async def test_two_processes_rating_matches_at_once_lose_no_update(postgres_serv
         try:
             ids = []
             for number in range(24):
-                row = await one.create_challenge(
-                    game="focus",
-                    options={},
-                    guild_id=GUILD,
-                    channel_id=3000 + number,
-                    challenger_id=ALICE,
-                    opponent_id=BOB,
-                    seat_pref="first",
-                    seed="s",
-                    seed_hash="h",
-                )
-                assert row is not None
-                started = await one.start_match(row.id, (ALICE, BOB), {}, [], BOB)
+                match_id = await stored_challenge(one, guild=GUILD, channel=3000 + number)
+                started = await one.start_match(match_id, (ALICE, BOB), {}, [], BOB)
                 await one.commit_moves(
-                    row.id,
+                    match_id,
                     expected_version=started.version,
                     first_ply=0,
                     moves=[],
@@ -106,7 +96,7 @@ async def test_two_processes_rating_matches_at_once_lose_no_update(postgres_serv
                     status="finished",
                     outcome=Outcome(frozenset({number % 2}), "test").to_json(),
                 )
-                ids.append(row.id)
+                ids.append(match_id)
             books = [RatingBook(one), RatingBook(two)]
             rows = [await one.get_match(i) for i in ids]
             await asyncio.gather(*(books[i % 2].record(r) for i, r in enumerate(rows) if r is not None))
