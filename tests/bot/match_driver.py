@@ -10,19 +10,29 @@ from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 
 
 async def start_match(
-    service: MatchService, game: str, *, channel: int = CHANNEL, seat_pref: str = "random", **options: str
+    service: MatchService,
+    game: str,
+    *,
+    channel: int = CHANNEL,
+    seat_pref: str = "random",
+    clock: str | None = None,
+    challenger: int = ALICE,
+    opponent: int = BOB,
+    **options: str,
 ) -> int:
-    """Alice challenges Bob to `game` (with `options`) and Bob accepts; the match id."""
+    """`challenger` (Alice) challenges `opponent` (Bob) to `game` (with `options` and
+    `clock`) and the opponent accepts; the match id."""
     row = await service.challenge(
         game=game,
         channel_id=channel,
         guild_id=GUILD,
-        challenger_id=ALICE,
-        opponent_id=BOB,
+        challenger_id=challenger,
+        opponent_id=opponent,
         options=options,
         seat_pref=seat_pref,
+        clock=clock,
     )
-    await service.accept(row.id, BOB)
+    await service.accept(row.id, opponent)
     return row.id
 
 

@@ -5,22 +5,16 @@ from __future__ import annotations
 from bot.matches import MatchService
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
+from tests.bot.match_driver import start_match
 
 
 async def test_active_match_ids_of_lists_only_running_matches_with_a_seat(store: Store) -> None:
     service = MatchService(store)
     ids = {}
     for channel, (challenger, opponent) in enumerate([(ALICE, BOB), (BOB, CAROL), (CAROL, ALICE), (ALICE, CAROL)]):
-        row = await service.challenge(
-            game="domineering",
-            channel_id=700 + channel,
-            guild_id=GUILD,
-            challenger_id=challenger,
-            opponent_id=opponent,
-            seat_pref="first",
+        ids[(challenger, opponent)] = await start_match(
+            service, "domineering", channel=700 + channel, seat_pref="first", challenger=challenger, opponent=opponent
         )
-        await service.accept(row.id, opponent)
-        ids[(challenger, opponent)] = row.id
     await service.resign(ids[(ALICE, CAROL)], CAROL)  # finished: no longer to be taken up
     await service.challenge(game="focus", channel_id=800, guild_id=GUILD, challenger_id=ALICE, opponent_id=None)
 
@@ -33,17 +27,7 @@ async def test_save_clocks_writes_every_running_match_and_no_finished_one(store:
     service = MatchService(store)
     ids = []
     for channel in range(3):
-        row = await service.challenge(
-            game="domineering",
-            channel_id=900 + channel,
-            guild_id=GUILD,
-            challenger_id=ALICE,
-            opponent_id=BOB,
-            seat_pref="first",
-            clock="daily",
-        )
-        await service.accept(row.id, BOB)
-        ids.append(row.id)
+        ids.append(await start_match(service, "domineering", channel=900 + channel, seat_pref="first", clock="daily"))
     await service.resign(ids[2], BOB)
     ended = (await store.get_match(ids[2])).clock  # type: ignore[union-attr]
     marked = {"v": 1, "marker": "re-armed"}

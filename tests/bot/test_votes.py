@@ -12,6 +12,7 @@ import asyncio
 from bot.matches import MatchService
 from bot.store import StaleVersion, Store
 from tests.bot.conftest import ALICE, BOB, GUILD
+from tests.bot.match_driver import start_match
 
 MATCHES = 150
 
@@ -57,17 +58,7 @@ async def test_raced_abort_votes_are_all_kept(service: MatchService, store: Stor
 async def test_raced_pause_votes_are_all_kept(service: MatchService, store: Store) -> None:
     matches = []
     for i in range(MATCHES // 3):
-        row = await service.challenge(
-            game="domineering",
-            channel_id=8000 + i,
-            guild_id=GUILD,
-            challenger_id=ALICE,
-            opponent_id=BOB,
-            seat_pref="first",
-            clock="daily",
-        )
-        await service.accept(row.id, BOB)
-        matches.append(row.id)
+        matches.append(await start_match(service, "domineering", channel=8000 + i, seat_pref="first", clock="daily"))
     jobs = []
     for match_id in matches:
         jobs.append(service.pause(match_id, ALICE))
