@@ -39,6 +39,7 @@ from typing import Any
 
 import renderers
 from bot import render_bench
+from bot.bench_moves import play_random_move, timed_random_moves
 from bot.clock_store import HEARTBEAT_KEY, SqliteClockStore
 from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState, bench_idle_clocks
 from bot.games import CHANCE, GAMES, GameState
@@ -165,29 +166,9 @@ async def _service_with_matches(path: Path, count: int) -> tuple[Store, MatchSer
     return store, service, ids
 
 
-async def _random_move(service: MatchService, match_id: int, rng: random.Random) -> None:
-    view = await service.view(match_id, None)
-    if not view["turn"]:
-        return
-    user = 1 if view["turn"][0] == 0 else 2
-    moves = await service.legal_moves(match_id, user)
-    await service.play(match_id, user, rng.choice(moves))
-
-
 async def service_latency(directory: Path, matches: int = 500, moves: int = 1500) -> tuple[float, float]:
     store, service, ids = await _service_with_matches(directory / "latency.sqlite3", matches)
-    rng = random.Random(3)
-    times = []
-    for _ in range(moves):
-        match_id = rng.choice(ids)
-        view = await service.view(match_id, None)
-        if not view["turn"]:
-            continue
-        user = 1 if view["turn"][0] == 0 else 2
-        move = rng.choice(await service.legal_moves(match_id, user))
-        t = time.perf_counter()
-        await service.play(match_id, user, move)
-        times.append((time.perf_counter() - t) * 1000)
+    times, _cpu = await timed_random_moves(service, ids, moves, random.Random(3))
     await store.close()
     return statistics.median(times), percentile(times, 0.99)
 
@@ -211,7 +192,7 @@ async def service_move_at_plies(
     ply = 0
     for target in plies:
         while ply < target:
-            await _random_move(warm, row.id, rng)
+            await play_random_move(warm, row.id, rng)
             ply += 1
         timed: list[list[float]] = [[], []]
         for which, service in enumerate((warm, cold)):
@@ -248,7 +229,7 @@ async def loop_lag_during_burst(directory: Path, moves: int = 200) -> float:
     rng = random.Random(4)
 
     async def one(match_id: int) -> None:
-        await _random_move(service, match_id, rng)
+        await play_random_move(service, match_id, rng)
         view = await service.view(match_id, None)
         await pool.run(renderers.render, "focus", view, renderers.Header())
 

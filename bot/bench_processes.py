@@ -34,6 +34,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.bench_moves import play_random_move, timed_random_moves
 from bot.matches import MatchService
 from bot.store import Store
 
@@ -75,12 +76,7 @@ async def drive(url: str, match_ids: list[int], start_at: float, seconds: float)
 
     async def channel(match_id: int) -> None:
         nonlocal played
-        while time.time() < until:
-            view = await service.view(match_id, None)
-            if not view["turn"]:
-                return
-            user = 1 if view["turn"][0] == 0 else 2
-            await service.play(match_id, user, rng.choice(await service.legal_moves(match_id, user)))
+        while time.time() < until and await play_random_move(service, match_id, rng):
             played += 1
 
     await asyncio.gather(*(channel(m) for m in match_ids))
@@ -202,19 +198,7 @@ async def play_latency(url: str, matches: int = 500, moves: int = 3000) -> tuple
     ids = await make_matches(url, matches, 50_000)
     store = await Store.open(url)
     service = MatchService(store, cache_size=256)
-    rng = random.Random(3)
-    times, cpu = [], []
-    for _ in range(moves):
-        match_id = rng.choice(ids)
-        view = await service.view(match_id, None)
-        if not view["turn"]:
-            continue
-        user = 1 if view["turn"][0] == 0 else 2
-        move = rng.choice(await service.legal_moves(match_id, user))
-        started, used = time.perf_counter(), time.process_time()
-        await service.play(match_id, user, move)
-        times.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.process_time() - used) * 1000)
+    times, cpu = await timed_random_moves(service, ids, moves, random.Random(3))
     await store.close()
     times.sort()
     cpu.sort()
