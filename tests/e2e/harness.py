@@ -42,6 +42,21 @@ def is_png(data: bytes) -> bool:
     return data.startswith(PNG_SIGNATURE) and len(data) > 100
 
 
+BLITZ_REMINDERS = (
+    "30 s left",
+    "15 s left",
+    "5 s left",
+    "entering reserve",
+    "2:30 of reserve left",
+    "2:00 of reserve left",
+    "1:30 of reserve left",
+    "1:00 of reserve left",
+    "0:30 of reserve left",
+)
+"""What a blitz player who never moves is told, once each, before losing on time: the
+source's reminder schedule written out here, not taken from `bot.clocks`."""
+
+
 class Harness:
     """One fake Discord, one database file, and the bot currently running on them."""
 
