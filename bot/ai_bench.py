@@ -31,11 +31,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.ai.levels import LEVELS, think_for
-from bot.ai.search import Budget, choose_move
+from bot.ai.search import choose_move
 from bot.games import CHANCE, GAMES
 
 RANDOM = "random"
@@ -78,7 +78,7 @@ def play_one(game: str, levels: tuple[str, str], seats: tuple[int, int], scale: 
             budget = LEVELS[level]
             iterations = max(1, round((budget.iterations or 1) * scale))
             started = time.process_time()
-            move = choose_move(state, seat, Budget(iterations=iterations, seconds=None, guided=budget.guided), rng)
+            move = choose_move(state, seat, replace(budget, iterations=iterations, seconds=None), rng)
             if seat == seats[0]:
                 times.append(time.process_time() - started)
         state = state.play(seat, move)

@@ -25,20 +25,15 @@ class Guide:
     rollout_depth: int = 10_000
     """Plies a rollout plays before the evaluation takes over."""
 
-    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
+    def root_moves(self, state: GameState, seat: int, *, guided: bool = True, wide: bool = False) -> list[str]:
         """The moves the search considers at the root (default: every legal move).
 
         A single move is played without searching, so a guide whose plan settles a
         decision returns just that move; it must be legal.  `guided` False (the easy level)
-        asks for the moves without the guide's costlier judgement (its plan of a turn)."""
+        asks for the moves without the guide's costlier judgement (its plan of a turn);
+        `wide` (the hard level) lets that plan weigh every legal move where it would
+        otherwise shortlist a few."""
         return state.legal_moves(seat)
-
-    def root_values(self, state: GameState, seat: int, moves: list[str]) -> dict[str, float] | None:
-        """Optional: a deeper look at each root move, `seat`'s expected score in [0, 1]
-        after it.  The search counts each as many visits as it will give a root move on
-        average (`bot.ai.search`), so the look steers even a long search, which refines
-        it.  Default: None (no such look)."""
-        return None
 
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
         """The moves the tree branches on (default: every legal move)."""

@@ -1,8 +1,8 @@
 """Levels of play and the worker entry point.
 
-A level is a search budget: `easy` thinks briefly and without the guides' deeper look at
-its moves (`Guide.root_values`), `hard` long.  Each level has an
-iteration cap and a time cap; whichever comes first ends the search.  Tests and the
+A level is a search budget: `easy` thinks briefly and without the guides' plans of a
+turn (`Guide.root_moves`), `hard` long, and its plans may weigh every move.  Each level
+has an iteration cap and a time cap; whichever comes first ends the search.  Tests and the
 bench pass `iterations` alone, so that a seed gives the same move on any machine.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from bot.ai.search import Budget, choose_move
@@ -18,7 +19,7 @@ from bot.games import GAMES
 LEVELS: Final[dict[str, Budget]] = {
     "easy": Budget(iterations=40, seconds=0.5, guided=False),
     "normal": Budget(iterations=400, seconds=1.5),
-    "hard": Budget(iterations=2000, seconds=6.0),
+    "hard": Budget(iterations=2000, seconds=6.0, wide=True),
 }
 DEFAULT_LEVEL: Final = "normal"
 
@@ -44,7 +45,7 @@ def think(
     state = GAMES[game].load(dump, later)
     budget = LEVELS[level]
     if iterations is not None:
-        budget = Budget(iterations=iterations, seconds=None, guided=budget.guided)
+        budget = replace(budget, seconds=None, iterations=iterations)
     return choose_move(state, seat, budget, random.Random(seed))
 
 
@@ -64,5 +65,5 @@ def think_for(
         return think(game, dump, seat, level, seed, iterations=iterations, later=later)
     budget = LEVELS[level]
     state = GAMES[game].load(dump, later)
-    limited = Budget(iterations=budget.iterations, seconds=seconds, guided=budget.guided)
+    limited = replace(budget, seconds=seconds)
     return choose_move(state, seat, limited, random.Random(seed))

@@ -17,14 +17,11 @@ Powley and Whitehouse 2012) with explicit chance nodes.
 * Simultaneous turns (`turn` = {0, 1}, e.g. a secret draft) are searched as if the
   computer's seat moved first; since the opponent's secret is redrawn every iteration,
   the opponent's choice below carries no knowledge of ours that matters.
-* A guide may value the root moves with a deeper look of its own (`Guide.root_values`);
-  each root child then starts with that value counted as many visits as the search will
-  give a root move on average (at least PRIOR_VISITS): a "virtual visits" prior, so the
-  search refines the guide's look rather than replaces it.  On the bench a long search
-  that could drown the look (40 visits against ~170 real ones) won only 19 of 35 games
-  against easy.  Budgets
-  with `guided=False` (the easy level) skip that look, and a guide's plan of a turn
-  (`Guide.root_moves`).
+* A guide may plan the turn itself (`Guide.root_moves`): a single move it returns is
+  played without searching.  Domineering does that at `normal` and `hard`, where an exact
+  look through the opponent's draw and reply beat every search on top of it (see
+  `bot.ai.domineering`).  Budgets with `guided=False` (the easy level) ask for moves without
+  the guide's plan.
 * Leaves are valued by a rollout cut at the guide's depth and then by the guide's
   evaluation (`bot.ai.guides`), so games whose random playouts hardly end still give a
   signal.  Values are seat 0's expected score in [0, 1]; a draw is 0.5.
@@ -45,8 +42,6 @@ from bot.games.base import CHANCE, GameState
 
 EXPLORATION = 0.7
 """UCB exploration constant for values in [0, 1] (tuned lightly on the bench)."""
-PRIOR_VISITS = 40
-"""The fewest visits a guide's root value counts for (see `Guide.root_values`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +51,9 @@ class Budget:
     iterations: int | None
     seconds: float | None
     guided: bool = True
-    """Whether the guide's deeper look at the root moves (`Guide.root_values`) is used."""
+    """Whether a guide may plan the turn with its costlier judgement (`Guide.root_moves`)."""
+    wide: bool = False
+    """Whether that plan weighs every legal move rather than a guide's shortlist (hard)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -103,18 +100,10 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
     if len(moves) == 1:
         return moves[0]
     guide = guide_for(state.rules.info.key)
-    candidates = guide.root_moves(state, seat, guided=budget.guided)
+    candidates = guide.root_moves(state, seat, guided=budget.guided, wide=budget.wide)
     if len(candidates) == 1:
         return candidates[0]  # the guide's plan decides here: nothing to search
     root = Node(mover=CHANCE)
-    priors = None
-    if budget.guided and type(guide).root_values is not Guide.root_values:
-        # A determinization, never `state`: the guide's look must not see hidden parts
-        # either.  Drawn only for guides that look, so other games' searches are unchanged.
-        priors = guide.root_values(state.determinize(seat, rng), seat, candidates)
-        weight = max(PRIOR_VISITS, (budget.iterations or 0) // len(candidates))
-    for move, value in (priors or {}).items():
-        root.children[move] = Node(mover=seat, visits=weight, value=weight * value, available=weight)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     done = 0
     while budget.iterations is None or done < budget.iterations:

@@ -6,11 +6,21 @@ blank tried as every distance 1-6; nothing of the engine's bitmasks or step tabl
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 
-from bot.ai.domineering import CAREFUL, SURVIVAL_WORTH, placements, reply_value, share_of
-from bot.games import GAMES
+from bot.ai import think
+from bot.ai.domineering import (
+    CAREFUL,
+    ROOT_CANDIDATES,
+    SURVIVAL_WORTH,
+    DomineeringGuide,
+    placements,
+    reply_value,
+    share_of,
+)
+from bot.games import CHANCE, GAMES
 from bot.games.domineering import DomineeringState
 from bot.games.dominoes import Tile, double_six
 
@@ -153,3 +163,41 @@ def test_a_move_that_leaves_the_opponent_no_placement_is_worth_a_win() -> None:
     mine = [(2, 6), (6, 2)]
     pool = double_six()[:5]
     assert reply_value(_state(mine, theirs, walls, pool, 0), 0) == 1.0
+
+
+def _positions(seed: int, count: int) -> list[DomineeringState]:
+    """Positions of random games with a tile drawn for the player to move (not the tidy
+    start only): both seats, early and late, two and four pieces."""
+    rng = random.Random(seed)
+    found: list[DomineeringState] = []
+    while len(found) < count:
+        state = GAMES["domineering"].start(options={"pieces": rng.choice(["2", "4"])})
+        stop = rng.randint(0, 16)
+        while state.outcome is None and state.ply <= stop:
+            if CHANCE in state.turn:
+                state = state.play(CHANCE, state.sample_chance(rng))
+            elif state.ply == stop:
+                break
+            else:
+                seat = min(state.turn)
+                state = state.play(seat, rng.choice(state.legal_moves(seat)))
+        if state.outcome is None and CHANCE not in state.turn and len(state.legal_moves(state.to_move)) > 1:
+            found.append(cast(DomineeringState, state))
+    return found
+
+
+def test_normal_and_hard_play_the_move_with_the_best_look_through_the_reply() -> None:
+    """The plan of a turn: hard takes a move worth the most `reply_value` of every legal
+    move, normal the best of the shortlist easy searches; no search second-guesses it, so
+    the seed does not matter."""
+    guide = DomineeringGuide()
+    for state in _positions(5, 6):
+        seat = state.to_move
+        worth = {move: reply_value(state.play(seat, move), seat) for move in state.legal_moves(seat)}
+        shortlist = guide.root_moves(state, seat, guided=False)
+        assert len(shortlist) == min(ROOT_CANDIDATES, len(worth))
+        hard = think("domineering", state.dump(), seat, "hard", 1)
+        assert worth[hard] == max(worth.values())
+        normal = think("domineering", state.dump(), seat, "normal", 1)
+        assert normal in shortlist and worth[normal] == max(worth[m] for m in shortlist)
+        assert think("domineering", state.dump(), seat, "normal", 2) == normal

@@ -6,6 +6,7 @@ Iteration budgets only (never time), so every test is deterministic and fast.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -122,29 +123,30 @@ def test_what_its_view_does_not_contain_never_changes_its_move(key: str) -> None
     assert differing >= checked  # the twins really hid something different
 
 
-class _Favourite(Guide):
-    """A guide whose deeper look rates one root move a sure win and the rest sure losses."""
+class _Planner(Guide):
+    """A guide whose plan of a turn is one chosen move; unguided, it offers every move."""
 
     def __init__(self, favourite: str) -> None:
         self.favourite = favourite
-        self.looked = 0
+        self.asked: list[tuple[bool, bool]] = []
 
-    def root_values(self, state: GameState, seat: int, moves: list[str]) -> dict[str, float]:
-        self.looked += 1
-        return {move: float(move == self.favourite) for move in moves}
+    def root_moves(self, state: GameState, seat: int, *, guided: bool = True, wide: bool = False) -> list[str]:
+        self.asked.append((guided, wide))
+        return [self.favourite] if guided else state.legal_moves(seat)
 
 
-def test_a_guides_root_values_steer_a_short_search_and_easy_skips_them(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_guides_plan_is_played_and_easy_searches_instead(monkeypatch: pytest.MonkeyPatch) -> None:
     state = GAMES["focus"].start()
     moves = state.legal_moves(0)
-    guide = _Favourite("")
+    guide = _Planner("")
     monkeypatch.setattr(search, "guide_for", lambda key: guide)
     unguided = Budget(iterations=30, seconds=None, guided=False)
     plain = choose_move(state, 0, unguided, random.Random(4))
-    assert guide.looked == 0
     guide.favourite = next(m for m in reversed(moves) if m != plain)
-    assert choose_move(state, 0, Budget(iterations=30, seconds=None), random.Random(4)) == guide.favourite
-    assert guide.looked == 1
+    for level in ("normal", "hard"):
+        budget = replace(LEVELS[level], iterations=30, seconds=None)
+        assert choose_move(state, 0, budget, random.Random(4)) == guide.favourite
     assert choose_move(state, 0, unguided, random.Random(4)) == plain
-    assert guide.looked == 1
+    assert guide.asked == [(False, False), (True, False), (True, True), (False, False)]
     assert LEVELS["easy"].guided is False and LEVELS["normal"].guided and LEVELS["hard"].guided
+    assert not LEVELS["easy"].wide and not LEVELS["normal"].wide and LEVELS["hard"].wide
