@@ -13,6 +13,7 @@ import pytest
 from bot.ai import think
 from bot.ai.domineering import (
     CAREFUL,
+    EASY_SEES,
     ROOT_CANDIDATES,
     SURVIVAL_WORTH,
     DomineeringGuide,
@@ -188,16 +189,33 @@ def _positions(seed: int, count: int) -> list[DomineeringState]:
 
 def test_normal_and_hard_play_the_move_with_the_best_look_through_the_reply() -> None:
     """The plan of a turn: hard takes a move worth the most `reply_value` of every legal
-    move, normal the best of the shortlist easy searches; no search second-guesses it, so
-    the seed does not matter."""
+    move, normal the best of its shortlist; no search second-guesses it, so the seed does
+    not matter."""
     guide = DomineeringGuide()
     for state in _positions(5, 6):
         seat = state.to_move
         worth = {move: reply_value(state.play(seat, move), seat) for move in state.legal_moves(seat)}
-        shortlist = guide.root_moves(state, seat, guided=False)
+        shortlist = guide.shortlist(state, seat)
         assert len(shortlist) == min(ROOT_CANDIDATES, len(worth))
         hard = think("domineering", state.dump(), seat, "hard", 1)
         assert worth[hard] == max(worth.values())
         normal = think("domineering", state.dump(), seat, "normal", 1)
         assert normal in shortlist and worth[normal] == max(worth[m] for m in shortlist)
         assert think("domineering", state.dump(), seat, "normal", 2) == normal
+
+
+def test_easy_chooses_among_a_handful_of_its_moves() -> None:
+    """Easy overlooks moves on purpose: its choice is one of EASY_SEES moves drawn for the
+    position, and over many positions it often misses the look's best move."""
+    guide = DomineeringGuide()
+    missed = 0
+    for state in _positions(8, 12):
+        seat = state.to_move
+        handful = guide.root_moves(state, seat, guided=False)
+        assert len(handful) == min(EASY_SEES, len(state.legal_moves(seat)))
+        assert set(handful) <= set(state.legal_moves(seat))
+        assert handful == guide.root_moves(state, seat, guided=False)
+        easy = think("domineering", state.dump(), seat, "easy", 3)
+        assert easy in handful
+        missed += easy != think("domineering", state.dump(), seat, "hard", 3)
+    assert missed >= 3
