@@ -25,14 +25,12 @@ class Guide:
     rollout_depth: int = 10_000
     """Plies a rollout plays before the evaluation takes over."""
 
-    def root_moves(self, state: GameState, seat: int, *, guided: bool = True, wide: bool = False) -> list[str]:
+    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
         """The moves the search considers at the root (default: every legal move).
 
         A single move is played without searching, so a guide whose plan settles a
         decision returns just that move; it must be legal.  `guided` False (the easy level)
-        asks for the moves without the guide's costlier judgement (its plan of a turn);
-        `wide` (the hard level) lets that plan weigh every legal move where it would
-        otherwise shortlist a few."""
+        asks for the moves without the guide's costlier judgement (its plan of a turn)."""
         return state.legal_moves(seat)
 
     def tree_moves(self, state: GameState, seat: int) -> list[str]:

@@ -1,7 +1,7 @@
 """Levels of play and the worker entry point.
 
 A level is a search budget: `easy` thinks briefly and without the guides' plans of a
-turn (`Guide.root_moves`), `hard` long, and its plans may weigh every move.  Each level
+turn (`Guide.root_moves`), `hard` long.  Each level
 has an iteration cap and a time cap; whichever comes first ends the search.  Tests and the
 bench pass `iterations` alone, so that a seed gives the same move on any machine.
 """
@@ -19,7 +19,7 @@ from bot.games import GAMES
 LEVELS: Final[dict[str, Budget]] = {
     "easy": Budget(iterations=40, seconds=0.5, guided=False),
     "normal": Budget(iterations=400, seconds=1.5),
-    "hard": Budget(iterations=2000, seconds=6.0, wide=True),
+    "hard": Budget(iterations=2000, seconds=6.0),
 }
 DEFAULT_LEVEL: Final = "normal"
 

@@ -52,8 +52,6 @@ class Budget:
     seconds: float | None
     guided: bool = True
     """Whether a guide may plan the turn with its costlier judgement (`Guide.root_moves`)."""
-    wide: bool = False
-    """Whether that plan weighs every legal move rather than a guide's shortlist (hard)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -100,7 +98,7 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
     if len(moves) == 1:
         return moves[0]
     guide = guide_for(state.rules.info.key)
-    candidates = guide.root_moves(state, seat, guided=budget.guided, wide=budget.wide)
+    candidates = guide.root_moves(state, seat, guided=budget.guided)
     if len(candidates) == 1:
         return candidates[0]  # the guide's plan decides here: nothing to search
     root = Node(mover=CHANCE)

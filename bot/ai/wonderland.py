@@ -81,7 +81,7 @@ _A, _M, _D = FACTORS.index("A"), FACTORS.index("M"), FACTORS.index("D")
 class WonderlandGuide(Guide):
     rollout_depth = 6
 
-    def root_moves(self, state: GameState, seat: int, *, guided: bool = True, wide: bool = False) -> list[str]:
+    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
         """The plan's move where the plan decides (pool, dice, defence, and with `guided`
         the greedy action step); elsewhere the moves the tree branches on, for the search.
         Computed on a determinization: no peeking.

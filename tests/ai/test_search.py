@@ -128,15 +128,15 @@ class _Planner(Guide):
 
     def __init__(self, favourite: str) -> None:
         self.favourite = favourite
-        self.asked: list[tuple[bool, bool]] = []
+        self.asked: list[bool] = []
 
-    def root_moves(self, state: GameState, seat: int, *, guided: bool = True, wide: bool = False) -> list[str]:
-        self.asked.append((guided, wide))
+    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
+        self.asked.append(guided)
         return [self.favourite] if guided else state.legal_moves(seat)
 
 
 def test_a_guides_plan_is_played_and_easy_searches_instead(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = GAMES["focus"].start()
+    state = GAMES["domineering"].start().play(CHANCE, "draw 2-5")  # short random playouts
     moves = state.legal_moves(0)
     guide = _Planner("")
     monkeypatch.setattr(search, "guide_for", lambda key: guide)
@@ -147,6 +147,5 @@ def test_a_guides_plan_is_played_and_easy_searches_instead(monkeypatch: pytest.M
         budget = replace(LEVELS[level], iterations=30, seconds=None)
         assert choose_move(state, 0, budget, random.Random(4)) == guide.favourite
     assert choose_move(state, 0, unguided, random.Random(4)) == plain
-    assert guide.asked == [(False, False), (True, False), (True, True), (False, False)]
+    assert guide.asked == [False, True, True, False]
     assert LEVELS["easy"].guided is False and LEVELS["normal"].guided and LEVELS["hard"].guided
-    assert not LEVELS["easy"].wide and not LEVELS["normal"].wide and LEVELS["hard"].wide
