@@ -1,9 +1,9 @@
 """Levels of play and the worker entry point.
 
 A level is a search budget: `easy` thinks briefly and without the guides' plans of a
-turn (`Guide.root_moves`), `hard` long.  Each level
-has an iteration cap and a time cap; whichever comes first ends the search.  Tests and the
-bench pass `iterations` alone, so that a seed gives the same move on any machine.
+turn (`Guide.root_moves`), `hard` long.  Each level has an iteration cap and a time cap;
+whichever comes first ends the search.  Tests and the bench pass `iterations` alone, so
+that a seed gives the same move on any machine.
 """
 
 from __future__ import annotations

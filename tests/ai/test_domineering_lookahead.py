@@ -24,6 +24,7 @@ from bot.ai.domineering import (
 from bot.games import CHANCE, GAMES
 from bot.games.domineering import DomineeringState
 from bot.games.dominoes import Tile, double_six
+from tests.games.playout import playout
 
 Square = tuple[int, int]
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -172,18 +173,12 @@ def _positions(seed: int, count: int) -> list[DomineeringState]:
     rng = random.Random(seed)
     found: list[DomineeringState] = []
     while len(found) < count:
-        state = GAMES["domineering"].start()
         stop = rng.randint(0, 16)
-        while state.outcome is None and state.ply <= stop:
-            if CHANCE in state.turn:
-                state = state.play(CHANCE, state.sample_chance(rng))
-            elif state.ply == stop:
+        for before, seat, _move in playout(GAMES["domineering"].start(), rng):
+            if seat != CHANCE and cast(DomineeringState, before).ply >= stop:
+                if len(before.legal_moves(seat)) > 1:
+                    found.append(cast(DomineeringState, before))
                 break
-            else:
-                seat = min(state.turn)
-                state = state.play(seat, rng.choice(state.legal_moves(seat)))
-        if state.outcome is None and CHANCE not in state.turn and len(state.legal_moves(state.to_move)) > 1:
-            found.append(cast(DomineeringState, state))
     return found
 
 
