@@ -3,7 +3,7 @@ charts, animated replays and the dice check of a record (`python -m bot.verify`'
 
 Why processes and not threads: Pillow holds the GIL for most of a render, so a render in a
 worker thread still stalls the event loop (27–63 ms per burst under load, measured with
-`python -m bot.bench`), and every interaction and heartbeat waits behind it.  In a
+`python -m bench`), and every interaction and heartbeat waits behind it.  In a
 separate process a render costs the loop only the pickling of a view and of the PNG bytes.
 
 Why the `forkserver` start method: forking the bot itself would copy a process that runs

@@ -10,7 +10,7 @@ and half by the average (a careless one) (`reply_value`).  That weighs a trap fo
 opponent against our own safety, over the dozen moves that leave the best one-ply shares.
 
 Why no tree search on top: the game is mostly the luck of the draw, and the look is exact
-where a search samples.  On the bench (`python -m bot.ai_bench`) the look alone beat easy in
+where a search samples.  On the bench (`python -m bench.ai`) the look alone beat easy in
 71 % of 600 games, while a 2,000-iteration search that started from it won 64 % of 400;
 against a random player both won 91 %, and five times the search budget changed nothing.
 The easy level searches a random handful of its moves briefly.  Random rollouts are a poor

@@ -13,7 +13,6 @@ Nothing here imports Discord or the rules engines.
 
 from __future__ import annotations
 
-from bot.clocks.bench import bench_idle_clocks
 from bot.clocks.keeper import ClockGate, ClockKeeper, EventHandler, Gate, LockFor
 from bot.clocks.model import (
     PRESETS,
@@ -55,7 +54,6 @@ __all__ = [
     "SeatClock",
     "TimeControl",
     "Timeout",
-    "bench_idle_clocks",
     "format_clock",
     "format_duration",
     "parse_duration",

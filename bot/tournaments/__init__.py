@@ -2,12 +2,11 @@
 
 One job per module: `series` (best-of scoring), `brackets` (elimination trees),
 `roundrobin` (circle schedule), `swiss` (pairing search), `standings` (points and
-tie-breaks), `model` (the records), `tournament` (the state machine tying them together),
-`bench` (the Swiss pairing benchmark).  No discord, sqlite, asyncio or I/O: the store keeps
-`Tournament.dump()` and the service drives the object.
+tie-breaks), `model` (the records), `tournament` (the state machine tying them together).
+No discord, sqlite, asyncio or I/O: the store keeps `Tournament.dump()` and the service
+drives the object.
 """
 
-from bot.tournaments.bench import bench_swiss_pairing
 from bot.tournaments.model import Game, Pairing, Player, TournamentError
 from bot.tournaments.series import wins_needed
 from bot.tournaments.standings import Standing
@@ -22,7 +21,6 @@ __all__ = [
     "Standing",
     "Tournament",
     "TournamentError",
-    "bench_swiss_pairing",
     "item_options",
     "wins_needed",
 ]

@@ -14,7 +14,7 @@ import time
 
 import asyncpg
 
-from bot.bench_processes import _named, _wait
+from bench.processes import _named, _wait
 from tests.postgres import PostgresServer
 
 _CLIENT = """

@@ -1,8 +1,8 @@
-"""The bench the lead runs from `python -m bot.bench`, on a small scale (real time, ~0.6 s)."""
+"""The bench the lead runs from `python -m bench`, on a small scale (real time, ~0.6 s)."""
 
 from __future__ import annotations
 
-from bot.clocks import bench_idle_clocks
+from bench.clocks import bench_idle_clocks
 
 
 async def test_bench_reports_idle_cost_and_fires_probes_within_a_second() -> None:

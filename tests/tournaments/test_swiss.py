@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from bench.tournaments import bench_swiss_pairing, swiss_mid_event
 from bot.tournaments import Format, Pairing, Player, Tournament
 from bot.tournaments import standings as standings_module
-from bot.tournaments.bench import bench_swiss_pairing, swiss_mid_event
 from tests.tournaments.driver import met_pairs, perfect_matching_exists, play_out, players, round_trip
 
 

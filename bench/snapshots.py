@@ -1,4 +1,4 @@
-"""`python -m bot.bench snapshots`: the largest stored snapshot at any ply of random complete games.
+"""`python -m bench snapshots`: the largest stored snapshot at any ply of random complete games.
 
 The target (issue 15): a snapshot (`json.dumps(state.dump())`, what `matches.snapshot` holds
 and every move rewrites) stays ≤ 4 KB at every ply of every game.  Measured over random

@@ -1,4 +1,4 @@
-"""`python -m bot.bench render`: our pictures against the usual Discord chess-bot pipeline.
+"""`python -m bench render`: our pictures against the usual Discord chess-bot pipeline.
 
 Why a peer: an absolute "25 ms" says little on a shared 2-core box whose speed changes by
 the minute; the ratio to a well-known pipeline measured in the same run does not.  The

@@ -1,4 +1,4 @@
-"""Benchmark for `python -m bot.bench`: pair round 5 of a 512-player Swiss event.
+"""Benchmark for `python -m bench`: pair round 5 of a 512-player Swiss event.
 
 Rounds 1-4 are played with seeded random results (a fifth of the series drawn) so that
 round 5 meets real score groups and rematch constraints; the timed part is the whole

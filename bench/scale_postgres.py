@@ -1,4 +1,4 @@
-"""`python -m bot.bench scale-postgres`: the scale bench's start-up (bot/bench_scale.py) on PostgreSQL.
+"""`python -m bench scale-postgres`: the scale bench's start-up (bench/scale.py) on PostgreSQL.
 
 The cached SQLite bench database (100,000 matches, 10,000 running clocks) is copied into a
 throwaway PostgreSQL server (tests/postgres.py, loopback, fsync off) with the copy the
@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from bot.bench_scale import StartUp, cached_database, start_once
+from bench.scale import StartUp, cached_database, start_once
 from bot.clocks import ClockState
 from bot.store import Store
 from bot.store.copy import copy_into

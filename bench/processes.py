@@ -1,4 +1,4 @@
-"""`python -m bot.bench processes`: moves per second of one and of two bot processes on one PostgreSQL.
+"""`python -m bench processes`: moves per second of one and of two bot processes on one PostgreSQL.
 
 The target (issue 15): two processes on one PostgreSQL play ≥ 1.7× the moves per second of
 one.  What is measured is the service path only: `MatchService.play` with its transaction
@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.bench_moves import play_random_move, timed_random_moves
+from bench.moves import play_random_move, timed_random_moves
 from bot.matches import MatchService
 from bot.store import Store
 

@@ -1,23 +1,23 @@
-"""`python -m bot.bench`: the numbers behind the performance targets.
+"""`python -m bench`: the numbers behind the performance targets.
 
 Timing goals are checked here, by a developer on a quiet machine, never by timed unit
 tests (those would be flaky on a loaded CI box).  Every figure is printed in one table.
 
-    python -m bot.bench            # everything
-    python -m bot.bench games      # only playout and render figures
-    python -m bot.bench service    # only service latency, event-loop lag and memory
-    python -m bot.bench clocks     # idle cost of 10,000 running clocks, reminder latency
-    python -m bot.bench tournaments  # Swiss pairing of a 512-player event
-    python -m bot.bench threads    # /play -> thread -> first board, through the fake Discord
-    python -m bot.bench throughput   # moves/s with pictures (processes vs threads), CPU per move and picture
-    python -m bot.bench render     # every picture against a peer pipeline (needs the bench extra)
-    python -m bot.bench replay     # /replay of a 400-ply Focus and a long Wonderland game
-    python -m bot.bench history    # /history page time with 1k, 10k and 100k stored matches
-    python -m bot.bench scale      # start-up and memory with 100k matches and 10k clocks (bot/bench_scale.py)
-    python -m bot.bench scale-postgres  # the same start-up on PostgreSQL
-    python -m bot.bench snapshots  # largest snapshot at any ply of random complete games, every variant
-    python -m bot.bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
-    python -m bot.bench ai         # computer players: strength, thinking time, loop stall (hours)
+    python -m bench            # everything
+    python -m bench games      # only playout and render figures
+    python -m bench service    # only service latency, event-loop lag and memory
+    python -m bench clocks     # idle cost of 10,000 running clocks, reminder latency
+    python -m bench tournaments  # Swiss pairing of a 512-player event
+    python -m bench threads    # /play -> thread -> first board, through the fake Discord
+    python -m bench throughput   # moves/s with pictures (processes vs threads), CPU per move and picture
+    python -m bench render     # every picture against a peer pipeline (needs the bench extra)
+    python -m bench replay     # /replay of a 400-ply Focus and a long Wonderland game
+    python -m bench history    # /history page time with 1k, 10k and 100k stored matches
+    python -m bench scale      # start-up and memory with 100k matches and 10k clocks (bench/scale.py)
+    python -m bench scale-postgres  # the same start-up on PostgreSQL
+    python -m bench snapshots  # largest snapshot at any ply of random complete games, every variant
+    python -m bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
+    python -m bench ai         # computer players: strength, thinking time, loop stall (hours)
 """
 
 from __future__ import annotations
@@ -38,14 +38,16 @@ from pathlib import Path
 from typing import Any
 
 import renderers
-from bot import render_bench
-from bot.bench_moves import play_random_move, timed_random_moves
+from bench import render as render_bench
+from bench.clocks import bench_idle_clocks
+from bench.moves import play_random_move, timed_random_moves
+from bench.tournaments import bench_swiss_pairing
 from bot.clock_store import HEARTBEAT_KEY, SqliteClockStore
-from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState, bench_idle_clocks
+from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState
 from bot.games import CHANCE, GAMES, GameState
 from bot.matches import MatchService
 from bot.store import Store
-from bot.tournaments import Tournament, bench_swiss_pairing
+from bot.tournaments import Tournament
 from bot.worker_pool import WorkerPool, machine_workers
 from renderers import tournament as tournament_pictures
 
@@ -558,9 +560,9 @@ TARGETS = {
 
 
 def ai_bench_rows() -> list[Row]:
-    """Computer players (bot.ai_bench; `python -m bot.ai_bench --games N --scale F` for a
+    """Computer players (bench.ai; `python -m bench.ai --games N --scale F` for a
     shorter run): the event-loop stall, then win rates and thinking times."""
-    from bot import ai_bench
+    from bench import ai as ai_bench
 
     rows = [Row(*r) for r in ai_bench.stall_rows()]
     return rows + [Row(*r) for r in ai_bench.ai_rows()]
@@ -577,7 +579,7 @@ def print_table(rows: list[Row]) -> None:
 
 
 def thread_rows() -> list[Row]:
-    from bot.thread_bench import play_to_first_board
+    from bench.thread import play_to_first_board
 
     timings = asyncio.run(play_to_first_board())
     median, p95 = statistics.median(timings), percentile(timings, 0.95)
@@ -585,7 +587,7 @@ def thread_rows() -> list[Row]:
 
 
 def render_rows() -> list[Row]:
-    """Our pictures' median time as a ratio of the peer pipeline's (see bot/render_bench.py)."""
+    """Our pictures' median time as a ratio of the peer pipeline's (see bench/render.py)."""
     ratios = render_bench.measure()
     if ratios is None:
         return [Row("render vs peer", "not measured", f"install the peer first: {render_bench.INSTALL_HINT}")]
@@ -598,7 +600,7 @@ def render_rows() -> list[Row]:
 
 
 def replay_rows() -> list[Row]:
-    from bot.bench_records import LIMIT_BYTES, replay_figures
+    from bench.records import LIMIT_BYTES, replay_figures
 
     rows = []
     for label, seconds, size, stall, cpu in asyncio.run(replay_figures()):
@@ -610,7 +612,7 @@ def replay_rows() -> list[Row]:
 
 
 def history_rows() -> list[Row]:
-    from bot.bench_records import history_figures
+    from bench.records import history_figures
 
     figures = asyncio.run(history_figures())
     rows = [
@@ -623,25 +625,25 @@ def history_rows() -> list[Row]:
 
 
 def scale_rows() -> list[Row]:
-    from bot.bench_scale import scale_rows as rows
+    from bench.scale import scale_rows as rows
 
     return [Row(*r) for r in rows()]
 
 
 def snapshot_rows() -> list[Row]:
-    from bot.bench_snapshots import snapshot_rows as rows
+    from bench.snapshots import snapshot_rows as rows
 
     return [Row(*r) for r in rows()]
 
 
 def process_rows() -> list[Row]:
-    from bot.bench_processes import process_rows as rows
+    from bench.processes import process_rows as rows
 
     return [Row(*r) for r in rows()]
 
 
 def scale_postgres_rows() -> list[Row]:
-    from bot.bench_scale_postgres import scale_postgres_rows as rows
+    from bench.scale_postgres import scale_postgres_rows as rows
 
     return [Row(*r) for r in rows()]
 

@@ -1,6 +1,6 @@
 """Random moves through the match service, for the benches that time it.
 
-`bot.bench` (SQLite) and `bot.bench_processes` (PostgreSQL, one or two processes) play the
+`bench` (SQLite) and `bench.processes` (PostgreSQL, one or two processes) play the
 same kind of move: whoever must act in a bench match, where users 1 and 2 hold seats 0 and
 1, plays a random legal move.  Here once, so the two backends' figures time the same work.
 """

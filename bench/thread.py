@@ -1,4 +1,4 @@
-"""`python -m bot.bench threads`: how long a player waits from `/play` to the first board in
+"""`python -m bench threads`: how long a player waits from `/play` to the first board in
 the match's new thread, through the real bot and the protocol-level fake Discord.
 
 Measured per match: the `/play` interaction until its challenge message exists, plus the

@@ -1,4 +1,4 @@
-"""Bench figures of match records (`python -m bot.bench replay` / `history`).
+"""Bench figures of match records (`python -m bench replay` / `history`).
 
 - replay: a 400-ply Focus game and a long Wonderland game rendered as GIFs in a worker
   process (a `WorkerPool`, as the bot's), as `/replay` does: render time (median of 3), file size, and the longest stall

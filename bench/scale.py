@@ -1,4 +1,4 @@
-"""`python -m bot.bench scale`: start-up time and memory of a bot holding a large community.
+"""`python -m bench scale`: start-up time and memory of a bot holding a large community.
 
 The target (issue 15): with 100,000 stored matches and 10,000 running clocks, a process starts
 in ≤ 2 s and stays ≤ 200 MB.

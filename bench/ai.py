@@ -1,4 +1,4 @@
-"""Strength and speed of the computer players (`python -m bot.bench ai`).
+"""Strength and speed of the computer players (`python -m bench ai`).
 
 Targets (issue 20), per game: `normal` beats a uniformly random player in ≥ 95 % of
 games, `hard` beats `easy` in ≥ 70 %, and the median thinking time per move at `normal`
@@ -8,7 +8,7 @@ so other load on the machine does not inflate it.
 
 The levels are played by their iteration budgets (deterministic; the time caps are a
 safety net in production).  On a small machine the full run takes hours, so
-`python -m bot.ai_bench --games N --scale F` plays N games per pairing with every
+`python -m bench.ai --games N --scale F` plays N games per pairing with every
 iteration budget multiplied by F; the table says which figures were used.  Games are
 played one after another in this process unless `--workers` says otherwise (the machine
 is shared), and `--seed` picks the games, so a variant can be compared on the same ones.
@@ -272,7 +272,7 @@ def _progress(line: str) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.ai_bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=1, help="processes for the games (1: one after another)")
