@@ -42,13 +42,13 @@ from bench import render as render_bench
 from bench.clocks import bench_idle_clocks
 from bench.moves import play_random_move, timed_random_moves
 from bench.tournaments import bench_swiss_pairing
-from bot.clock_store import HEARTBEAT_KEY, SqliteClockStore
 from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState
 from bot.games import CHANCE, GAMES, GameState
+from bot.infra.worker_pool import WorkerPool, machine_workers
 from bot.matches import MatchService
 from bot.store import Store
+from bot.store.clocks import HEARTBEAT_KEY, MatchClockStore
 from bot.tournaments import Tournament
-from bot.worker_pool import WorkerPool, machine_workers
 from renderers import tournament as tournament_pictures
 
 
@@ -486,7 +486,7 @@ async def sqlite_clock_restart(directory: Path, count: int = 10_000) -> float:
     async def ignore(match_id: int, event: ClockEvent) -> None:
         return None
 
-    keeper = ClockKeeper(SqliteClockStore(store), ignore, forgive_downtime_over=300.0)
+    keeper = ClockKeeper(MatchClockStore(store), ignore, forgive_downtime_over=300.0)
     started = time.perf_counter()
     await keeper.start()
     elapsed = time.perf_counter() - started

@@ -19,9 +19,10 @@ from pathlib import Path
 
 from bot.games import GAMES
 from bot.games.base import LogEntry
-from bot.replays import ReplayJob, render_replay
+from bot.infra.worker_pool import WorkerPool
+from bot.records.replay import ReplayJob
 from bot.store import Store
-from bot.worker_pool import WorkerPool
+from renderers.replay_frames import render_replay
 
 LIMIT_BYTES = 8 * 1024 * 1024
 
@@ -80,7 +81,7 @@ async def replay_figures() -> list[tuple[str, float, int, float, float]]:
         ("400-ply Focus", random_job("focus", 3, {"ply_limit": 400})),
         ("longest of 5 Wonderland", longest_job("wonderland", range(5))),
     ]
-    pool = WorkerPool(1, preload=("bot.replays",))
+    pool = WorkerPool(1, preload=("renderers.replay_frames",))
     try:
         await pool.run(render_replay, jobs[0][1])  # warm the worker
         figures = []

@@ -10,7 +10,7 @@ Takebacks undo the requester's last move of their own choosing, with whatever fo
 tournament games, and when the moves to undo include a chance move (a roll, a draw), a hidden
 move, or changed a private view (a tile left a hand): information came out that a takeback
 cannot take back.  The undo is pure: the state is rebuilt from the start and the log without
-those moves, and the log gets a takeback record (bot.move_log) so replaying it still gives
+those moves, and the log gets a takeback record (bot.records.move_log) so replaying it still gives
 the current state.
 
 Both use `MatchService`'s internals on purpose: they are match transitions like a move, taken
@@ -23,7 +23,6 @@ from dataclasses import dataclass, replace
 
 from bot.games import CHANCE, GameState, Outcome
 from bot.games.base import LogEntry
-from bot.lobby_store import LobbyStore
 from bot.matches import (
     MatchConflict,
     MatchService,
@@ -34,8 +33,9 @@ from bot.matches import (
     _players,
     clock_of,
 )
-from bot.move_log import TAKEBACK_SEAT, effective, takeback_record
+from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
 from bot.store import MatchRow, StaleVersion
+from bot.store.lobby import LobbyStore
 
 TAKEBACK_INTRO = "↩️ The last move was taken back."
 

@@ -28,13 +28,13 @@ from bot.agreements import Agreements
 from bot.clocks import ClockKeeper, Gate
 from bot.clocks.scheduler import Now, Sleep
 from bot.config import Settings
+from bot.infra.worker_pool import WorkerPool
 from bot.lobby import Lobby
 from bot.matches import ClockResult, MatchService, attach_clocks
 from bot.rating_book import RatingBook
 from bot.shard_guard import ShardLeases
 from bot.store import MatchRow, Store
 from bot.tournament_service import TournamentService
-from bot.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,8 @@ PICTURE_MODULES = (
     "renderers.rules_sample",
     "renderers.tournament",
     "renderers.wonderland",
-    "bot.replays",
-    "bot.verify",
+    "renderers.replay_frames",
+    "bot.records.verify",
 )
 """Imported once by the workers' fork server (names only: bot never imports renderers).  The
 same pool draws boards, replays and charts and checks records (`/replay`, Verify dice)."""

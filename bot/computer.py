@@ -31,9 +31,9 @@ from typing import Final
 
 from bot.ai.levels import DEFAULT_LEVEL, LEVELS, think_for
 from bot.games import IllegalMove
+from bot.infra.worker_pool import start_worker
 from bot.matches import MatchService, ServiceError, Update, clock_of
 from bot.store import MatchRow
-from bot.worker_pool import start_worker
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def make_pool() -> ProcessPoolExecutor:
     """Worker processes started fresh (`spawn`): the bot's threads and sockets are never
     forked, and a worker imports only the pure search.  Searches are background work, so
     the workers run at a lower priority (the event loop's process answers players first
-    when the machine is busy), and they end with the bot (`bot.worker_pool.start_worker`)."""
+    when the machine is busy), and they end with the bot (`bot.infra.worker_pool.start_worker`)."""
     return ProcessPoolExecutor(
         max_workers=pool_size(),
         mp_context=multiprocessing.get_context("spawn"),

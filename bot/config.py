@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from dotenv import dotenv_values
 
-from bot.shards import BadLayout, ShardLayout
+from bot.infra.shards import BadLayout, ShardLayout
 
 
 class ConfigError(RuntimeError):
@@ -203,7 +203,7 @@ class Settings:
     computer_iterations: int | None = None
     """COMPUTER_ITERATIONS: a fixed search size for every level (tests); None: the levels'."""
     shards: ShardLayout = field(default_factory=ShardLayout)
-    """`SHARD_COUNT` / `SHARD_IDS`: which guilds this process owns (bot/shards.py)."""
+    """`SHARD_COUNT` / `SHARD_IDS`: which guilds this process owns (bot/infra/shards.py)."""
     database_url: str | None = None
     """`DATABASE_URL=postgresql://...`: PostgreSQL instead of the SQLite file (several bot processes)."""
 

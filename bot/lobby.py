@@ -3,7 +3,7 @@ challenges that expire, the server's settings, and rematches.
 
 Why a service of its own beside `MatchService`: these are rules about *places and
 invitations*, not about playing; keeping them here leaves the match service as it was and
-puts every new query in `bot.lobby_store`.
+puts every new query in `bot.store.lobby`.
 
 Venues.  A server chooses `threads` (the default) or `channel`.  With threads, a challenge
 does not hold its channel (any number can be open there) and its match is played in a public
@@ -26,10 +26,10 @@ from typing import Literal
 
 from bot.clocks import ClockState, InvalidTimeControl, parse_time_control
 from bot.clocks.model import parse_duration
-from bot.lobby_store import LobbyStore, Placement
+from bot.infra.shards import ShardLayout
 from bot.matches import MatchService, NotInMatch, ServiceError, Update, clock_of
-from bot.shards import ShardLayout
 from bot.store import MatchRow
+from bot.store.lobby import LobbyStore, Placement
 
 Venue = Literal["threads", "channel"]
 VENUES: tuple[Venue, ...] = ("threads", "channel")

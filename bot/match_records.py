@@ -1,4 +1,4 @@
-"""A stored match as a `Record` (bot.records): what `/export` writes and `/replay` draws.
+"""A stored match as a `Record` (bot.records.format): what `/export` writes and `/replay` draws.
 
 Why here and not in the store or the cog: deciding what a record may show is a rule of
 matches, not of storage or of Discord.  While a match runs, its secret moves (those the
@@ -13,8 +13,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games import GAMES
+from bot.games.base import LogEntry
 from bot.matches import MatchService
-from bot.records import RUNNING, Record, RecordMove, result_of
+from bot.records.format import RUNNING, Record, RecordMove, result_of
+from bot.records.replay import ReplayJob
 from bot.store import MatchRow, MoveRow
 
 
@@ -67,3 +69,9 @@ def build_record(
             for m in moves
         ),
     )
+
+
+def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
+    """The replay job of a started match as stored."""
+    log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves)
+    return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != "active")

@@ -29,9 +29,7 @@ Requests are stored per match and cleared whenever the clock is paused or resume
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-import random
 import secrets
 import time
 from collections import OrderedDict
@@ -39,8 +37,6 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
-from bot import crashpoints
-from bot.clock_store import SqliteClockStore
 from bot.clocks import (
     TIMEOUT_REASON,
     ClockEvent,
@@ -56,10 +52,13 @@ from bot.clocks.model import Via
 from bot.clocks.scheduler import Now, Sleep
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
-from bot.move_log import effective
-from bot.outbox import BOARD, Announcement, new_key
-from bot.shards import Ownership
+from bot.infra import crashpoints
+from bot.infra.shards import Ownership
+from bot.records.fairness import chance_rng, seed_hash
+from bot.records.move_log import effective
 from bot.store import MatchRow, Opening, StaleVersion, Store
+from bot.store.clocks import MatchClockStore
+from bot.store.outbox import BOARD, Announcement, new_key
 
 log = logging.getLogger(__name__)
 
@@ -117,15 +116,6 @@ SECRET_IN_PUBLIC = (
     "That move is secret, so it is not played from the channel: use the controls in your DMs or `/hand` "
     "(or `/move`, whose replies only you see)."
 )
-
-
-def chance_rng(seed: str, ply: int) -> random.Random:
-    """The RNG for the chance move at `ply`: anyone with the revealed seed can recompute it."""
-    return random.Random(hashlib.sha256(f"{seed}:{ply}".encode()).digest())
-
-
-def seed_hash(seed: str) -> str:
-    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 def clock_of(row: MatchRow) -> ClockState | None:
@@ -1171,7 +1161,7 @@ def attach_clocks(
             await on_result(result)
 
     keeper = ClockKeeper(
-        SqliteClockStore(service.store, shards),
+        MatchClockStore(service.store, shards),
         on_event,
         now=now,
         sleep=sleep,

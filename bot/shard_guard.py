@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 from bot.clocks.scheduler import Now, Sleep
-from bot.shards import ShardLayout, shard_of
+from bot.infra.shards import ShardLayout, shard_of
 from bot.store import Store
 from bot.store.leases import Lease, LeaseStore
 
@@ -57,7 +57,7 @@ class ShardsTaken(RuntimeError):
 
 
 class ShardLeases:
-    """The shard leases of this process (an `Ownership`, bot/shards.py)."""
+    """The shard leases of this process (an `Ownership`, bot/infra/shards.py)."""
 
     def __init__(
         self,

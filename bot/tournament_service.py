@@ -28,10 +28,10 @@ from typing import Any
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
 from bot.matches import MatchService, ServiceError, Update
-from bot.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.rating_book import RatingBook
 from bot.store import StaleVersion
-from bot.tournament_store import Entry, LinkedGame, TournamentRow, TournamentStore
+from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
+from bot.store.tournaments import Entry, LinkedGame, TournamentRow, TournamentStore
 from bot.tournaments import Format, GameToStart, Pairing, Tournament, TournamentError, item_options
 from bot.tournaments.series import ALLOWED_BEST_OF, DEATHMATCH_BEST_OF
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.store import MatchRow
-from bot.tournament_store import TournamentRow
+from bot.store.tournaments import TournamentRow
 from cogs.common import bot_of
 
 

@@ -1,4 +1,4 @@
-"""The outbox drain: posts the announcements nobody posted (bot/outbox.py, cogs/outbox.py).
+"""The outbox drain: posts the announcements nobody posted (bot/store/outbox.py, cogs/outbox.py).
 
 A module of its own because discord.py imports an extension afresh: the dispatcher that
 presenters and runners share must live in a module that is only ever imported normally.

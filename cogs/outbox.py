@@ -1,7 +1,7 @@
 """The outbox dispatcher: the one place that posts stored announcements and marks them sent.
 
 Announcements are stored by the services in the transaction of the change they announce
-(bot/outbox.py says why).  A command that changed something posts its announcement at once
+(bot/store/outbox.py says why).  A command that changed something posts its announcement at once
 through `Dispatcher.deliver` (as the interaction's reply when there is one); the drain loop
 (cogs/drain.py) posts whatever is left: everything unsent at start-up (a crash came in between), later
 what stayed unsent longer than `GRACE_SECONDS` (a failed post, retried).
@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot import crashpoints
+from bot.infra import crashpoints
 from bot.matches import NoMatchHere, Update
-from bot.outbox import BOARD, Announcement
+from bot.store.outbox import BOARD, Announcement
 
 if TYPE_CHECKING:
     from bot.client import Boneyard

@@ -14,7 +14,7 @@ from bot.ai import LEVELS
 from bot.ai.levels import DEFAULT_LEVEL
 from bot.clocks import PRESETS
 from bot.games import GAMES
-from bot.rule_samples import sample_move
+from bot.games.samples import sample_move
 from cogs import private
 from cogs.acknowledge import answer, defer
 from cogs.buttons import DYNAMIC_ITEMS, challenge_view

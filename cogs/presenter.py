@@ -2,7 +2,7 @@
 
 Why a separate module: slash commands, buttons, typed moves and the clock all produce the
 same kind of update, and each must be announced the same way.  Pictures are rendered in the
-bot's worker processes (`bot.worker_pool`) so the event loop keeps answering while Pillow works.
+bot's worker processes (`bot.infra.worker_pool`) so the event loop keeps answering while Pillow works.
 
 Private views go by DM only.  When a player's DMs are closed, the channel gets ONE notice
 per match asking them to open DMs or use `/hand`; the notice never contains the private view,

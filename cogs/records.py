@@ -21,16 +21,16 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
-from bot.match_records import build_record
+from bot.match_records import build_record, job_for
 from bot.matches import NoMatchHere, ServiceError
-from bot.records import format_record
-from bot.replays import job_for, render_replay
+from bot.records.format import format_record
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, report_error
 from cogs.play import GAME_CHOICES
 from cogs.presenter import channel_link
 from cogs.verify_button import VerifyButton
+from renderers.replay_frames import render_replay
 
 if TYPE_CHECKING:
     from bot.client import Boneyard

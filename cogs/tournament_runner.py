@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
-from bot import crashpoints
 from bot.games import GAMES
+from bot.infra import crashpoints
 from bot.matches import ServiceError
-from bot.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
+from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
+from bot.store.tournaments import TournamentRow
 from bot.tournament_service import Progress, loaded
-from bot.tournament_store import TournamentRow
 from bot.tournaments import GameToStart, Pairing
 from cogs.common import presenter
 from cogs.outbox import Post, Renderer, dispatcher

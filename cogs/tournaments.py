@@ -18,8 +18,8 @@ from discord.ext import commands, tasks
 from bot.games import GAMES
 from bot.matches import ServiceError
 from bot.store import MatchRow
+from bot.store.tournaments import Entry, TournamentRow
 from bot.tournament_service import item_names, loaded
-from bot.tournament_store import Entry, TournamentRow
 from bot.tournaments import Format, Tournament
 from cogs.acknowledge import answer, defer
 from cogs.authority import is_host

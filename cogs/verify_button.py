@@ -15,8 +15,8 @@ import discord
 
 from bot.match_records import build_record
 from bot.matches import ServiceError
-from bot.records import format_record
-from bot.verify import verify_text
+from bot.records.format import format_record
+from bot.records.verify import verify_text
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter, presenter_of, report_error
 from cogs.match_button import MatchButton

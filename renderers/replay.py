@@ -12,7 +12,7 @@ replay of a running match, built from public views, cannot show a secret.
 
 Size: frames are scaled down and quantised to `COLOURS` colours; Pillow's GIF writer then
 stores only the rectangle that changed from the previous frame, which on a board is small.
-The caller keeps the number of frames bounded (bot.replays thins long games).
+The caller keeps the number of frames bounded (renderers.replay_frames thins long games).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from bot.__main__ import EXIT_DATABASE, EXIT_SETTINGS
-from bot.shards import ShardLayout
+from bot.infra.shards import ShardLayout
 from tests.test_readme import ROOT, _setup_commands
 
 

@@ -2,7 +2,7 @@
 next to the match row (the clock is one JSON column: `ClockState.to_json()`).
 
 `InMemoryClockStore` is the reference implementation used by the tests and the bench;
-the production one is `bot/clock_store.py`, over the store of `bot/store/`.
+the production one is `bot/store/clocks.py`, over the store of `bot/store/`.
 """
 
 from __future__ import annotations

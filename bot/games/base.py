@@ -190,7 +190,7 @@ class Rules(ABC):
         """Rebuild a state from `GameState.dump()`.
 
         `later`: when `log_needed(data)` is a number n, the texts of the match's effective log
-        moves after the first n (`bot.move_log.effective`: takebacks applied; forced and chance
+        moves after the first n (`bot.records.move_log.effective`: takebacks applied; forced and chance
         moves as the log holds them), which the snapshot leaves out; raises SnapshotMismatch
         when they do not lead to the dumped position.  Ignored when the snapshot is complete."""
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.move_log import TAKEBACK_SEAT, effective, effective_after
-from bot.outbox import Announcement
-from bot.shards import ShardLayout
+from bot.infra.shards import ShardLayout
+from bot.records.move_log import TAKEBACK_SEAT, effective, effective_after
 from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from bot.store.outbox import Announcement
 
 log = logging.getLogger(__name__)
 # aiosqlite logs every call it runs, statement parameters included (a running match's seed), at
@@ -486,14 +486,14 @@ class Store:
         return [MoveRow(r[0], r[1], r[2], bool(r[3]), bool(r[4]), r[5]) for r in rows]
 
     async def effective_moves_after(self, match_id: int, count: int, *, version: int) -> list[str] | None:
-        """The texts of the match's effective log moves (`bot.move_log.effective`: takeback
+        """The texts of the match's effective log moves (`bot.records.move_log.effective`: takeback
         records applied) after the first `count` of them, as they stood at `version`: what a
         snapshot that leaves recent history to the log (`Rules.log_needed`) is loaded with.
         None when the match is no longer at `version` (the caller's snapshot is stale).
 
         One statement reads the version with the log, so both come from one moment on either
         backend (every change to the log bumps the version).  Only the log's tail and its
-        takeback records are read (`bot.move_log.effective_after`), not a long game's whole log."""
+        takeback records are read (`bot.records.move_log.effective_after`), not a long game's whole log."""
         rows = await self.db.fetch_all(
             "SELECT x.version, c.n, m.ply, m.seat, m.move "
             "FROM matches x CROSS JOIN (SELECT COUNT(*) AS n FROM moves WHERE match_id = ?) c "  # counted once

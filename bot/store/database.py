@@ -29,7 +29,7 @@ from typing import Any, Protocol, cast
 
 import aiosqlite
 
-from bot import crashpoints
+from bot.infra import crashpoints
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ class Database(Statements, Protocol):
 
     def transaction(self, name: str | None = None) -> Any:
         """`async with db.transaction() as tx:` commits at the end, rolls back on any error.
-        `name` marks a crash point before the commit (`<name>.commit`, bot/crashpoints.py)."""
+        `name` marks a crash point before the commit (`<name>.commit`, bot/infra/crashpoints.py)."""
         ...
 
     async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> bool:

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bot.shards import ShardLayout
+from bot.infra.shards import ShardLayout
 from bot.store.core import _MATCH_COLUMNS, MatchRow, Store, _match
 from bot.store.database import Conflict
 

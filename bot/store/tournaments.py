@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.outbox import Announcement
 from bot.store.core import StaleVersion, Store
 from bot.store.database import Conflict
+from bot.store.outbox import Announcement
 
 OPEN_TOURNAMENT_STATUSES = ("open", "checkin", "running")
 

@@ -13,13 +13,13 @@ from typing import Any, ClassVar, Self
 
 import pytest
 
-from bot.clock_store import SqliteClockStore
 from bot.clocks import ClockKeeper, ClockState
 from bot.config import ConfigError, Settings
 from bot.games import GAMES, GameInfo, GameState, IllegalMove, Outcome, Rules
 from bot.games.base import OptionValue
 from bot.matches import ClockNotice, ClockResult, MatchService, ServiceError, Update, attach_clocks, clock_of
 from bot.store import MIGRATIONS, Store
+from bot.store.clocks import MatchClockStore
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.settling_time import SettlingTime
 
@@ -341,7 +341,7 @@ async def test_a_crash_forgives_only_the_time_the_bot_was_down(
     match_id = await bot.start()
     await time.advance(65)
     assert (await bot.clock(match_id)).remaining(0, time.now()) == (0, 175)
-    beat = await SqliteClockStore(bot.store).load_heartbeat()
+    beat = await MatchClockStore(bot.store).load_heartbeat()
     assert beat is not None and time.now() - beat <= 2
     await _kill(bot)
     await time.advance(600)
@@ -356,7 +356,7 @@ async def test_with_every_clock_paused_the_heartbeat_rests(db: Path, time: Settl
         match_id = await bot.start()
         assert (await bot.service.pause(match_id, CAROL, moderator=True)).done
         await time.advance(10)
-        clocks = SqliteClockStore(bot.store)
+        clocks = MatchClockStore(bot.store)
         rested = await clocks.load_heartbeat()
         await time.advance(3600)
         assert await clocks.load_heartbeat() == rested
@@ -529,7 +529,7 @@ async def test_migration_2_adds_clocks_to_an_existing_database(db: Path) -> None
         await raw.executescript(f"BEGIN;\n{MIGRATIONS[0]}\nPRAGMA user_version = 1;\nCOMMIT;")
     store = await Store.open(db)
     assert await store.schema_version() == len(MIGRATIONS) >= 2
-    clocks = SqliteClockStore(store)
+    clocks = MatchClockStore(store)
     assert await clocks.load_heartbeat() is None
     await clocks.save_heartbeat(T0 + 0.25)
     assert await clocks.load_heartbeat() == T0 + 0.25
@@ -544,11 +544,11 @@ async def test_the_clock_is_committed_with_the_move_and_only_active_matches_are_
         match_id = await bot.start()
         await time.advance(10)
         await _move(bot, match_id, ALICE)
-        loaded = dict(await SqliteClockStore(bot.store).load_all())
+        loaded = dict(await MatchClockStore(bot.store).load_all())
         assert loaded[match_id] == bot.keeper.get(match_id) == await bot.clock(match_id)
         assert loaded[match_id].running_seats == frozenset({1})
         await bot.service.resign(match_id, BOB)
-        assert await SqliteClockStore(bot.store).load_all() == []
+        assert await MatchClockStore(bot.store).load_all() == []
         assert bot.keeper.get(match_id) is None
 
 

@@ -12,13 +12,13 @@ import pytest
 from bot.agreements import Agreements, Offered
 from bot.games import CHANCE, GAMES
 from bot.lobby import Lobby, parse_expiry
-from bot.match_records import build_record
+from bot.match_records import build_record, job_for
 from bot.matches import MatchService, ServiceError
-from bot.move_log import TAKEBACK_SEAT, effective, takeback_record
-from bot.records import RecordError, RecordMove, format_record, parse_record
-from bot.replays import job_for, replay_frames
+from bot.records.format import RecordError, RecordMove, format_record, parse_record
+from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
+from bot.records.verify import verify_text
 from bot.store import Store
-from bot.verify import verify_text
+from renderers.replay_frames import replay_frames
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.match_driver import start_match
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.games import GAMES, IllegalMove
-from bot.matches import ChannelBusy, MatchService, NotInMatch, NotYourTurn, ServiceError, chance_rng, seed_hash
+from bot.matches import ChannelBusy, MatchService, NotInMatch, NotYourTurn, ServiceError
+from bot.records.fairness import chance_rng, seed_hash
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.match_driver import start_match

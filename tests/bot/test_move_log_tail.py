@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.move_log import TAKEBACK_SEAT, effective, effective_after, takeback_record
+from bot.records.move_log import TAKEBACK_SEAT, effective, effective_after, takeback_record
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import stored_challenge

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot.infra.shards import ShardLayout
 from bot.matches import MatchService, Update
-from bot.outbox import BOARD, Announcement
-from bot.shards import ShardLayout
 from bot.store import StaleVersion, Store
+from bot.store.outbox import BOARD, Announcement
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 
 

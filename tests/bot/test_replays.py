@@ -9,9 +9,11 @@ from PIL import Image, ImageChops
 
 import renderers
 from bot.games import GAMES
+from bot.match_records import job_for
 from bot.matches import MatchService
-from bot.replays import MAX_FRAMES, ReplayJob, job_for, render_replay, replay_frames
+from bot.records.replay import ReplayJob
 from renderers.replay import HOLD_MS, Frame, frame_image
+from renderers.replay_frames import MAX_FRAMES, render_replay, replay_frames
 from tests.bot.match_driver import play_randomly, start_match
 from tests.games.playout import step
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.infra.shards import ShardLayout
 from bot.shard_guard import LEASE_SECONDS, MARGIN, RENEW_EVERY, ShardLeases, ShardsTaken
-from bot.shards import ShardLayout
 from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.bot.conftest import BACKENDS

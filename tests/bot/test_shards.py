@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from bot.clock_store import SqliteClockStore
 from bot.clocks import PRESETS, ClockState
 from bot.config import ConfigError, Settings
-from bot.outbox import BOARD, Announcement
-from bot.shards import ShardLayout, shard_of
+from bot.infra.shards import ShardLayout, shard_of
 from bot.store import Store
+from bot.store.clocks import MatchClockStore
 from bot.store.lobby import LobbyStore
+from bot.store.outbox import BOARD, Announcement
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import stored_challenge
 
@@ -78,7 +78,7 @@ async def test_each_process_loads_exactly_its_guilds_clocks_and_outbox_rows(stor
     seen_rows: list[int] = []
     for shard in range(3):
         layout = ShardLayout(3, frozenset({shard}))
-        clocks = await SqliteClockStore(store, layout).load_all()
+        clocks = await MatchClockStore(store, layout).load_all()
         assert {owner_of[m] for m, _ in clocks} <= {shard}
         seen_clocks += [m for m, _ in clocks]
         rows = await store.unsent_announcements(shards=layout)
@@ -90,8 +90,8 @@ async def test_each_process_loads_exactly_its_guilds_clocks_and_outbox_rows(stor
 
 
 async def test_each_shard_keeps_its_own_heartbeat(store: Store) -> None:
-    zero = SqliteClockStore(store, ShardLayout(2, frozenset({0})))
-    one = SqliteClockStore(store, ShardLayout(2, frozenset({1})))
+    zero = MatchClockStore(store, ShardLayout(2, frozenset({0})))
+    one = MatchClockStore(store, ShardLayout(2, frozenset({1})))
     await zero.save_heartbeat(100.0)
     await one.save_heartbeat(250.0)
     assert await zero.load_heartbeat() == 100.0
@@ -107,16 +107,16 @@ async def test_a_process_with_several_shards_loads_the_union_of_theirs(store: St
         owner_of[match_id] = shard_of(guild, 4)
     for ids in ({0, 2}, {1, 3}, {0, 1, 2, 3}, {3}, set()):
         layout = ShardLayout(4, frozenset(ids))
-        loaded = {m for m, _ in await SqliteClockStore(store, layout).load_all()}
+        loaded = {m for m, _ in await MatchClockStore(store, layout).load_all()}
         assert loaded == {m for m, shard in owner_of.items() if shard in ids}, ids
 
 
 async def test_a_process_with_several_shards_beats_for_each_of_them(store: Store) -> None:
-    both = SqliteClockStore(store, ShardLayout(3, frozenset({0, 2})))
+    both = MatchClockStore(store, ShardLayout(3, frozenset({0, 2})))
     await both.save_heartbeat(400.0)
-    assert await SqliteClockStore(store, ShardLayout(3, frozenset({0}))).load_heartbeat() == 400.0
-    assert await SqliteClockStore(store, ShardLayout(3, frozenset({2}))).load_heartbeat() == 400.0
-    assert await SqliteClockStore(store, ShardLayout(3, frozenset({1}))).load_heartbeat() is None
+    assert await MatchClockStore(store, ShardLayout(3, frozenset({0}))).load_heartbeat() == 400.0
+    assert await MatchClockStore(store, ShardLayout(3, frozenset({2}))).load_heartbeat() == 400.0
+    assert await MatchClockStore(store, ShardLayout(3, frozenset({1}))).load_heartbeat() is None
 
 
 async def test_each_process_expires_only_its_guilds_challenges(store: Store) -> None:

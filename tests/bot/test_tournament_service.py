@@ -15,8 +15,8 @@ import pytest
 from bot.matches import MatchService, ServiceError
 from bot.rating_book import RatingBook
 from bot.store import Store
+from bot.store.tournaments import TournamentRow
 from bot.tournament_service import NotHost, Progress, TournamentService, loaded
-from bot.tournament_store import TournamentRow
 from bot.tournaments import Format
 
 HOST, CHANNEL, GUILD = 4000, 700, 900

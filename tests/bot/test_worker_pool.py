@@ -13,7 +13,7 @@ import pytest
 
 import renderers
 from bot.games import GAMES
-from bot.worker_pool import WORKER_NICENESS, WorkerPool, machine_workers
+from bot.infra.worker_pool import WORKER_NICENESS, WorkerPool, machine_workers
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ async def test_workers_run_at_a_lower_priority_than_the_bot(pool: WorkerPool) ->
 KILLED_BOT = """
 import os, signal, sys
 from bot.computer import make_pool
-from bot.worker_pool import WorkerPool
+from bot.infra.worker_pool import WorkerPool
 import asyncio
 
 async def pictures() -> set[int]:

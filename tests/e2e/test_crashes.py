@@ -2,7 +2,7 @@
 nothing is posted twice.
 
 The real bot runs as a subprocess (`python -m bot`) against the fake Discord of this test
-process.  One crash point (bot/crashpoints.py) is armed per run: the bot sends itself
+process.  One crash point (bot/infra/crashpoints.py) is armed per run: the bot sends itself
 SIGKILL there, as a power cut would (no rollback, no `finally`).  A fresh process on the
 same database then catches up, and the test reads the channels as a player would:
 every board, timeout, result, game link and champion is there exactly once.
@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from bot import crashpoints
+from bot.infra import crashpoints
 from bot.store import Store
 from bot.store.lobby import LobbyStore
 from tests.e2e.harness import Harness, board_png

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.move_log import TAKEBACK_SEAT
+from bot.records.move_log import TAKEBACK_SEAT
 from tests.bot.settling_time import SettlingTime
 from tests.e2e.harness import (
     Harness,

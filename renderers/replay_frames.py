@@ -18,35 +18,14 @@ process pool: replaying and drawing hold the GIL for a second or more.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bot.games import CHANCE, GAMES, GameState
 from bot.games.base import LogEntry
-from bot.match_records import engine_options
-from bot.move_log import TAKEBACK_SEAT
-from bot.store import MatchRow, MoveRow
+from bot.records.move_log import TAKEBACK_SEAT
+from bot.records.replay import ReplayJob
 from renderers.replay import HOLD_MS, Frame, animate
 
 MAX_FRAMES = 60
-
-
-@dataclass(frozen=True)
-class ReplayJob:
-    """What a worker needs to draw a replay: plain data only."""
-
-    game: str
-    options: dict[str, str]
-    log: tuple[LogEntry, ...]
-    """The full move log (secret moves included: the worker needs them to rebuild the
-    positions, and shows only public views of them)."""
-    players: tuple[str, str]
-    ended: bool
-
-
-def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
-    """The replay job of a started match as stored."""
-    log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves)
-    return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != "active")
 
 
 def _caption(game: str, entries: Sequence[LogEntry], ply: int) -> str:
@@ -67,7 +46,7 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
     before: list[tuple[int, GameState]] = []  # (first ply of each applied group, the state before it)
     while index < len(log):
         entry = log[index]
-        if entry.seat == TAKEBACK_SEAT:  # back to the position before the withdrawn ply (bot.move_log)
+        if entry.seat == TAKEBACK_SEAT:  # back to the position before the withdrawn ply (bot.records.move_log)
             first = int(entry.move.split()[-1])
             while before and before[-1][0] >= first:
                 state = before.pop()[1]

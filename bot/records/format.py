@@ -3,7 +3,7 @@
 Pure formatting and parsing (no I/O, no database, no Discord): `format_record` turns a
 `Record` into text, `parse_record` turns text back into the same `Record`, and
 `format_record(parse_record(text)) == text` for every text this module writes.  Building a
-record from a stored match is `bot.match_records`; checking one is `bot.verify`.
+record from a stored match is `bot.match_records`; checking one is `bot.records.verify`.
 
 The format is PGN-like: a header of tags, a blank line, then the move log, one move a line
 (the move lines below are samples of each kind, not one real game):
@@ -57,7 +57,7 @@ number `bot.matches.chance_rng(seed, ply)` takes for a chance move; `who` is `0`
 match runs, a secret move is written `<ply> <who> {withheld}`, without its text or flags.
 `<ply> takeback <n>` is an agreed takeback: the moves from ply `n` up to it are withdrawn
 (they stay in the record); replaying reads the lines in order and, at each takeback line,
-drops the moves it withdrew (`bot.move_log.effective`).
+drops the moves it withdrew (`bot.records.move_log.effective`).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.games import CHANCE
-from bot.move_log import TAKEBACK_SEAT, takeback_record, undone_from
+from bot.records.move_log import TAKEBACK_SEAT, takeback_record, undone_from
 
 FORMAT_VERSION = 1
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*", "-")

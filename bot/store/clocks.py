@@ -1,10 +1,10 @@
-"""`SqliteClockStore`: the `bot.clocks.ClockStore` protocol on top of the SQLite `Store`.
+"""`MatchClockStore`: the `bot.clocks.ClockStore` protocol on top of the `Store` (either backend).
 
 The clock is one JSON column of the match row (`matches.clock`), so a move and the clock
 it started are committed in one transaction by `Store.commit_moves`; this adapter only
 covers what the `ClockKeeper` writes on its own (reminders marked as sent, re-arming after
 a restart) and the heartbeat, a row of the `meta` table.  Every write goes through the
-Store's `transaction()` lock, since all coroutines share one connection.
+Store's `transaction()`, so it serves SQLite and PostgreSQL alike.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.clocks import ClockState, MatchId
-from bot.shards import Ownership, ShardLayout
+from bot.infra.shards import Ownership, ShardLayout
 from bot.store import Store
 
 HEARTBEAT_KEY = "clock_heartbeat"
 
 
-class SqliteClockStore:
+class MatchClockStore:
     """Running clocks are those of active matches with a clock column (of the guilds this
     process owns: with shards, one heartbeat per shard).  `shards` is asked at every call:
     the shards a process holds can shrink (bot/shard_guard.py)."""
