@@ -225,7 +225,7 @@ def _stall_positions(searches: int) -> list[tuple[str, dict[str, Any], int, list
 async def _loop_stall(searches: int, tick: float, *, sleeping: bool = False) -> Stall:
     """Event-loop lateness while `searches` computer moves are thought about in the bot's
     own process pool (`sleeping`: workers that only sleep as long, no CPU)."""
-    from bot.computer import make_pool  # the bot's own pool: what production runs
+    from bot.services.computer import make_pool  # the bot's own pool: what production runs
 
     positions = _stall_positions(searches)
     loop = asyncio.get_running_loop()

@@ -52,8 +52,8 @@ from typing import Any
 
 from bot.clocks import ClockState
 from bot.games import GAMES
-from bot.matches import MatchService
-from bot.rating_book import RatingBook
+from bot.services.matches.service import MatchService
+from bot.services.ratings import RatingBook
 from bot.store import MIGRATIONS, MatchRow, Store
 
 BUILDER_VERSION = 1

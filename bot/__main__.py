@@ -1,6 +1,6 @@
 """`python -m bot`: check the database, configure logging once, run the bot until SIGTERM/Ctrl-C.
 `python -m bot backup PATH`: a consistent copy of the database, safe while the bot runs.
-`python -m bot migrate --to postgresql://...`: copy the SQLite database into PostgreSQL (bot/migrate.py).
+`python -m bot migrate --to postgresql://...`: copy the SQLite database into PostgreSQL (bot/app/migrate.py).
 
 Every way start-up can fail ends in ONE line on stderr (`boneyard: ...`) and an exit status a
 supervisor can act on, never a traceback and a hang:
@@ -9,7 +9,7 @@ supervisor can act on, never a traceback and a hang:
 - 1: Discord refused the token or the intents, or could not be reached;
 - 2: a setting is wrong (`.env` or the environment; the message names it);
 - 3: the database cannot be used (damaged, read-only, newer schema, another bot on it, or
-  another live process runs these shards: bot/shard_guard.py).
+  another live process runs these shards: bot/services/shard_leases.py).
 
 Restarting cannot fix 2 or 3, so the example systemd unit does not restart on them.
 Heavy imports (discord.py) are deferred so `backup` starts quickly.
@@ -30,10 +30,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, Settings, database_location_setting, database_setting
+from bot.app.config import ConfigError, Settings, database_location_setting, database_setting
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 EXIT_OK = 0
 EXIT_DISCORD = 1
@@ -78,10 +78,10 @@ async def run(settings: Settings, scan: Path | None = None, *, sole_process: boo
     """Run the bot until it is closed.  `scan`: a large SQLite file whose full check was left
     for after start (bot/store/health.py); if it finds damage, the bot stops and
     `StartupRefused` carries the one line.  `sole_process`: this process holds the SQLite
-    file's lock, so no other live process can hold a shard lease (bot/shard_guard.py)."""
+    file's lock, so no other live process can hold a shard lease (bot/services/shard_leases.py)."""
     import discord
 
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
     # Boneyard has no voice features: discord.py's two start-up warnings about missing voice
     # libraries would only hide the lines an operator needs to read.
@@ -102,7 +102,7 @@ async def run(settings: Settings, scan: Path | None = None, *, sole_process: boo
                     checking.cancel()
                 await asyncio.gather(checking, return_exceptions=True)
     if damage:
-        from bot.startup import StartupRefused
+        from bot.app.startup import StartupRefused
 
         raise StartupRefused(damage[0])
 
@@ -135,7 +135,7 @@ async def stop_if_damaged(bot: Boneyard, database: Path, damage: list[str]) -> N
     verdict = await found
     if verdict is not None:
         damage.append(verdict)
-        logging.getLogger("bot.startup").error("%s; stopping", verdict)
+        logging.getLogger("bot.app.startup").error("%s; stopping", verdict)
         await bot.close()
 
 
@@ -143,8 +143,8 @@ def run_bot() -> int:
     import aiohttp
     import discord
 
-    from bot.shard_guard import ShardsTaken
-    from bot.startup import StartupRefused, prepare_database
+    from bot.app.startup import StartupRefused, prepare_database
+    from bot.services.shard_leases import ShardsTaken
     from bot.store import MIGRATIONS
 
     try:
@@ -185,7 +185,7 @@ def run_bot() -> int:
 
 
 def run_backup(target: Path) -> int:
-    from bot.backup import BackupFailed, backup
+    from bot.app.backup import BackupFailed, backup
     from bot.store.database import public_url
 
     try:
@@ -217,8 +217,8 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
-    if given[:1] == ["migrate"]:  # its own options (bot/migrate.py)
-        from bot.migrate import main as migrate
+    if given[:1] == ["migrate"]:  # its own options (bot/app/migrate.py)
+        from bot.app.migrate import main as migrate
 
         try:
             database = database_setting()

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.clocks import ClockState
 from bot.games import GAMES
-from bot.matches import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
+from bot.services.matches.service import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
@@ -29,7 +29,7 @@ from cogs.common import BoneyardCog, presenter, presenter_of, service_of
 from cogs.playing import announce_move
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import IllegalMove, InvalidOptions
-from bot.matches import MatchService, ServiceError
+from bot.services.matches.service import MatchService, ServiceError
 from cogs.acknowledge import answer
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
     from cogs.presenter import Presenter
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The computer opponent on Discord: starts matches against it and keeps it playing.
 
 `/play game computer:<level>` or `/play game opponent:@Boneyard` (the bot's own user)
-starts a match at once, the bot in the other seat.  The `ComputerPlayer` (bot.computer)
+starts a match at once, the bot in the other seat.  The `ComputerPlayer` (bot.services.computer)
 thinks in worker processes; this cog only wires it: every announced update
 (`match_update`, dispatched by the presenter) lets it look whether it must move, and at
 start-up it takes up the matches it was playing.  Matches against the computer are
@@ -17,14 +17,14 @@ import discord
 from discord.ext import commands
 
 from bot.ai import LEVELS
-from bot.computer import ComputerPlayer
-from bot.matches import Update
+from bot.services.computer import ComputerPlayer
+from bot.services.matches.service import Update
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, presenter
 from cogs.playing import announce_move
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

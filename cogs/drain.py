@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 from cogs.outbox import dispatcher
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from cogs.common import BoneyardCog
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (

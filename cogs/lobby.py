@@ -15,10 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot.agreements import Offered
 from bot.games import GAMES
-from bot.lobby import VENUES
-from bot.matches import ServiceError
+from bot.services.matches.agreements import Offered
+from bot.services.matches.lobby import VENUES
+from bot.services.matches.service import ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.buttons import AcceptButton
 from cogs.common import BoneyardCog, bot_of, presenter, service_of
@@ -33,7 +33,7 @@ from cogs.lobby_buttons import (
 from cogs.playing import announce_move
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

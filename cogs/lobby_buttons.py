@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot.agreements import Offered
 from bot.games import GAMES
-from bot.matches import Update
+from bot.services.matches.agreements import Offered
+from bot.services.matches.service import Update
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter, presenter_of, report_error
@@ -24,7 +24,7 @@ from cogs.playing import announce_move
 from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
     from cogs.presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -267,7 +267,7 @@ def single_button(item: discord.ui.Item[Any], *more: discord.ui.Item[Any]) -> di
 
 async def challenge_text(bot: Boneyard, row: MatchRow, challenger: str, opponent: str, *, rematch: bool = False) -> str:
     """The challenge message: game, options, seats, clock, deadline and where it is played."""
-    from bot.matches import clock_of
+    from bot.services.matches.service import clock_of
 
     info = GAMES[row.game].info
     if rematch:

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.matches import SecretMove, ServiceError
+from bot.services.matches.service import SecretMove, ServiceError
 from cogs import private
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
@@ -21,7 +21,7 @@ from cogs.playing import announce_move, play_and_announce
 from cogs.presenter import channel_link
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.infra import crashpoints
-from bot.matches import NoMatchHere, Update
+from bot.services.matches.service import NoMatchHere, Update
 from bot.store.outbox import BOARD, Announcement
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

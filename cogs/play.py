@@ -23,7 +23,7 @@ from cogs.lobby_buttons import challenge_text, threads_possible
 from renderers.rules_sample import move_example
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
     from cogs.computer import ComputerCog
 
 log = logging.getLogger(__name__)

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
-from bot.matches import StalePosition, Update
+from bot.services.matches.service import StalePosition, Update
 from bot.store import MatchRow
 from cogs.acknowledge import answer
 from cogs.common import USER_ERRORS, presenter
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ import discord
 
 import renderers
 from bot.games import GAMES
-from bot.matches import ClockNotice, Update, clock_of
+from bot.services.matches.service import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs import private
 from cogs.acknowledge import answer
@@ -28,7 +28,7 @@ from cogs.turn_posts import TurnPost, TurnPosts
 from cogs.verify_button import verify_view
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

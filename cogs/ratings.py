@@ -1,4 +1,4 @@
-"""`/leaderboard` and `/stats`: the ratings every finished rated match feeds (bot.rating_book).
+"""`/leaderboard` and `/stats`: the ratings every finished rated match feeds (bot.services.ratings).
 
 `/stats` also shows each game's trend: the rating before and after each of the player's
 latest rated matches, from the changes stored with every rated match (`Store.match_history`
@@ -13,14 +13,14 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
-from bot.rating_book import PlayerRecord
+from bot.services.ratings import PlayerRecord
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
 from cogs.play import GAME_CHOICES
 from renderers.rating_chart import chart_png
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 LEADERBOARD_SIZE = 10
 TREND_MATCHES = 30

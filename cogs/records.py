@@ -21,9 +21,9 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
-from bot.match_records import build_record, job_for
-from bot.matches import NoMatchHere, ServiceError
 from bot.records.format import format_record
+from bot.services.matches.records import build_record, job_for
+from bot.services.matches.service import NoMatchHere, ServiceError
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, report_error
@@ -33,7 +33,7 @@ from cogs.verify_button import VerifyButton
 from renderers.replay_frames import render_replay
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 PAGE_SIZE = 5
 ATTACHMENT_LIMIT = 8 * 1024 * 1024

@@ -24,17 +24,17 @@ import discord
 
 from bot.games import GAMES
 from bot.infra import crashpoints
-from bot.matches import ServiceError
+from bot.services.matches.service import ServiceError
+from bot.services.tournaments import Progress, loaded
 from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.store.tournaments import TournamentRow
-from bot.tournament_service import Progress, loaded
 from bot.tournaments import GameToStart, Pairing
 from cogs.common import presenter
 from cogs.outbox import Post, Renderer, dispatcher
 from renderers import tournament as pictures
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

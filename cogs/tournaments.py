@@ -16,10 +16,10 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.games import GAMES
-from bot.matches import ServiceError
+from bot.services.matches.service import ServiceError
+from bot.services.tournaments import item_names, loaded
 from bot.store import MatchRow
 from bot.store.tournaments import Entry, TournamentRow
-from bot.tournament_service import item_names, loaded
 from bot.tournaments import Format, Tournament
 from cogs.acknowledge import answer, defer
 from cogs.authority import is_host
@@ -28,7 +28,7 @@ from cogs.play import GAME_CHOICES, parse_options
 from cogs.tournament_runner import TournamentRunner, picture_file
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 

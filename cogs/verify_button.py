@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.match_records import build_record
-from bot.matches import ServiceError
 from bot.records.format import format_record
 from bot.records.verify import verify_text
+from bot.services.matches.records import build_record
+from bot.services.matches.service import ServiceError
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter, presenter_of, report_error
 from cogs.match_button import MatchButton
 
 if TYPE_CHECKING:
-    from bot.client import Boneyard
+    from bot.app.client import Boneyard
 
 
 async def full_record_text(bot: Boneyard, match_id: int) -> str:

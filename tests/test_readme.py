@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.config import DEFAULT_FORGIVE_DOWNTIME_MINUTES
+from bot.app.config import DEFAULT_FORGIVE_DOWNTIME_MINUTES
 from tests.cogs.test_command_tree import _tree
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,7 +7,7 @@ which have no guild, belong to shard 0 as Discord routes them there).  A process
 several shard ids (`SHARD_IDS=0,1`).  Every shard id must be run by some process, or some
 guilds' clocks never fire: a layout whose ids are out of range is refused here, and a
 process whose shard count differs from the running ones, or whose shard ids a live
-process already runs, is refused at start-up (bot/shard_guard.py).
+process already runs, is refused at start-up (bot/services/shard_leases.py).
 
 Pure: no I/O.
 """
@@ -85,7 +85,7 @@ class ShardLayout:
 
 class Ownership(Protocol):
     """Which shards a process may act for right now: a fixed `ShardLayout`, or the process's
-    leases (bot/shard_guard.py), which shrink to nothing while they cannot be renewed and
+    leases (bot/services/shard_leases.py), which shrink to nothing while they cannot be renewed and
     lose a shard for good when another process took it over."""
 
     @property

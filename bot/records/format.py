@@ -3,7 +3,7 @@
 Pure formatting and parsing (no I/O, no database, no Discord): `format_record` turns a
 `Record` into text, `parse_record` turns text back into the same `Record`, and
 `format_record(parse_record(text)) == text` for every text this module writes.  Building a
-record from a stored match is `bot.match_records`; checking one is `bot.records.verify`.
+record from a stored match is `bot.services.matches.records`; checking one is `bot.records.verify`.
 
 The format is PGN-like: a header of tags, a blank line, then the move log, one move a line
 (the move lines below are samples of each kind, not one real game):
@@ -51,7 +51,7 @@ Tags, in this order (a reader must accept and keep tags it does not know, after 
 Tag values are in double quotes; a backslash escapes `"`, `\\` and a newline (`\\n`).
 
 Move lines: `<ply> <who> <move> [{secret}] [{forced}]`.  `ply` counts from 0 and is the
-number `bot.matches.chance_rng(seed, ply)` takes for a chance move; `who` is `0`, `1` or
+number `bot.services.matches.service.chance_rng(seed, ply)` takes for a chance move; `who` is `0`, `1` or
 `chance`; `{secret}` marks a move the engine logs as not public (a draft pick, a shuffle),
 `{forced}` one the engine applied itself because it was the only legal choice.  While a
 match runs, a secret move is written `<ply> <who> {withheld}`, without its text or flags.

@@ -21,7 +21,7 @@ HEARTBEAT_KEY = "clock_heartbeat"
 class MatchClockStore:
     """Running clocks are those of active matches with a clock column (of the guilds this
     process owns: with shards, one heartbeat per shard).  `shards` is asked at every call:
-    the shards a process holds can shrink (bot/shard_guard.py)."""
+    the shards a process holds can shrink (bot/services/shard_leases.py)."""
 
     def __init__(self, store: Store, shards: Ownership | None = None) -> None:
         self.store = store

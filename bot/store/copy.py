@@ -36,7 +36,7 @@ TABLES: Final = (
 """Every table, parents before children."""
 NOT_COPIED: Final = ("shard_leases",)
 """Tables of running processes, not of the community: a lease names a process of the old
-database (bot/shard_guard.py); the processes on the new one claim their own."""
+database (bot/services/shard_leases.py); the processes on the new one claim their own."""
 IDENTITY_TABLES: Final = ("matches", "tournaments", "outbox")
 BATCH: Final = 5000
 

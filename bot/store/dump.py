@@ -16,7 +16,7 @@ version, because that file is what every restore path already takes:
   Boneyard's tables.
 
 Either way the file is then switched to journal mode DELETE (no `-wal` to forget) and
-checked (`PRAGMA quick_check`); bot/backup.py flushes and renames it into place.
+checked (`PRAGMA quick_check`); bot/app/backup.py flushes and renames it into place.
 """
 
 from __future__ import annotations

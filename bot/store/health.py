@@ -1,7 +1,7 @@
 """Can the bot use this database?  Checked once at start-up, before the event loop and Discord.
 
-Why here and not in bot/startup.py: the checks are SQL (an integrity check, the schema
-version, a write probe), and all SQL lives in the store package.  bot/startup.py decides
+Why here and not in bot/app/startup.py: the checks are SQL (an integrity check, the schema
+version, a write probe), and all SQL lives in the store package.  bot/app/startup.py decides
 what to do with a refusal (one line, exit 3); this module only knows how to ask each backend.
 
 SQLite (a file): damaged or not a database (`PRAGMA quick_check`), newer schema, read-only.

@@ -12,7 +12,7 @@ Claims, renewals and releases are serialised across processes: SQLite's write tr
 (`BEGIN IMMEDIATE`) excludes every other writer, PostgreSQL takes one advisory lock for the
 transaction, so the read of the rows and their rewrite cannot interleave with another
 process's.  Times are wall-clock seconds (`time.time()`), written by the holder and compared
-by a claimer; bot/shard_guard.py keeps a safety margin for hosts whose clocks differ.
+by a claimer; bot/services/shard_leases.py keeps a safety margin for hosts whose clocks differ.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from bot.store.database import Row, Tx
 
 RATINGS_LOCK = 0x7261746573  # "rates": the advisory lock key of the rating book
 RATING_COLUMNS = "user_id, game, value, games, wins, draws, losses"
-"""The columns of a player's record, in the order `bot.rating_book` reads them."""
+"""The columns of a player's record, in the order `bot.services.ratings` reads them."""
 
 _UNRATED = (
     "m.status = 'finished' AND m.rated = 1 AND m.outcome IS NOT NULL "

@@ -11,7 +11,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.migrate import migrate
+from bot.app.migrate import migrate
 from bot.store import MIGRATIONS, Store
 from bot.store.copy import TABLES, counts
 from tests.bot.test_backup import moves_and_version

@@ -11,10 +11,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from bot.computer import ComputerPlayer
 from bot.games import GAMES
 from bot.games.focus import FocusState
-from bot.matches import MatchService, Update
+from bot.services.computer import ComputerPlayer
+from bot.services.matches.service import MatchService, Update
 from bot.store import Store
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
 

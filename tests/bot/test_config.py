@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings, database_setting
+from bot.app.config import ConfigError, Settings, database_setting
 
 TOKEN = "MTIz.secret-token-value"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.migrate import migrate
+from bot.app.migrate import migrate
 from bot.store import Store
 from bot.store import copy as store_copy
 from tests.bot.test_backup_postgres import everything

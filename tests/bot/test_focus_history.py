@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-from bot.agreements import Agreements
 from bot.games import GAMES
 from bot.games.focus import FocusState
-from bot.matches import MatchService
+from bot.services.matches.agreements import Agreements
+from bot.services.matches.service import MatchService
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import start_match

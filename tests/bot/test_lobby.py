@@ -9,14 +9,14 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.agreements import Agreements, Offered
 from bot.games import CHANCE, GAMES
-from bot.lobby import Lobby, parse_expiry
-from bot.match_records import build_record, job_for
-from bot.matches import MatchService, ServiceError
 from bot.records.format import RecordError, RecordMove, format_record, parse_record
 from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
 from bot.records.verify import verify_text
+from bot.services.matches.agreements import Agreements, Offered
+from bot.services.matches.lobby import Lobby, parse_expiry
+from bot.services.matches.records import build_record, job_for
+from bot.services.matches.service import MatchService, ServiceError
 from bot.store import Store
 from renderers.replay_frames import replay_frames
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD

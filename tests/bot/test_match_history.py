@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.matches import MatchService
-from bot.rating_book import RatingBook
+from bot.services.matches.service import MatchService
+from bot.services.ratings import RatingBook
 from bot.store import MatchRow, Store
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.games import GAMES, IllegalMove
-from bot.matches import ChannelBusy, MatchService, NotInMatch, NotYourTurn, ServiceError
 from bot.records.fairness import chance_rng, seed_hash
+from bot.services.matches.service import ChannelBusy, MatchService, NotInMatch, NotYourTurn, ServiceError
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.match_driver import start_match
@@ -220,7 +220,7 @@ async def test_secret_moves_are_logged_but_never_announced(service: MatchService
 
 async def test_updates_offer_the_games_button_moves(service: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
     """Dominance offers `done` (and returns) as buttons; Focus offers none."""
-    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
+    monkeypatch.setattr("bot.services.matches.service.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
     update = await service.accept(
         (
             await service.challenge(

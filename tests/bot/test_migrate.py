@@ -8,13 +8,13 @@ import random
 import sqlite3
 from pathlib import Path
 
-from bot.matches import MatchService
-from bot.migrate import migrate
-from bot.rating_book import RatingBook
+from bot.app.migrate import migrate
+from bot.services.matches.service import MatchService
+from bot.services.ratings import RatingBook
+from bot.services.tournaments import TournamentService
 from bot.store import Store
 from bot.store.copy import NOT_COPIED, TABLES, counts
 from bot.store.lobby import LobbyStore
-from bot.tournament_service import TournamentService
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer

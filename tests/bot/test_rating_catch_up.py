@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-import bot.rating_book
+import bot.services.ratings
 from bot.games import Outcome
-from bot.rating_book import RatingBook
+from bot.services.ratings import RatingBook
 from bot.store import Store
 from tests.bot.match_driver import stored_challenge
 
@@ -61,13 +61,13 @@ async def test_catch_up_rates_like_one_by_one_and_off_the_event_loop(
     shutil.copy(tmp_path / "a.sqlite3", tmp_path / "b.sqlite3")
 
     threads: list[threading.Thread] = []
-    replay = bot.rating_book.replay_ratings
+    replay = bot.services.ratings.replay_ratings
 
     def watched(*args: Any) -> Any:
         threads.append(threading.current_thread())
         return replay(*args)
 
-    monkeypatch.setattr(bot.rating_book, "replay_ratings", watched)
+    monkeypatch.setattr(bot.services.ratings, "replay_ratings", watched)
     caught = await Store.open(tmp_path / "a.sqlite3")
     assert await RatingBook(caught).catch_up() == 59
     assert threads and threads[0] is not threading.main_thread()

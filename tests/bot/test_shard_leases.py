@@ -1,4 +1,4 @@
-"""Shard leases (bot/shard_guard.py, bot/store/leases.py): one live process per shard.
+"""Shard leases (bot/services/shard_leases.py, bot/store/leases.py): one live process per shard.
 
 Each "process" is a `ShardLeases` over its own store connection (its own pool on
 PostgreSQL) on one database, with a fake wall clock and a fake monotonic clock, so the
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.infra.shards import ShardLayout
-from bot.shard_guard import LEASE_SECONDS, MARGIN, RENEW_EVERY, ShardLeases, ShardsTaken
+from bot.services.shard_leases import LEASE_SECONDS, MARGIN, RENEW_EVERY, ShardLeases, ShardsTaken
 from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.bot.conftest import BACKENDS
@@ -111,7 +111,7 @@ async def test_a_restart_after_a_crash_takes_over_once_the_dead_lease_lapsed(
     await crashed.claim()
     clocks.advance(3)  # it dies 3 s after its last renewal, without releasing anything
     restarted = leases(stores[1], clocks, 2, 0)
-    with caplog.at_level(logging.WARNING, "bot.shard_guard"):
+    with caplog.at_level(logging.WARNING, "bot.services.shard_leases"):
         await restarted.claim()
     waited = clocks.wall - (T0 + 3)
     assert LEASE_SECONDS - 3 <= waited <= LEASE_SECONDS - 3 + RENEW_EVERY  # until it lapsed, not longer
@@ -180,7 +180,7 @@ async def test_a_process_whose_shard_was_taken_over_stops_for_good(
     await successor.claim()
     assert clocks.slept == []  # the lease had lapsed: taken over at once
     assert not paused.holds(guild_on(0, 2)) and not paused.holds(guild_on(1, 2))  # unsure: acts for nothing
-    with caplog.at_level(logging.ERROR, "bot.shard_guard"):
+    with caplog.at_level(logging.ERROR, "bot.services.shard_leases"):
         await paused.renew()
     assert told == [frozenset({1})] and paused.lost == {1} and paused.held == {0}
     assert "took over shards [1]" in caplog.text

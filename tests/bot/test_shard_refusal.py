@@ -14,7 +14,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.shard_guard import RENEW_EVERY
+from bot.services.shard_leases import RENEW_EVERY
 from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.fake_discord import FakeDiscord

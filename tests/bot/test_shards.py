@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from bot.app.config import ConfigError, Settings
 from bot.clocks import PRESETS, ClockState
-from bot.config import ConfigError, Settings
 from bot.infra.shards import ShardLayout, shard_of
 from bot.store import Store
 from bot.store.clocks import MatchClockStore

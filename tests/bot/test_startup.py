@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.startup import StartupRefused, hold_process_lock
+from bot.app.startup import StartupRefused, hold_process_lock
 from bot.store import MIGRATIONS, Store
 from tests.fake_discord import FakeDiscord
 
@@ -202,7 +202,7 @@ def test_the_lock_is_exclusive_and_dies_with_its_process(tmp_path: Path) -> None
         [
             sys.executable,
             "-c",
-            "import sys, time; from bot.startup import hold_process_lock; "
+            "import sys, time; from bot.app.startup import hold_process_lock; "
             f"lock = hold_process_lock(__import__('pathlib').Path({str(database)!r})); print('held', flush=True); "
             "time.sleep(60)",
         ],

@@ -93,7 +93,7 @@ async def test_accepting_twice_fails_the_second_time(store: Store) -> None:
 
 
 def test_database_url_selects_postgresql_and_is_checked() -> None:
-    from bot.config import ConfigError, Settings
+    from bot.app.config import ConfigError, Settings
 
     env = {"DISCORD_TOKEN": "x", "DATABASE_PATH": "here.sqlite3"}
     assert Settings.load(environ=env, dotenv=None).database_location == Path("here.sqlite3")

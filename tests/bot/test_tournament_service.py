@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.matches import MatchService, ServiceError
-from bot.rating_book import RatingBook
+from bot.services.matches.service import MatchService, ServiceError
+from bot.services.ratings import RatingBook
+from bot.services.tournaments import NotHost, Progress, TournamentService, loaded
 from bot.store import Store
 from bot.store.tournaments import TournamentRow
-from bot.tournament_service import NotHost, Progress, TournamentService, loaded
 from bot.tournaments import Format
 
 HOST, CHANNEL, GUILD = 4000, 700, 900

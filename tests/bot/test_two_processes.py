@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.matches import MatchConflict, MatchService, NoMatchHere, NotYourTurn
+from bot.services.matches.service import MatchConflict, MatchService, NoMatchHere, NotYourTurn
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.bot.match_driver import stored_challenge
@@ -78,7 +78,7 @@ async def test_two_processes_rating_matches_at_once_lose_no_update(postgres_serv
     """Every rating update reads and writes the same players' rows: the book's lock keeps two
     processes from interleaving, so every match counts."""
     from bot.games import Outcome
-    from bot.rating_book import RatingBook
+    from bot.services.ratings import RatingBook
 
     async with fresh_database(postgres_server) as url:
         one, two = await Store.open(url), await Store.open(url)

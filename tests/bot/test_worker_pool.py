@@ -67,7 +67,7 @@ async def test_workers_run_at_a_lower_priority_than_the_bot(pool: WorkerPool) ->
 
 KILLED_BOT = """
 import os, signal, sys
-from bot.computer import make_pool
+from bot.services.computer import make_pool
 from bot.infra.worker_pool import WorkerPool
 import asyncio
 

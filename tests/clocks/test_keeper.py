@@ -222,7 +222,7 @@ async def test_the_service_lock_serialises_due_events() -> None:
 
 
 async def test_a_gate_that_says_later_leaves_the_clock_untouched_until_it_opens() -> None:
-    """A process unsure of its shard's lease (bot/shard_guard.py) must neither fire nor mark a
+    """A process unsure of its shard's lease (bot/services/shard_leases.py) must neither fire nor mark a
     reminder sent: the stored clock stays for whoever may fire it, and it fires once later."""
     time, store = FakeTime(T0), InMemoryClockStore()
     service = Service(time, store)

@@ -7,8 +7,8 @@ from collections import Counter
 
 from discord import app_commands
 
-from bot.client import EXTENSIONS, Boneyard
-from bot.config import Settings
+from bot.app.client import EXTENSIONS, Boneyard
+from bot.app.config import Settings
 
 NAME = re.compile(r"^[a-z0-9_-]{1,32}$")
 

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 import renderers
-from bot.client import Boneyard
-from bot.config import Settings
+from bot.app.client import Boneyard
+from bot.app.config import Settings
 from tests.fake_discord import (
     FakeChannel,
     FakeDiscord,

@@ -45,7 +45,7 @@ async def test_a_commit_that_waits_on_the_database_lock_still_ends_with_the_boar
 async def test_an_old_button_is_refused_with_a_link_to_the_current_board(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
+    monkeypatch.setattr("bot.services.matches.service.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
     fake = harness.fake
     alice, bob, _ = fake.players
     match_id, first_board = await harness.start_match("dominance", alice, bob)

@@ -27,7 +27,7 @@ FINAL_STEPS = {"dk", "b", "p", "e"}
 
 
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-domino-wars-dms")
+    monkeypatch.setattr("bot.services.matches.service.secrets.token_hex", lambda n: "fixed-seed-for-domino-wars-dms")
 
 
 def has_controls(message: FakeMessage) -> bool:

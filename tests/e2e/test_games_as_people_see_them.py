@@ -81,7 +81,7 @@ async def test_a_game_to_its_end_as_two_players_and_a_spectator_see_it(
 ) -> None:
     # A fixed seed: Domineering's drawn tiles can end a game after two moves, before the
     # spectator's turn, and a test must not depend on the luck of the draw.
-    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-as-people-see-them")
+    monkeypatch.setattr("bot.services.matches.service.secrets.token_hex", lambda n: "fixed-seed-as-people-see-them")
     fake = harness.fake
     alice, bob, carol = fake.players
     match_id, first = await harness.start_match(game, alice, bob, options=options)

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.e2e
 async def test_done_button_plays_done_for_the_player_to_move_only(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
+    monkeypatch.setattr("bot.services.matches.service.secrets.token_hex", lambda n: "fixed-seed-for-buttons")
     fake = harness.fake
     alice, bob, carol = fake.players
     match_id, board = await harness.start_match("dominance", alice, bob)

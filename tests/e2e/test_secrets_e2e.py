@@ -136,7 +136,7 @@ async def test_wonderland_is_told_in_the_channel_and_keeps_pools_and_hidden_roll
     harness: Harness, monkeypatch: pytest.MonkeyPatch, hidden: str
 ) -> None:
     # the seed of `test_wonderland_dm`: Alice's first roll is S S, so her turn goes on after it
-    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
+    monkeypatch.setattr("bot.services.matches.service.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
     renders = record_public_renders(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, carol = fake.players

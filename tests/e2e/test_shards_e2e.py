@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import Boneyard
-from bot.config import Settings
-from bot.matches import ClockNotice, ClockResult, Update
-from bot.shard_guard import LEASE_SECONDS, ShardsTaken
+from bot.app.client import Boneyard
+from bot.app.config import Settings
+from bot.services.matches.service import ClockNotice, ClockResult, Update
+from bot.services.shard_leases import LEASE_SECONDS, ShardsTaken
 from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.bot.settling_time import SettlingTime

@@ -102,7 +102,7 @@ async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> Non
 
 
 async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.matches.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
+    monkeypatch.setattr("bot.services.matches.service.secrets.token_hex", lambda n: "fixed-seed-for-wonderland")
     rendered = record_board_views(monkeypatch, harness)
     fake, service = harness.fake, harness.bot.service
     alice, bob, carol = fake.players

@@ -17,7 +17,7 @@ A file that does not exist yet is created, and its absolute path announced, so a
 For PostgreSQL (`DATABASE_URL`): a server that cannot be reached or refuses the login, a
 newer schema, or a database the bot may not write.  Several processes share it by design
 (one per shard), so there is no process lock; the shard layout is checked once the store
-is open (bot/shard_guard.py).
+is open (bot/services/shard_leases.py).
 
 The SQL of these checks lives in the store package (bot/store/health.py).
 """

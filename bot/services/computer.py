@@ -32,7 +32,7 @@ from typing import Final
 from bot.ai.levels import DEFAULT_LEVEL, LEVELS, think_for
 from bot.games import IllegalMove
 from bot.infra.worker_pool import start_worker
-from bot.matches import MatchService, ServiceError, Update, clock_of
+from bot.services.matches.service import MatchService, ServiceError, Update, clock_of
 from bot.store import MatchRow
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class ComputerPlayer:
         self.iterations = iterations
         """Tests: a fixed iteration budget instead of the level's (deterministic, fast)."""
         self.owns = owns or (lambda _guild_id: True)
-        """Whether this process plays for a guild (its shard is this process's, bot/shard_guard.py)."""
+        """Whether this process plays for a guild (its shard is this process's, bot/services/shard_leases.py)."""
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 
 from bot.games import CHANCE, GameState, Outcome
 from bot.games.base import LogEntry
-from bot.matches import (
+from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
+from bot.services.matches.service import (
     MatchConflict,
     MatchService,
     NoMatchHere,
@@ -33,7 +34,6 @@ from bot.matches import (
     _players,
     clock_of,
 )
-from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
 from bot.store import MatchRow, StaleVersion
 from bot.store.lobby import LobbyStore
 

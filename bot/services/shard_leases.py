@@ -111,7 +111,7 @@ class ShardLeases:
         """Claim every shard of the layout, waiting out a lease that may be a dead process's;
         raises ShardsTaken when a live process holds one (or runs another SHARD_COUNT).
 
-        `sole_process`: this process holds the SQLite file's lock (bot/startup.py), which no
+        `sole_process`: this process holds the SQLite file's lock (bot/app/startup.py), which no
         other live process can hold, so any other lease is a stopped process's: taken over at
         once rather than waited out."""
         first_seen: dict[int, float] = {}

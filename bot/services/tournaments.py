@@ -27,8 +27,8 @@ from typing import Any
 
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
-from bot.matches import MatchService, ServiceError, Update
-from bot.rating_book import RatingBook
+from bot.services.matches.service import MatchService, ServiceError, Update
+from bot.services.ratings import RatingBook
 from bot.store import StaleVersion
 from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.store.tournaments import Entry, LinkedGame, TournamentRow, TournamentStore

@@ -345,7 +345,7 @@ class MatchService:
     ) -> MatchRow:
         """Open a challenge in a channel.  Raises ServiceError / InvalidOptions.
 
-        `in_thread`: the match will be played in a thread of the channel (bot.lobby), so
+        `in_thread`: the match will be played in a thread of the channel (bot.services.matches.lobby), so
         the challenge leaves the channel free for others.
 
         `clock` is a time control as typed (`blitz`, `2m+5m timeout=pass`, ...; see

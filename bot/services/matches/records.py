@@ -14,9 +14,9 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.games.base import LogEntry
-from bot.matches import MatchService
 from bot.records.format import RUNNING, Record, RecordMove, result_of
 from bot.records.replay import ReplayJob
+from bot.services.matches.service import MatchService
 from bot.store import MatchRow, MoveRow
 
 

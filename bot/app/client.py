@@ -24,17 +24,17 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot.agreements import Agreements
+from bot.app.config import Settings
 from bot.clocks import ClockKeeper, Gate
 from bot.clocks.scheduler import Now, Sleep
-from bot.config import Settings
 from bot.infra.worker_pool import WorkerPool
-from bot.lobby import Lobby
-from bot.matches import ClockResult, MatchService, attach_clocks
-from bot.rating_book import RatingBook
-from bot.shard_guard import ShardLeases
+from bot.services.matches.agreements import Agreements
+from bot.services.matches.lobby import Lobby
+from bot.services.matches.service import ClockResult, MatchService, attach_clocks
+from bot.services.ratings import RatingBook
+from bot.services.shard_leases import ShardLeases
+from bot.services.tournaments import TournamentService
 from bot.store import MatchRow, Store
-from bot.tournament_service import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -103,14 +103,14 @@ class Boneyard(commands.AutoShardedBot):
     pictures: WorkerPool
     """The worker processes every picture is rendered in (rendering holds the GIL)."""
     leases: ShardLeases
-    """This process's claim on its shards (bot/shard_guard.py): every per-shard duty asks
+    """This process's claim on its shards (bot/services/shard_leases.py): every per-shard duty asks
     `owns(guild_id)` before acting."""
     clock_time: tuple[Now, Sleep] = (time.time, asyncio.sleep)
     """The time the clocks started by `setup_hook` run on (tests set a fake one before start)."""
 
     def __init__(self, settings: Settings, *, sole_process: bool = False) -> None:
         """`sole_process`: the caller holds the SQLite file's lock, so no other bot process runs
-        on this database (a lease left in it is a stopped process's, bot/shard_guard.py)."""
+        on this database (a lease left in it is a stopped process's, bot/services/shard_leases.py)."""
         shards = settings.shards
         super().__init__(
             shard_ids=sorted(shards.ids),
@@ -168,7 +168,7 @@ class Boneyard(commands.AutoShardedBot):
 
     def owns(self, guild_id: int | None) -> bool:
         """This process acts for the guild now: it runs the guild's shard and its lease on it
-        is surely current (bot/shard_guard.py)."""
+        is surely current (bot/services/shard_leases.py)."""
         return self.leases.holds(guild_id)
 
     async def _clock_gate(self, match_id: int) -> Gate:
