@@ -21,7 +21,7 @@ from cogs.acknowledge import answer
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
-    from cogs.presenter import Presenter
+    from cogs.out.presenter import Presenter
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
 
 
 def presenter(bot: Boneyard) -> Presenter:
-    from cogs.presenter import Presenter
+    from cogs.out.presenter import Presenter
 
     existing = getattr(bot, "presenter", None)
     if existing is None:

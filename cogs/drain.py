@@ -1,4 +1,4 @@
-"""The outbox drain: posts the announcements nobody posted (bot/store/outbox.py, cogs/outbox.py).
+"""The outbox drain: posts the announcements nobody posted (bot/store/outbox.py, cogs/out/outbox.py).
 
 A module of its own because discord.py imports an extension afresh: the dispatcher that
 presenters and runners share must live in a module that is only ever imported normally.
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from discord.ext import commands, tasks
 
-from cogs.outbox import dispatcher
+from cogs.out.outbox import dispatcher
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard

@@ -20,9 +20,10 @@ from bot.services.matches.agreements import Offered
 from bot.services.matches.lobby import VENUES
 from bot.services.matches.service import ServiceError
 from cogs.acknowledge import answer, defer
-from cogs.buttons import AcceptButton
 from cogs.common import BoneyardCog, bot_of, presenter, service_of
-from cogs.lobby_buttons import (
+from cogs.playing import announce_move
+from cogs.ui.buttons import AcceptButton
+from cogs.ui.lobby_buttons import (
     LOBBY_ITEMS,
     AcceptDrawButton,
     TakebackNoButton,
@@ -30,7 +31,6 @@ from cogs.lobby_buttons import (
     WithdrawButton,
     single_button,
 )
-from cogs.playing import announce_move
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard

@@ -12,13 +12,13 @@ from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
 from bot.services.matches.service import SecretMove, ServiceError
-from cogs import private
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
-from cogs.buttons import ResignButton
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of
+from cogs.out.presenter import channel_link
 from cogs.playing import announce_move, play_and_announce
-from cogs.presenter import channel_link
+from cogs.ui import private
+from cogs.ui.buttons import ResignButton
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard

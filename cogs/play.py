@@ -15,11 +15,11 @@ from bot.ai.levels import DEFAULT_LEVEL
 from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.games.samples import sample_move
-from cogs import private
 from cogs.acknowledge import answer, defer
-from cogs.buttons import DYNAMIC_ITEMS, challenge_view
 from cogs.common import BoneyardCog, bot_of, presenter_of, service_of
-from cogs.lobby_buttons import challenge_text, threads_possible
+from cogs.ui import private
+from cogs.ui.buttons import DYNAMIC_ITEMS, challenge_view
+from cogs.ui.lobby_buttons import challenge_text, threads_possible
 from renderers.rules_sample import move_example
 
 if TYPE_CHECKING:

@@ -27,9 +27,9 @@ from bot.services.matches.service import NoMatchHere, ServiceError
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, report_error
+from cogs.out.presenter import channel_link
 from cogs.play import GAME_CHOICES
-from cogs.presenter import channel_link
-from cogs.verify_button import VerifyButton
+from cogs.ui.verify_button import VerifyButton
 from renderers.replay_frames import render_replay
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcem
 from bot.store.tournaments import TournamentRow
 from bot.tournaments import GameToStart, Pairing
 from cogs.common import presenter
-from cogs.outbox import Post, Renderer, dispatcher
+from cogs.out.outbox import Post, Renderer, dispatcher
 from renderers import tournament as pictures
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Why: a move, a timeout or a tournament round is committed first and announced afterwards;
 a crash in between used to lose the announcement for good (the next tournament game's
 intro, the champion).  So every such announcement is an outbox row written in the SAME
-transaction as its state change, and one dispatcher (cogs/outbox.py) posts the rows and
+transaction as its state change, and one dispatcher (cogs/out/outbox.py) posts the rows and
 marks them sent.  After a restart, the rows still unsent are posted.
 
 Never twice: each row has a random `key`, used as the Discord nonce (Discord refuses to

@@ -88,7 +88,7 @@ async def test_a_channel_s_rows_are_posted_in_the_order_they_were_saved(
     """Two players' moves saved a moment apart are announced by two tasks; the later one
     (a board, slower to draw) must not reach the channel before the earlier one's line, and
     an earlier row nobody posts (left to the drain) holds the channel up only briefly."""
-    from cogs import outbox
+    from cogs.out import outbox
 
     start = await _started(service)
     first = await service.play(start.match.id, ALICE, "d2-d1")
@@ -125,7 +125,7 @@ async def test_a_channel_s_rows_are_posted_in_the_order_they_were_saved(
 async def test_the_drain_forgets_rows_posted_over_a_day_ago(service: MatchService, store: Store) -> None:
     """Posted rows are never read again; kept, they would grow the database by a board per
     move forever.  Unsent rows and rows posted within the day stay."""
-    from cogs import outbox
+    from cogs.out import outbox
 
     start = await _started(service)
     old = await service.play(start.match.id, ALICE, "d2-d1")

@@ -19,11 +19,11 @@ def _modules_after_importing(module: str) -> set[str]:
 
 
 def test_the_presenter_imports_without_the_buttons_module() -> None:
-    loaded = _modules_after_importing("cogs.presenter")
-    assert "cogs.presenter" in loaded
-    assert "cogs.buttons" not in loaded
+    loaded = _modules_after_importing("cogs.out.presenter")
+    assert "cogs.out.presenter" in loaded
+    assert "cogs.ui.buttons" not in loaded
 
 
-@pytest.mark.parametrize("module", ["cogs.buttons", "cogs.common", "cogs.presenter", "cogs.moves", "cogs.play"])
+@pytest.mark.parametrize("module", ["cogs.ui.buttons", "cogs.common", "cogs.out.presenter", "cogs.moves", "cogs.play"])
 def test_each_cog_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
     assert module in _modules_after_importing(module)

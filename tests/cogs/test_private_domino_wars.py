@@ -11,8 +11,8 @@ import pytest
 
 from bot.games import GAMES
 from bot.games.base import CHANCE, GameState
-from cogs.private import controls_for, dynamic_items
-from cogs.private.domino_wars import (
+from cogs.ui.private import controls_for, dynamic_items
+from cogs.ui.private.domino_wars import (
     ITEMS,
     POOL,
     DraftStep,

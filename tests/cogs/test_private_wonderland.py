@@ -9,7 +9,7 @@ import pytest
 
 from bot.games import CHANCE, IllegalMove
 from bot.games.wonderland.cards import DECK
-from cogs.private import wonderland as wl
+from cogs.ui.private import wonderland as wl
 from tests.games.wonderland.helpers import BOARD, POOL0, RULES, after_pools, being, factors, position
 
 REDS_AND_BLACKS = ["AH", "2H", "3H", "4H", "JH", "QH", "KH", "5D", "6D", "7D", "8S", "9S", "10S", "JS", "QS"]

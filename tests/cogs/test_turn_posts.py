@@ -9,7 +9,7 @@ import discord
 from bot.games import CHANCE
 from bot.services.matches.service import Told, Update
 from bot.store import MatchRow
-from cogs.turn_posts import WINDOW, TurnPosts
+from cogs.out.turn_posts import WINDOW, TurnPosts
 
 
 def row(game: str = "wonderland") -> MatchRow:

@@ -28,7 +28,9 @@ async def test_announcing_to_a_deleted_channel_logs_and_does_not_raise(
     update = await harness.bot.service.claim_timeout(match_id, 1, "Blue ran out of time.")
     with caplog.at_level(logging.WARNING, logger="cogs"):
         await presenter(harness.bot).announce(update)
-    assert any(str(doomed.id) in r.getMessage() for r in caplog.records if r.name in ("cogs.presenter", "cogs.outbox"))
+    assert any(
+        str(doomed.id) in r.getMessage() for r in caplog.records if r.name in ("cogs.out.presenter", "cogs.out.outbox")
+    )
     # the announcement is given up (its channel is gone), not retried forever
     assert await harness.bot.store.unsent_announcements() == []
     assert (await harness.bot.service.get(match_id)).status == "finished"

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from cogs.private.domino_wars import decode_tiles
+from cogs.ui.private.domino_wars import decode_tiles
 from tests.e2e.harness import Harness, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser
 

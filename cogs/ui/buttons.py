@@ -16,8 +16,8 @@ import discord
 from bot.services.matches.service import WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
-from cogs.match_button import MatchButton
 from cogs.playing import announce_move, play_and_announce
+from cogs.ui.match_button import MatchButton
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class AcceptButton(_MatchButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
     action, label, style = "accept", "Accept", discord.ButtonStyle.success
 
     async def act(self, interaction: discord.Interaction) -> None:
-        from cogs.lobby_buttons import start_accepted  # makes the match's thread first
+        from cogs.ui.lobby_buttons import start_accepted  # makes the match's thread first
 
         await start_accepted(interaction, self.match_id)
 

@@ -35,8 +35,8 @@ log = logging.getLogger(__name__)
 ControlsFactory = Callable[[int, int, dict[str, Any], list[str]], discord.ui.View | None]
 
 _MODULES: dict[str, str] = {
-    "domino_wars": "cogs.private.domino_wars",
-    "wonderland": "cogs.private.wonderland",
+    "domino_wars": "cogs.ui.private.domino_wars",
+    "wonderland": "cogs.ui.private.wonderland",
 }
 """Game key -> module with `controls` and `ITEMS` (one line per game)."""
 

@@ -19,7 +19,7 @@ from bot.services.matches.records import build_record
 from bot.services.matches.service import ServiceError
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter, presenter_of, report_error
-from cogs.match_button import MatchButton
+from cogs.ui.match_button import MatchButton
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard

@@ -3,7 +3,7 @@
 Accepting a challenge makes the match's thread first (`start_accepted`), so the Accept button
 of a challenge message and of `/challenges` behave the same.  Rematch, draw and takeback
 answers are `DynamicItem`s whose custom id carries the match id: they work after a restart.
-Kept apart from cogs/buttons.py so the two features can change independently.
+Kept apart from cogs/ui/buttons.py so the two features can change independently.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from bot.services.matches.service import Update
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter, presenter_of, report_error
-from cogs.match_button import MatchButton
 from cogs.playing import announce_move
-from cogs.verify_button import verify_view
+from cogs.ui.match_button import MatchButton
+from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
-    from cogs.presenter import Presenter
+    from cogs.out.presenter import Presenter
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +180,7 @@ class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)")
         possible = threads_possible(lobby, interaction.app_permissions)
         row = await bot.lobby.rematch(self.match_id, interaction.user.id, threads_possible=possible)
         text = await challenge_text(bot, row, interaction.user.mention, f"<@{row.opponent_id}>", rematch=True)
-        from cogs.buttons import challenge_view  # the challenge's own buttons
+        from cogs.ui.buttons import challenge_view  # the challenge's own buttons
 
         if interaction.channel_id == lobby_id:
             await answer(

@@ -37,7 +37,7 @@ from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RAN
 from bot.services.matches.service import NoMatchHere, ServiceError
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
-from cogs.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
+from cogs.ui.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
 PREFIX: Final = "boneyard:wl"
 _HEAD: Final = rf"{PREFIX}:(?P<id>[0-9]+):(?P<seat>[01])"

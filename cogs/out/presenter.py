@@ -21,11 +21,11 @@ import renderers
 from bot.games import GAMES
 from bot.services.matches.service import ClockNotice, Update, clock_of
 from bot.store import MatchRow
-from cogs import private
 from cogs.acknowledge import answer
-from cogs.outbox import NotPosted, Post, dispatcher
-from cogs.turn_posts import TurnPost, TurnPosts
-from cogs.verify_button import verify_view
+from cogs.out.outbox import NotPosted, Post, dispatcher
+from cogs.out.turn_posts import TurnPost, TurnPosts
+from cogs.ui import private
+from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -274,7 +274,7 @@ class Presenter:
             await self._acknowledge(interaction, update)
         await self.send_private(update)
         if update.outcome is not None:
-            from cogs import lobby_buttons  # at call time: lobby_buttons imports the presenter's helpers
+            from cogs.ui import lobby_buttons  # at call time: lobby_buttons imports the presenter's helpers
 
             await lobby_buttons.after_final(self, update, told)
         self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
@@ -328,7 +328,7 @@ class Presenter:
         if update.outcome is None:
             return self._move_buttons(update)
         buttons = verify_view(update.match.id)  # the seed is out: anyone can check the dice
-        from cogs import lobby_buttons  # at call time, as above
+        from cogs.ui import lobby_buttons  # at call time, as above
 
         await lobby_buttons.add_rematch(self.bot, update.match, buttons)
         return buttons
@@ -389,7 +389,7 @@ class Presenter:
     def _move_buttons(update: Update) -> discord.ui.View | None:
         """The one-click moves of `update`'s position, carrying its version (an old button
         is refused by the service)."""
-        from cogs.buttons import move_buttons  # at call time: buttons -> common -> presenter
+        from cogs.ui.buttons import move_buttons  # at call time: buttons -> common -> presenter
 
         return move_buttons(update.match.id, update.match.version, update.buttons)
 

@@ -37,7 +37,7 @@ from bot.games.dominoes import no_doubles
 from bot.services.matches.service import ServiceError, Update
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
-from cogs.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
+from cogs.ui.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
 TAG = "boneyard:dw"
 SELECT_LIMIT = 25
