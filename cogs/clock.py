@@ -25,7 +25,7 @@ from bot.services.matches.service import ClockChange, ClockNotice, ClockResult, 
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
-from cogs.common import BoneyardCog, presenter, presenter_of, service_of
+from cogs.common import BoneyardCog, presenter_of, service_of
 from cogs.playing import announce_move
 
 if TYPE_CHECKING:
@@ -52,9 +52,9 @@ class ClockCog(BoneyardCog):
     async def on_clock_result(self, result: ClockResult) -> None:
         """Announce what the service decided for a due reminder or timeout."""
         if isinstance(result, ClockNotice):
-            await presenter(self.bot).announce_clock(result)
+            await self.bot.presenter.announce_clock(result)
         elif isinstance(result, Update):
-            await presenter(self.bot).announce(result, intro="⏰ Time is up.")
+            await self.bot.presenter.announce(result, intro="⏰ Time is up.")
 
     @app_commands.command(name="clock", description="Both players' clocks in this channel's match.")
     @app_commands.guild_only()

@@ -37,17 +37,7 @@ def service_of(interaction: discord.Interaction) -> MatchService:
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:
-    return presenter(bot_of(interaction))
-
-
-def presenter(bot: Boneyard) -> Presenter:
-    from cogs.out.presenter import Presenter
-
-    existing = getattr(bot, "presenter", None)
-    if existing is None:
-        existing = Presenter(bot)
-        bot.presenter = existing  # type: ignore[attr-defined]
-    return cast("Presenter", existing)
+    return bot_of(interaction).presenter
 
 
 def user_message(error: BaseException) -> str | None:

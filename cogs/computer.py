@@ -20,7 +20,7 @@ from bot.ai import LEVELS
 from bot.services.computer import ComputerPlayer
 from bot.services.matches.service import Update
 from cogs.acknowledge import answer, defer
-from cogs.common import BoneyardCog, presenter
+from cogs.common import BoneyardCog
 from cogs.playing import announce_move
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class ComputerCog(BoneyardCog):
             self._player.close()
 
     async def _announce(self, update: Update) -> None:
-        await presenter(self.bot).announce(update)
+        await self.bot.presenter.announce(update)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

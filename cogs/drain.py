@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING, Final
 
 from discord.ext import commands, tasks
 
-from cogs.out.outbox import dispatcher
-
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
 
@@ -37,7 +35,7 @@ class OutboxCog(commands.Cog):
     @tasks.loop(seconds=DRAIN_SECONDS)
     async def drain(self) -> None:
         everything, self._started = not self._started, True
-        posted = await dispatcher(self.bot).drain(everything=everything)
+        posted = await self.bot.outbox.drain(everything=everything)
         if posted and everything:
             log.info("posted %d announcements left unsent before the restart", posted)
 

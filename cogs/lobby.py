@@ -20,11 +20,11 @@ from bot.services.matches.agreements import Offered
 from bot.services.matches.lobby import VENUES
 from bot.services.matches.service import ServiceError
 from cogs.acknowledge import answer, defer
-from cogs.common import BoneyardCog, bot_of, presenter, service_of
+from cogs.common import BoneyardCog, bot_of, service_of
 from cogs.playing import announce_move
-from cogs.ui.buttons import AcceptButton
 from cogs.ui.lobby_buttons import (
     LOBBY_ITEMS,
+    AcceptButton,
     AcceptDrawButton,
     TakebackNoButton,
     TakebackYesButton,
@@ -66,7 +66,7 @@ class LobbyCog(BoneyardCog):
             return 0
         for row in expired:
             message_id = await self.bot.lobby.store.message_of(row.id)
-            channel = await presenter(self.bot).channel(row.channel_id) if message_id else None
+            channel = await self.bot.presenter.channel(row.channel_id) if message_id else None
             if channel is None or message_id is None or not isinstance(channel, discord.abc.Messageable):
                 continue
             info = GAMES[row.game].info

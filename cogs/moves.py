@@ -14,7 +14,7 @@ from bot.games import GAMES, IllegalMove
 from bot.services.matches.service import SecretMove, ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
-from cogs.common import BoneyardCog, presenter, presenter_of, service_of
+from cogs.common import BoneyardCog, presenter_of, service_of
 from cogs.out.presenter import channel_link
 from cogs.playing import announce_move, play_and_announce
 from cogs.ui import private
@@ -80,7 +80,7 @@ class MovesCog(BoneyardCog):
         if row is None or row.status != "active" or row.seat_of(message.author.id) is None:
             return
         looks_like_move = bool(GAMES[row.game].info.move_pattern.match(text))
-        presenter(self.bot).remember(message.author)
+        self.bot.presenter.remember(message.author)
         try:
             update = await service.play(row.id, message.author.id, text, in_public=True)
         except SecretMove as refusal:
@@ -94,7 +94,7 @@ class MovesCog(BoneyardCog):
         except Exception:
             log.exception("typed move %r in match %d failed", text, row.id)
             return
-        adds_to_turn_post = not update.quiet and presenter(self.bot).turn_posts.continuing(update) is not None
+        adds_to_turn_post = not update.quiet and self.bot.presenter.turn_posts.continuing(update) is not None
         if await announce_move(self.bot, update, mover_id=message.author.id) and adds_to_turn_post:
             await _mark_played(message)
 

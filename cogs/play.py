@@ -18,8 +18,8 @@ from bot.games.samples import sample_move
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter_of, service_of
 from cogs.ui import private
-from cogs.ui.buttons import DYNAMIC_ITEMS, challenge_view
-from cogs.ui.lobby_buttons import challenge_text, threads_possible
+from cogs.ui.buttons import DYNAMIC_ITEMS
+from cogs.ui.lobby_buttons import challenge_text, challenge_view, threads_possible
 from renderers.rules_sample import move_example
 
 if TYPE_CHECKING:

@@ -23,38 +23,12 @@ from bot.games import GAMES
 from bot.services.matches.service import StalePosition, Update
 from bot.store import MatchRow
 from cogs.acknowledge import answer
-from cogs.common import USER_ERRORS, presenter
+from cogs.common import USER_ERRORS
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
-
-
-class BlockedBoards:
-    """Who was told that a match's board could not be posted (told once per outage)."""
-
-    def __init__(self) -> None:
-        self._told: set[tuple[int, int]] = set()
-
-    def first_time(self, match_id: int, user_id: int) -> bool:
-        key = (match_id, user_id)
-        if key in self._told:
-            return False
-        self._told.add(key)
-        return True
-
-    def posted(self, match_id: int) -> None:
-        """A board of the match was posted: the next outage is news again."""
-        self._told = {key for key in self._told if key[0] != match_id}
-
-
-def blocked_boards(bot: Boneyard) -> BlockedBoards:
-    existing = getattr(bot, "blocked_boards", None)
-    if existing is None:
-        existing = BlockedBoards()
-        bot.blocked_boards = existing  # type: ignore[attr-defined]
-    return existing
 
 
 async def play_and_announce(
@@ -108,13 +82,13 @@ async def announce_move(
     the board cannot be posted, tell the mover (ephemerally through `told` or `interaction`
     when given) and the opponent.  Whether the channel was told."""
     try:
-        reason = await presenter(bot).announce(update, intro=intro, interaction=interaction)
+        reason = await bot.presenter.announce(update, intro=intro, interaction=interaction)
     except Exception:
         reference = secrets.token_hex(3)
         log.exception("announcing match %d failed [ref %s]", update.match.id, reference)
         reason = f"something went wrong on my side (reference `{reference}`)"
     if reason is None:
-        blocked_boards(bot).posted(update.match.id)
+        bot.presenter.blocked_boards.posted(update.match.id)
         return True
     await board_not_posted(bot, update, reason, mover_id=mover_id, interaction=told or interaction)
     return False
@@ -126,7 +100,7 @@ async def board_not_posted(
     """Tell the mover (ephemerally if possible, else by DM) and the other players (by DM)
     that the move is saved but its board could not be posted; each once per outage."""
     row = update.match
-    told = blocked_boards(bot)
+    told = bot.presenter.blocked_boards
     where = f"<#{row.channel_id}>"
     info = GAMES[row.game].info
     for user_id in row.seats or ():
@@ -170,7 +144,7 @@ async def _current_board_hint(bot: Boneyard, row: MatchRow, error: BaseException
 async def newest_board_link(bot: Boneyard, channel_id: int) -> str | None:
     """The jump link of the newest board picture the bot posted in a channel (None: none
     found, or the history cannot be read)."""
-    channel = await presenter(bot).channel(channel_id)
+    channel = await bot.presenter.channel(channel_id)
     if not isinstance(channel, discord.abc.Messageable):
         return None
     try:

@@ -26,7 +26,7 @@ from bot.services.matches.records import build_record, job_for
 from bot.services.matches.service import NoMatchHere, ServiceError
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
-from cogs.common import BoneyardCog, bot_of, presenter, presenter_of, report_error
+from cogs.common import BoneyardCog, bot_of, presenter_of, report_error
 from cogs.out.presenter import channel_link
 from cogs.play import GAME_CHOICES
 from cogs.ui.verify_button import VerifyButton
@@ -42,7 +42,7 @@ ALL_GAMES = "all"
 
 async def _names(bot: Boneyard, row: MatchRow) -> tuple[str, str]:
     assert row.seats is not None
-    return (await presenter(bot).name(row.seats[0]), await presenter(bot).name(row.seats[1]))
+    return (await bot.presenter.name(row.seats[0]), await bot.presenter.name(row.seats[1]))
 
 
 async def find_match(interaction: discord.Interaction, match: int | None) -> MatchRow:
@@ -87,7 +87,7 @@ async def history_page(
         rating = f" · rating {change:+.0f}" if change is not None else " · unrated"
         reason = (row.outcome or {}).get("reason", "")
         lines.append(
-            f"**#{row.id} {GAMES[row.game].info.name}** vs {await presenter(bot).name(opponent)} · "
+            f"**#{row.id} {GAMES[row.game].info.name}** vs {await bot.presenter.name(opponent)} · "
             f"{_outcome_word(row, member_id)}{rating} · <t:{int(row.updated_at)}:d> · [channel]({channel_link(row)})\n"
             f"  _{reason}_"
         )
@@ -135,7 +135,7 @@ class HistoryPageButton(
             await defer(interaction)
             if self.game != ALL_GAMES and self.game not in GAMES:
                 raise ServiceError("That list is out of date; run `/history` again.")
-            name = await presenter(bot).name(self.member_id)
+            name = await bot.presenter.name(self.member_id)
             embed, view = await history_page(bot, self.member_id, name, self.game, self.page)
         except Exception as error:
             await report_error(interaction, error)

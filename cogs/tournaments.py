@@ -23,9 +23,10 @@ from bot.store.tournaments import Entry, TournamentRow
 from bot.tournaments import Format, Tournament
 from cogs.acknowledge import answer, defer
 from cogs.authority import is_host
-from cogs.common import BoneyardCog, presenter
+from cogs.common import BoneyardCog
+from cogs.out.tournament_posts import picture_file
 from cogs.play import GAME_CHOICES, parse_options
-from cogs.tournament_runner import TournamentRunner, picture_file
+from cogs.tournament_runner import TournamentRunner
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -268,7 +269,7 @@ class TournamentsCog(BoneyardCog):
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
             if update is not None:
-                await presenter(self.bot).announce(update, intro="The host decided this series; this game is void.")
+                await self.bot.presenter.announce(update, intro="The host decided this series; this game is void.")
         verb = "wins" if winner is not None else "draws"
         await interaction.followup.send(
             f"📝 Reported: {player.mention} {verb} pairing {pairing}.", allowed_mentions=discord.AllowedMentions.none()
@@ -285,7 +286,7 @@ class TournamentsCog(BoneyardCog):
         )
         for match_id in to_end:
             update = await self.bot.service.resign(match_id, target.id)
-            await presenter(self.bot).announce(update, intro=f"{target.display_name} left the tournament.")
+            await self.bot.presenter.announce(update, intro=f"{target.display_name} left the tournament.")
         await interaction.followup.send(
             f"🚪 {target.mention} has left **{row.name}**.", allowed_mentions=discord.AllowedMentions.none()
         )
@@ -300,7 +301,7 @@ class TournamentsCog(BoneyardCog):
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
             if update is not None:
-                await presenter(self.bot).announce(update, intro="The tournament was cancelled.")
+                await self.bot.presenter.announce(update, intro="The tournament was cancelled.")
         await interaction.followup.send(f"🛑 **{row.name}** was cancelled by {interaction.user.mention}.")
 
     # --- looking -----------------------------------------------------------------------

@@ -35,6 +35,9 @@ from bot.services.ratings import RatingBook
 from bot.services.shard_leases import ShardLeases
 from bot.services.tournaments import TournamentService
 from bot.store import MatchRow, Store
+from cogs.out.outbox import Dispatcher
+from cogs.out.presenter import Presenter
+from cogs.out.tournament_posts import TOURNAMENT_POSTS
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +105,10 @@ class Boneyard(commands.AutoShardedBot):
     clocks: ClockKeeper | None = None
     pictures: WorkerPool
     """The worker processes every picture is rendered in (rendering holds the GIL)."""
+    presenter: Presenter
+    """Turns every service `Update` into Discord messages: the one place that announces."""
+    outbox: Dispatcher
+    """Posts the stored announcements and marks them sent (cogs/out/outbox.py)."""
     leases: ShardLeases
     """This process's claim on its shards (bot/services/shard_leases.py): every per-shard duty asks
     `owns(guild_id)` before acting."""
@@ -140,6 +147,8 @@ class Boneyard(commands.AutoShardedBot):
         self.lobby = Lobby(self.service)
         self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
+        self.outbox = Dispatcher(self, TOURNAMENT_POSTS)
+        self.presenter = Presenter(self)
         caught_up = await self.ratings.catch_up()
         if caught_up:
             log.info("rated %d finished matches missed before the last shutdown", caught_up)

@@ -29,7 +29,7 @@ import asyncio
 import datetime as dt
 import logging
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -92,19 +92,13 @@ Send = Callable[[], Awaitable["int | None"]]
 message, e.g. an edit of the turn's post), or raises NotPosted / discord.HTTPException."""
 
 
-def dispatcher(bot: Boneyard) -> Dispatcher:
-    """The bot's one dispatcher."""
-    existing = getattr(bot, "outbox_dispatcher", None)
-    if existing is None:
-        existing = Dispatcher(bot)
-        bot.outbox_dispatcher = existing  # type: ignore[attr-defined]
-    assert isinstance(existing, Dispatcher)
-    return existing
-
-
 class Dispatcher:
-    def __init__(self, bot: Boneyard) -> None:
+    """The bot's one dispatcher (`Boneyard.outbox`).  Boards it renders itself; every other
+    kind of announcement with the renderer given for it (`renderers`, by kind)."""
+
+    def __init__(self, bot: Boneyard, renderers: Mapping[str, Renderer]) -> None:
         self.bot = bot
+        self.renderers = dict(renderers)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._marked: weakref.WeakValueDictionary[int, asyncio.Condition] = weakref.WeakValueDictionary()
         """Per channel with a post waiting: notified whenever one of its rows is marked done
@@ -258,18 +252,14 @@ class Dispatcher:
     async def _render(self, row: Announcement) -> Post | None:
         if row.kind == BOARD:
             return await _render_board(self.bot, row)
-        from cogs.tournament_runner import RENDERERS
-
-        renderer = RENDERERS.get(row.kind)
+        renderer = self.renderers.get(row.kind)
         if renderer is None:
             log.error("announcement %s has an unknown kind %r", row.key, row.kind)
             return None
         return await renderer(self.bot, row)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
-        from cogs.common import presenter
-
-        channel = await presenter(self.bot).channel(channel_id)
+        channel = await self.bot.presenter.channel(channel_id)
         if channel is None:
             raise _Gone
         return channel
@@ -328,8 +318,6 @@ async def _extras(post: Post) -> dict[str, Any]:
 async def _announce_board(bot: Boneyard, row: Announcement) -> bool:
     """A board left unsent: announced by the presenter like a live one (turn posts, quiet
     drafts, the result in the thread's channel, Rematch), through `deliver_by`."""
-    from cogs.common import presenter
-
     match = None
     if row.match_id is not None:
         try:
@@ -337,15 +325,13 @@ async def _announce_board(bot: Boneyard, row: Announcement) -> bool:
         except NoMatchHere:
             match = None
     if match is None:
-        await dispatcher(bot)._mark(row, None, failure="nothing left to announce")
+        await bot.outbox._mark(row, None, failure="nothing left to announce")
         return False
     update = Update.from_board_payload(match, row.payload, row.key)
-    return await presenter(bot).announce(update) is None
+    return await bot.presenter.announce(update) is None
 
 
 async def _render_board(bot: Boneyard, row: Announcement) -> Post | None:
-    from cogs.common import presenter
-
     if row.match_id is None:
         return None
     try:
@@ -353,4 +339,4 @@ async def _render_board(bot: Boneyard, row: Announcement) -> Post | None:
     except NoMatchHere:
         return None
     update = Update.from_board_payload(match, row.payload, row.key)
-    return await presenter(bot).board_post(update)
+    return await bot.presenter.board_post(update)

@@ -22,9 +22,10 @@ from bot.games import GAMES
 from bot.services.matches.service import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs.acknowledge import answer
-from cogs.out.outbox import NotPosted, Post, dispatcher
+from cogs.out.outbox import NotPosted, Post
 from cogs.out.turn_posts import TurnPost, TurnPosts
-from cogs.ui import private
+from cogs.ui import lobby_buttons, private
+from cogs.ui.buttons import move_buttons
 from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
@@ -49,9 +50,28 @@ def channel_link(row: MatchRow) -> str:
     return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
 
 
+class BlockedBoards:
+    """Who was told that a match's board could not be posted (told once per outage)."""
+
+    def __init__(self) -> None:
+        self._told: set[tuple[int, int]] = set()
+
+    def first_time(self, match_id: int, user_id: int) -> bool:
+        key = (match_id, user_id)
+        if key in self._told:
+            return False
+        self._told.add(key)
+        return True
+
+    def posted(self, match_id: int) -> None:
+        """A board of the match was posted: the next outage is news again."""
+        self._told = {key for key in self._told if key[0] != match_id}
+
+
 class Presenter:
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
+        self.blocked_boards = BlockedBoards()
         self._names: dict[int, str] = {}
         self.turn_posts = TurnPosts()
         self._dms_closed: set[tuple[int, int]] = set()
@@ -264,7 +284,7 @@ class Presenter:
                     raise NotPosted(reason, gone=reason == CHANNEL_GONE)
                 return None
 
-            delivered = await dispatcher(self.bot).deliver_by(update.announcement, text or f"#{row.id}", send)
+            delivered = await self.bot.outbox.deliver_by(update.announcement, text or f"#{row.id}", send)
             if delivered is False:  # posted already (by the drain, or before a restart)
                 if interaction is not None:
                     await self._answered_elsewhere(interaction)
@@ -274,8 +294,6 @@ class Presenter:
             await self._acknowledge(interaction, update)
         await self.send_private(update)
         if update.outcome is not None:
-            from cogs.ui import lobby_buttons  # at call time: lobby_buttons imports the presenter's helpers
-
             await lobby_buttons.after_final(self, update, told)
         self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
         return not_posted
@@ -328,8 +346,6 @@ class Presenter:
         if update.outcome is None:
             return self._move_buttons(update)
         buttons = verify_view(update.match.id)  # the seed is out: anyone can check the dice
-        from cogs.ui import lobby_buttons  # at call time, as above
-
         await lobby_buttons.add_rematch(self.bot, update.match, buttons)
         return buttons
 
@@ -389,8 +405,6 @@ class Presenter:
     def _move_buttons(update: Update) -> discord.ui.View | None:
         """The one-click moves of `update`'s position, carrying its version (an old button
         is refused by the service)."""
-        from cogs.ui.buttons import move_buttons  # at call time: buttons -> common -> presenter
-
         return move_buttons(update.match.id, update.match.version, update.buttons)
 
     async def send_private(self, update: Update) -> None:

@@ -22,8 +22,9 @@ from cogs.ui.match_button import MatchButton
 log = logging.getLogger(__name__)
 
 
-class _MatchButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9]+)"):
-    """Base of the buttons; subclasses set `action`, `label` and `style`.
+class ChannelButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9]+)"):
+    """Base of the buttons that act in their match's channel; subclasses set `action`, `label`
+    and `style`.
 
     A click is acknowledged before anything is looked up (`cogs.acknowledge`); the button
     then works only in its match's channel or thread."""
@@ -43,25 +44,7 @@ class _MatchButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9]
         raise NotImplementedError
 
 
-class AcceptButton(_MatchButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
-    action, label, style = "accept", "Accept", discord.ButtonStyle.success
-
-    async def act(self, interaction: discord.Interaction) -> None:
-        from cogs.ui.lobby_buttons import start_accepted  # makes the match's thread first
-
-        await start_accepted(interaction, self.match_id)
-
-
-class DeclineButton(_MatchButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
-    action, label, style = "decline", "Decline", discord.ButtonStyle.danger
-
-    async def act(self, interaction: discord.Interaction) -> None:
-        row = await service_of(interaction).decline(self.match_id, interaction.user.id)
-        verb = "withdrew the challenge" if row.status == "cancelled" else "declined"
-        await interaction.edit_original_response(content=f"❌ {interaction.user.mention} {verb}.", view=None)
-
-
-class ResignButton(_MatchButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
+class ResignButton(ChannelButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
     """The confirmation button of `/resign` (resigning by accident would be sad)."""
 
     action, label, style = "resign", "Yes, resign", discord.ButtonStyle.danger
@@ -127,11 +110,4 @@ def move_buttons(match_id: int, version: int, moves: tuple[str, ...]) -> discord
     return view
 
 
-DYNAMIC_ITEMS = (AcceptButton, DeclineButton, ResignButton, MoveButton)
-
-
-def challenge_view(match_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(AcceptButton(match_id))
-    view.add_item(DeclineButton(match_id))
-    return view
+DYNAMIC_ITEMS = (ResignButton, MoveButton)

@@ -18,8 +18,9 @@ from bot.services.matches.agreements import Offered
 from bot.services.matches.service import Update
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
-from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move
+from cogs.ui.buttons import ChannelButton
 from cogs.ui.match_button import MatchButton
 from cogs.ui.verify_button import verify_view
 
@@ -94,7 +95,7 @@ async def _close_challenge_message(interaction: discord.Interaction, match_id: i
         return
     row = await bot.service.get(match_id)
     placement = await bot.lobby.placement(match_id)
-    channel = await presenter(bot).channel(placement.lobby_channel_id or row.channel_id)
+    channel = await bot.presenter.channel(placement.lobby_channel_id or row.channel_id)
     if isinstance(channel, discord.abc.Messageable):
         await _quietly(
             channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
@@ -176,12 +177,10 @@ class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)")
         old = await bot.service.get(self.match_id)
         placement = await bot.lobby.placement(self.match_id)
         lobby_id = placement.lobby_channel_id or old.channel_id
-        lobby = await presenter(bot).channel(lobby_id)
+        lobby = await bot.presenter.channel(lobby_id)
         possible = threads_possible(lobby, interaction.app_permissions)
         row = await bot.lobby.rematch(self.match_id, interaction.user.id, threads_possible=possible)
         text = await challenge_text(bot, row, interaction.user.mention, f"<@{row.opponent_id}>", rematch=True)
-        from cogs.ui.buttons import challenge_view  # the challenge's own buttons
-
         if interaction.channel_id == lobby_id:
             await answer(
                 interaction,
@@ -255,7 +254,38 @@ async def _edit_clicked(interaction: discord.Interaction, **fields: Any) -> None
         log.warning("could not edit the message of interaction %s", interaction.id, exc_info=True)
 
 
-LOBBY_ITEMS = (RematchButton, AcceptDrawButton, TakebackYesButton, TakebackNoButton, WithdrawButton)
+class AcceptButton(ChannelButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
+    action, label, style = "accept", "Accept", discord.ButtonStyle.success
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        await start_accepted(interaction, self.match_id)
+
+
+class DeclineButton(ChannelButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
+    action, label, style = "decline", "Decline", discord.ButtonStyle.danger
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        row = await service_of(interaction).decline(self.match_id, interaction.user.id)
+        verb = "withdrew the challenge" if row.status == "cancelled" else "declined"
+        await interaction.edit_original_response(content=f"❌ {interaction.user.mention} {verb}.", view=None)
+
+
+def challenge_view(match_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AcceptButton(match_id))
+    view.add_item(DeclineButton(match_id))
+    return view
+
+
+LOBBY_ITEMS = (
+    AcceptButton,
+    DeclineButton,
+    RematchButton,
+    AcceptDrawButton,
+    TakebackYesButton,
+    TakebackNoButton,
+    WithdrawButton,
+)
 
 
 def single_button(item: discord.ui.Item[Any], *more: discord.ui.Item[Any]) -> discord.ui.View:

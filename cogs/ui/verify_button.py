@@ -18,7 +18,7 @@ from bot.records.verify import verify_text
 from bot.services.matches.records import build_record
 from bot.services.matches.service import ServiceError
 from cogs.acknowledge import answer
-from cogs.common import bot_of, presenter, presenter_of, report_error
+from cogs.common import bot_of, presenter_of, report_error
 from cogs.ui.match_button import MatchButton
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ async def full_record_text(bot: Boneyard, match_id: int) -> str:
         raise ServiceError("That match never started, so there is nothing to check.")
     if row.status == "active":
         raise ServiceError("The seed is revealed when the match ends; verify it then.")
-    names = (await presenter(bot).name(row.seats[0]), await presenter(bot).name(row.seats[1]))
+    names = (await bot.presenter.name(row.seats[0]), await bot.presenter.name(row.seats[1]))
     return format_record(build_record(row, await bot.store.moves(match_id), names))
 
 

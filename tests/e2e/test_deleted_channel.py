@@ -6,7 +6,6 @@ import logging
 
 import pytest
 
-from cogs.common import presenter
 from tests.e2e.harness import Harness, assert_board_for
 
 pytestmark = pytest.mark.e2e
@@ -27,7 +26,7 @@ async def test_announcing_to_a_deleted_channel_logs_and_does_not_raise(
     harness.expected_errors.append("could not post the board")  # logged with its traceback when the event was missed
     update = await harness.bot.service.claim_timeout(match_id, 1, "Blue ran out of time.")
     with caplog.at_level(logging.WARNING, logger="cogs"):
-        await presenter(harness.bot).announce(update)
+        await harness.bot.presenter.announce(update)
     assert any(
         str(doomed.id) in r.getMessage() for r in caplog.records if r.name in ("cogs.out.presenter", "cogs.out.outbox")
     )
