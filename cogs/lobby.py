@@ -65,7 +65,7 @@ class LobbyCog(BoneyardCog):
             log.exception("could not expire challenges")
             return 0
         for row in expired:
-            message_id = await self.bot.lobby.store.message_of(row.id)
+            message_id = await self.bot.lobby.message_of(row.id)
             channel = await self.bot.presenter.channel(row.channel_id) if message_id else None
             if channel is None or message_id is None or not isinstance(channel, discord.abc.Messageable):
                 continue

@@ -16,7 +16,7 @@ from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.games.samples import sample_move
 from cogs.acknowledge import answer, defer
-from cogs.common import BoneyardCog, bot_of, presenter_of, service_of
+from cogs.common import BoneyardCog, bot_of, presenter_of
 from cogs.ui import private
 from cogs.ui.buttons import DYNAMIC_ITEMS
 from cogs.ui.lobby_buttons import challenge_text, challenge_view, threads_possible
@@ -130,7 +130,7 @@ class PlayCog(BoneyardCog):
         )
         try:  # so an expired challenge's message can say so
             message = await interaction.original_response()
-            await service_of(interaction).store.set_message(row.id, message.id)
+            await bot_of(interaction).lobby.set_message(row.id, message.id)
         except discord.HTTPException:
             log.warning("could not note the message of challenge %d", row.id)
 

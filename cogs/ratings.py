@@ -1,8 +1,7 @@
 """`/leaderboard` and `/stats`: the ratings every finished rated match feeds (bot.services.ratings).
 
 `/stats` also shows each game's trend: the rating before and after each of the player's
-latest rated matches, from the changes stored with every rated match (`Store.match_history`
-returns them, newest first), as a text sparkline and a small chart picture."""
+latest rated matches (`RatingBook.trend`), as a text sparkline and a small chart picture."""
 
 from __future__ import annotations
 
@@ -82,9 +81,7 @@ class RatingsCog(BoneyardCog):
 async def rating_trend(bot: Boneyard, user_id: int, game: str) -> list[float]:
     """The rating before the oldest of the latest `TREND_MATCHES` rated matches, then after
     each, oldest first (from the rating changes stored with each finished match)."""
-    history = await bot.store.match_history(user_id, game=game, limit=TREND_MATCHES)
-    steps = [(b, a) for _, changes in reversed(history) for u, b, a in changes if u == user_id]
-    return [steps[0][0], *(after for _, after in steps)] if steps else []
+    return await bot.ratings.trend(user_id, game, matches=TREND_MATCHES)
 
 
 def trend_text(values: list[float]) -> str:

@@ -17,9 +17,8 @@ from discord.ext import commands, tasks
 
 from bot.games import GAMES
 from bot.services.matches.service import ServiceError
-from bot.services.tournaments import item_names, loaded
+from bot.services.tournaments import Entry, TournamentRow, item_names, loaded
 from bot.store import MatchRow
-from bot.store.tournaments import Entry, TournamentRow
 from bot.tournaments import Format, Tournament
 from cogs.acknowledge import answer, defer
 from cogs.authority import is_host

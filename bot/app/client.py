@@ -31,6 +31,7 @@ from bot.infra.worker_pool import WorkerPool
 from bot.services.matches.agreements import Agreements
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.service import ClockResult, MatchService, attach_clocks
+from bot.services.outbox import Outbox
 from bot.services.ratings import RatingBook
 from bot.services.shard_leases import ShardLeases
 from bot.services.tournaments import TournamentService
@@ -105,6 +106,8 @@ class Boneyard(commands.AutoShardedBot):
     clocks: ClockKeeper | None = None
     pictures: WorkerPool
     """The worker processes every picture is rendered in (rendering holds the GIL)."""
+    announcements: Outbox
+    """The stored announcements, for the dispatcher that posts them."""
     presenter: Presenter
     """Turns every service `Update` into Discord messages: the one place that announces."""
     outbox: Dispatcher
@@ -147,6 +150,7 @@ class Boneyard(commands.AutoShardedBot):
         self.lobby = Lobby(self.service)
         self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
+        self.announcements = Outbox(self.store)
         self.outbox = Dispatcher(self, TOURNAMENT_POSTS)
         self.presenter = Presenter(self)
         caught_up = await self.ratings.catch_up()

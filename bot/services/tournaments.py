@@ -28,10 +28,12 @@ from typing import Any
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
 from bot.services.matches.service import MatchService, ServiceError, Update
+from bot.services.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.services.ratings import RatingBook
 from bot.store import StaleVersion
-from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
-from bot.store.tournaments import Entry, LinkedGame, TournamentRow, TournamentStore
+from bot.store.tournaments import Entry as Entry  # re-exported: the rows the commands show
+from bot.store.tournaments import LinkedGame, TournamentStore
+from bot.store.tournaments import TournamentRow as TournamentRow
 from bot.tournaments import Format, GameToStart, Pairing, Tournament, TournamentError, item_options
 from bot.tournaments.series import ALLOWED_BEST_OF, DEATHMATCH_BEST_OF
 
@@ -535,6 +537,10 @@ class TournamentService:
     async def of_match(self, match_id: int) -> TournamentRow | None:
         tournament_id = await self.store.tournament_of_match(match_id)
         return await self.store.get(tournament_id) if tournament_id is not None else None
+
+    async def find(self, tournament_id: int) -> TournamentRow | None:
+        """The tournament as stored (None: no such tournament)."""
+        return await self.store.get(tournament_id)
 
     async def running(self) -> list[TournamentRow]:
         return await self.store.with_status("running")

@@ -37,7 +37,7 @@ import discord
 
 from bot.infra import crashpoints
 from bot.services.matches.service import NoMatchHere, Update
-from bot.store.outbox import BOARD, Announcement
+from bot.services.outbox import BOARD, Announcement
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -120,7 +120,7 @@ class Dispatcher:
         the stored row.  With `interaction`, the post is that interaction's follow-up."""
         lock = self._lock(key)
         async with lock:
-            row = await self.bot.store.announcement(key)
+            row = await self.bot.announcements.get(key)
             if row is None or row.sent:
                 return False
             if post is None:
@@ -137,7 +137,7 @@ class Dispatcher:
                         return False
                 content = row.content if row.content is not None else post.content[:2000]
                 await self._after_earlier_rows(row)
-                await self.bot.store.prepare_announcement(key, content)
+                await self.bot.announcements.about_to_post(key, content)
                 crashpoints.reached("outbox.prepared")
                 message_id = await self._send(row, content, post, interaction)
                 crashpoints.reached("outbox.posted")
@@ -168,7 +168,7 @@ class Dispatcher:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + ORDER_WAIT
         async with changed:  # held while checking, so no notice is missed before `wait`
-            while await self.bot.store.earlier_unsent(row, since=row.created_at - GRACE_SECONDS):
+            while await self.bot.announcements.waits_behind(row, since=row.created_at - GRACE_SECONDS):
                 try:
                     await asyncio.wait_for(changed.wait(), deadline - loop.time())
                 except TimeoutError:
@@ -177,7 +177,7 @@ class Dispatcher:
 
     async def _mark(self, row: Announcement, message_id: int | None, *, failure: str | None = None) -> None:
         """Mark `row` done and wake the channel's later rows waiting for it."""
-        await self.bot.store.mark_announced(row.key, message_id, failure=failure)
+        await self.bot.announcements.done(row.key, message_id, failure=failure)
         changed = self._marked.get(row.channel_id)
         if changed is not None:
             async with changed:
@@ -189,7 +189,7 @@ class Dispatcher:
         already posted (by the drain, or before a restart), None when `send` failed (the row
         stays unsent and the drain retries it).  The same never-twice steps as `deliver`."""
         async with self._lock(key):
-            row = await self.bot.store.announcement(key)
+            row = await self.bot.announcements.get(key)
             if row is None or row.sent:
                 return False
             if row.content is not None:
@@ -199,7 +199,7 @@ class Dispatcher:
                     await self._mark(row, found)
                     return False
             await self._after_earlier_rows(row)
-            await self.bot.store.prepare_announcement(key, content[:2000])
+            await self.bot.announcements.about_to_post(key, content[:2000])
             crashpoints.reached("outbox.prepared")
             try:
                 message_id = await send()
@@ -220,7 +220,7 @@ class Dispatcher:
         """Post the rows left unsent: all of them (`everything`, at start-up) or those older
         than the grace period.  Returns how many were posted."""
         now = dt.datetime.now(dt.UTC).timestamp()
-        rows = await self.bot.store.unsent_announcements(
+        rows = await self.bot.announcements.owed(
             created_before=None if everything else now - GRACE_SECONDS, shards=self.bot.leases.current
         )
         posted = 0
@@ -241,7 +241,7 @@ class Dispatcher:
         next drain."""
         try:
             for _ in range(FORGET_BATCHES):
-                if not await self.bot.store.forget_announced(sent_before=now - KEEP_SENT_SECONDS):
+                if not await self.bot.announcements.forget_sent(sent_before=now - KEEP_SENT_SECONDS):
                     break
                 await asyncio.sleep(0)  # let moves in between batches
         except Exception:

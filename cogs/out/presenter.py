@@ -462,7 +462,7 @@ class Presenter:
                 log.warning("DM to %d refused: %s", user_id, exc)
             else:
                 self._dms_closed.add((row.id, user_id))
-            if await self.bot.store.first_dm_notice(row.id, user_id):
+            if await self.bot.announcements.first_dm_notice(row.id, user_id):
                 channel = await self.channel(row.channel_id)
                 if channel is not None:
                     await channel.send(

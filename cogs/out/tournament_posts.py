@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from bot.games import GAMES
-from bot.services.tournaments import Progress, loaded
-from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
-from bot.store.tournaments import TournamentRow
+from bot.services.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
+from bot.services.tournaments import Progress, TournamentRow, loaded
 from bot.tournaments import Pairing
 from cogs.out.outbox import Post, Renderer
 from renderers import tournament as pictures
@@ -82,7 +81,7 @@ async def _tournament(bot: Boneyard, row: Announcement) -> tuple[TournamentRow, 
     """The tournament an announcement is about, and a `Progress` that names its players."""
     if row.tournament_id is None:
         return None
-    tournament_row = await bot.tournaments.store.get(row.tournament_id)
+    tournament_row = await bot.tournaments.find(row.tournament_id)
     tournament = loaded(tournament_row) if tournament_row is not None else None
     if tournament_row is None or tournament is None:
         return None

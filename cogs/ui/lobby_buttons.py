@@ -90,7 +90,7 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
 async def _close_challenge_message(interaction: discord.Interaction, match_id: int, text: str) -> None:
     """Accepted from another message (`/challenges`): the challenge's own message loses its buttons too."""
     bot = bot_of(interaction)
-    message_id = await bot.lobby.store.message_of(match_id)
+    message_id = await bot.lobby.message_of(match_id)
     if message_id is None or interaction.message is None or interaction.message.id == message_id:
         return
     row = await bot.service.get(match_id)
@@ -116,7 +116,7 @@ async def _quietly(call: Any) -> None:
 
 async def add_rematch(bot: Boneyard, row: MatchRow, view: discord.ui.View) -> None:
     """Add the Rematch button under a final board (none for tournament games)."""
-    if row.seats is not None and not await bot.lobby.store.is_tournament_game(row.id):
+    if row.seats is not None and not await bot.lobby.is_tournament_game(row.id):
         view.add_item(RematchButton(row.id))
 
 
@@ -125,7 +125,7 @@ async def after_final(shown: Presenter, update: Update, told: list[str]) -> None
     the thread (with Rematch), then the thread is archived (never deleted)."""
     row = update.match
     bot = shown.bot
-    placement = await bot.lobby.store.placement(row.id)
+    placement = await bot.lobby.find_placement(row.id)
     if placement is None or placement.lobby_channel_id is None:
         return
     lobby = await shown.channel(placement.lobby_channel_id)

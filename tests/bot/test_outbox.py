@@ -10,6 +10,7 @@ import pytest
 
 from bot.infra.shards import ShardLayout
 from bot.services.matches.service import MatchService, Update
+from bot.services.outbox import Outbox
 from bot.store import StaleVersion, Store
 from bot.store.outbox import BOARD, Announcement
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
@@ -95,7 +96,7 @@ async def test_a_channel_s_rows_are_posted_in_the_order_they_were_saved(
     second = await service.resign(start.match.id, BOB)
     assert start.announcement and first.announcement and second.announcement
     posted: list[str] = []
-    dispatcher = outbox.Dispatcher(SimpleNamespace(store=store))  # type: ignore[arg-type]
+    dispatcher = outbox.Dispatcher(SimpleNamespace(announcements=Outbox(store)), {})  # type: ignore[arg-type]
 
     def send_as(name: str) -> outbox.Send:
         async def send() -> int | None:
@@ -137,8 +138,8 @@ async def test_the_drain_forgets_rows_posted_over_a_day_ago(service: MatchServic
     await store.db.execute(  # posted a day and a minute ago
         "UPDATE outbox SET sent_at = ? WHERE key = ?", (now - outbox.KEEP_SENT_SECONDS - 60, old.announcement)
     )
-    bot = SimpleNamespace(store=store, leases=SimpleNamespace(current=ShardLayout()))
-    await outbox.Dispatcher(bot).drain()  # type: ignore[arg-type]
+    bot = SimpleNamespace(announcements=Outbox(store), leases=SimpleNamespace(current=ShardLayout()))
+    await outbox.Dispatcher(bot, {}).drain()  # type: ignore[arg-type]
     assert await store.announcement(old.announcement) is None
     kept = [await store.announcement(k) for k in (start.announcement, recent.announcement)]
     assert [(row is not None, row is not None and row.sent) for row in kept] == [(True, False), (True, True)]

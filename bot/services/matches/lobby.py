@@ -138,10 +138,25 @@ class Lobby:
         return row
 
     async def placement(self, match_id: int) -> Placement:
-        found = await self.store.placement(match_id)
+        found = await self.find_placement(match_id)
         if found is None:
             raise ServiceError("That match does not exist.")
         return found
+
+    async def find_placement(self, match_id: int) -> Placement | None:
+        """Where the match is played and challenged (None: no such match)."""
+        return await self.store.placement(match_id)
+
+    async def message_of(self, match_id: int) -> int | None:
+        """The id of the challenge's message (None: not recorded), to mark it when it closes."""
+        return await self.store.message_of(match_id)
+
+    async def set_message(self, match_id: int, message_id: int) -> None:
+        """Remember the challenge's message, so accepting or expiring it can edit it."""
+        await self.matches.store.set_message(match_id, message_id)
+
+    async def is_tournament_game(self, match_id: int) -> bool:
+        return await self.store.is_tournament_game(match_id)
 
     async def check_accept(self, match_id: int, user_id: int) -> tuple[MatchRow, Placement]:
         """Refuse an accept before anything is made for it (a thread): closed, expired,
