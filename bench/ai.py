@@ -1,6 +1,6 @@
 """Strength and speed of the computer players (`python -m bench ai`).
 
-Targets (issue 20), per game: `normal` beats a uniformly random player in ≥ 95 % of
+Targets, per game: `normal` beats a uniformly random player in ≥ 95 % of
 games, `hard` beats `easy` in ≥ 70 %, and the median thinking time per move at `normal`
 is ≤ 2 s on one core.  Games alternate seats; a draw counts as not won.  Win rates come
 with 95 % Wilson intervals.  Thinking time is CPU time of the worker process (one core),

@@ -1,6 +1,6 @@
 """`python -m bench processes`: moves per second of one and of two bot processes on one PostgreSQL.
 
-The target (issue 15): two processes on one PostgreSQL play ≥ 1.7× the moves per second of
+The target: two processes on one PostgreSQL play ≥ 1.7× the moves per second of
 one.  What is measured is the service path only: `MatchService.play` with its transaction
 (snapshot, moves, clock and the board's outbox row), with no pictures and no sends, because
 pictures already use every core through the render pool whatever the number of bot

@@ -1,6 +1,6 @@
 """`python -m bench scale`: start-up time and memory of a bot holding a large community.
 
-The target (issue 15): with 100,000 stored matches and 10,000 running clocks, a process starts
+The target: with 100,000 stored matches and 10,000 running clocks, a process starts
 in ≤ 2 s and stays ≤ 200 MB.
 
 The database: real rows, multiplied.  A few dozen template matches of every game are played

@@ -1,6 +1,6 @@
 """`python -m bench snapshots`: the largest stored snapshot at any ply of random complete games.
 
-The target (issue 15): a snapshot (`json.dumps(state.dump())`, what `matches.snapshot` holds
+The target: a snapshot (`json.dumps(state.dump())`, what `matches.snapshot` holds
 and every move rewrites) stays ≤ 4 KB at every ply of every game.  Measured over random
 complete games of all five games, each in its variants that change what a snapshot holds:
 both Wonderland boards (standard 13×20, ddm 13×19) and its hidden factors, Focus's drop

@@ -1,4 +1,4 @@
-"""Every query of issue 17 (threads, expiring challenges, server settings, offers), in one place.
+"""The lobby's queries (threads, expiring challenges, server settings, offers), in one place.
 
 Why a separate module on top of `Store`: the feature's queries stay together.  The SQL is
 plain and the same on SQLite and PostgreSQL (bot/store/database.py): `?` placeholders,

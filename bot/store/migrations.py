@@ -160,7 +160,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX matches_history_opponent_game ON matches (opponent_id, game, updated_at) WHERE status = 'finished';
     """,
     # 5: a thread per match, expiring challenges, server settings, draw and takeback offers
-    # (issue 17; every query on these lives in bot/store/lobby.py)
+    # (every query on these lives in bot/store/lobby.py)
     """
     ALTER TABLE matches ADD COLUMN occupies_channel INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE matches ADD COLUMN lobby_channel_id INTEGER;
@@ -206,7 +206,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL;
     """,
-    # 7: shard leases (issue 15): which process runs which shard; claimed at start-up and
+    # 7: shard leases: which process runs which shard; claimed at start-up and
     # renewed while it runs, so a second process on a live shard is refused
     """
     CREATE TABLE shard_leases (

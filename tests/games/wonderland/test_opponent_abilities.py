@@ -1,4 +1,4 @@
-"""The opponent's abilities during the active player's action step (ruling 12, issue 13).
+"""The opponent's abilities during the active player's action step (ruling 12).
 
 Source: "Only the acting player's beings may be summoned, be moved and make attacks during
 his turn, though the opponent's beings may use their special abilities", and abilities
