@@ -581,7 +581,7 @@ def test_a_bad_forgive_downtime_setting_names_itself(raw: str) -> None:
 
 
 async def test_the_bench_restarts_clocks_from_sqlite(tmp_path: Path) -> None:
-    from bench import SECTIONS, sqlite_clock_restart
+    from bench.__main__ import SECTIONS, sqlite_clock_restart
 
     assert {"clocks", "tournaments"} <= set(SECTIONS)
     assert 0 < await sqlite_clock_restart(tmp_path, count=200) < 5
