@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.clocks import ClockState
 from bot.games import GAMES
-from bot.services.matches.service import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
+from bot.services.matches import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates

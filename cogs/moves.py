@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.services.matches.service import SecretMove, ServiceError
+from bot.services.matches import SecretMove, ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter, presenter_of, service_of

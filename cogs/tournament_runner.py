@@ -24,7 +24,7 @@ import discord
 
 from bot.games import GAMES
 from bot.infra import crashpoints
-from bot.services.matches.service import ServiceError
+from bot.services.matches import ServiceError
 from bot.services.tournaments import Progress, loaded
 from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.store.tournaments import TournamentRow

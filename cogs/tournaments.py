@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.games import GAMES
-from bot.services.matches.service import ServiceError
+from bot.services.matches import ServiceError
 from bot.services.tournaments import item_names, loaded
 from bot.store import MatchRow
 from bot.store.tournaments import Entry, TournamentRow

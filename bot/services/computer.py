@@ -32,7 +32,7 @@ from typing import Final
 from bot.ai.levels import DEFAULT_LEVEL, LEVELS, think_for
 from bot.games import IllegalMove
 from bot.infra.worker_pool import start_worker
-from bot.services.matches.service import MatchService, ServiceError, Update, clock_of
+from bot.services.matches import MatchService, ServiceError, Update, clock_of
 from bot.store import MatchRow
 
 log = logging.getLogger(__name__)

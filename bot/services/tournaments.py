@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
-from bot.services.matches.service import MatchService, ServiceError, Update
+from bot.services.matches import MatchService, ServiceError, Update
 from bot.services.ratings import RatingBook
 from bot.store import StaleVersion
 from bot.store.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement

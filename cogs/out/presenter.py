@@ -19,7 +19,7 @@ import discord
 
 import renderers
 from bot.games import GAMES
-from bot.services.matches.service import ClockNotice, Update, clock_of
+from bot.services.matches import ClockNotice, Update, clock_of
 from bot.store import MatchRow
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post, dispatcher

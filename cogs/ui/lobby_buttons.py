@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.games import GAMES
-from bot.services.matches.agreements import Offered
-from bot.services.matches.service import Update
+from bot.services.matches import Offered, Update, clock_of
 from bot.store import MatchRow
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter, presenter_of, report_error
@@ -267,8 +266,6 @@ def single_button(item: discord.ui.Item[Any], *more: discord.ui.Item[Any]) -> di
 
 async def challenge_text(bot: Boneyard, row: MatchRow, challenger: str, opponent: str, *, rematch: bool = False) -> str:
     """The challenge message: game, options, seats, clock, deadline and where it is played."""
-    from bot.services.matches.service import clock_of
-
     info = GAMES[row.game].info
     if rematch:
         first = f"🎲 {challenger} asks {opponent} for a rematch of **{info.name}**, seats swapped!"

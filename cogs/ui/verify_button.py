@@ -15,8 +15,7 @@ import discord
 
 from bot.records.format import format_record
 from bot.records.verify import verify_text
-from bot.services.matches.records import build_record
-from bot.services.matches.service import ServiceError
+from bot.services.matches import ServiceError, build_record
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter, presenter_of, report_error
 from cogs.ui.match_button import MatchButton

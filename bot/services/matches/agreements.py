@@ -24,16 +24,12 @@ from dataclasses import dataclass, replace
 from bot.games import CHANCE, GameState, Outcome
 from bot.games.base import LogEntry
 from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
-from bot.services.matches.service import (
-    MatchConflict,
-    MatchService,
-    NoMatchHere,
-    NotInMatch,
-    ServiceError,
-    Update,
-    _players,
-    clock_of,
-)
+from bot.services.matches.clocks import clock_of
+from bot.services.matches.describe import describe, player_seats
+from bot.services.matches.errors import MatchConflict, NoMatchHere, NotInMatch, ServiceError
+from bot.services.matches.options import started_options
+from bot.services.matches.service import MatchService
+from bot.services.matches.updates import Update
 from bot.store import MatchRow, StaleVersion
 from bot.store.lobby import LobbyStore
 
@@ -125,14 +121,23 @@ class Agreements:
             before = await self.matches._state(row)
             clock, now = clock_of(row), self.matches.now()
             if clock is not None:
-                clock = clock.stop_all(now).start_turn(_players(plan.state.turn), now, draft=plan.state.drafting)
+                clock = clock.stop_all(now).start_turn(player_seats(plan.state.turn), now, draft=plan.state.drafting)
             ply = await self.matches.store.move_count(match_id)
             record = [LogEntry(TAKEBACK_SEAT, takeback_record(plan.first_ply), True, False)]
             # No record to tell: the takeback record is not a move (the engine cannot narrate it).
             # The board is announced through the outbox row committed with the takeback.
             shown = replace(row, version=row.version + 1)
             update = self.matches._announced(
-                self.matches._update(shown, plan.state, before, [], ply=ply + 1, note=TAKEBACK, intro=TAKEBACK_INTRO)
+                describe(
+                    self.matches.games[row.game],
+                    shown,
+                    plan.state,
+                    before,
+                    [],
+                    ply=ply + 1,
+                    note=TAKEBACK,
+                    intro=TAKEBACK_INTRO,
+                )
             )
             try:
                 version = await self.matches.store.commit_moves(
@@ -165,8 +170,7 @@ class Agreements:
         if any(m.seat == CHANCE or not m.public for m in undone):
             raise ServiceError("A chance move or hidden information came out since your move: it cannot be taken back.")
         rules = self.matches.games[row.game]
-        challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
-        state = rules.start(options=self.matches._resolve_options(rules, row.options, challenger_seat=challenger_seat))
+        state = rules.start(options=started_options(rules, row))
         for move in log[:last]:
             if not move.forced:
                 state = state.play(move.seat, move.move)

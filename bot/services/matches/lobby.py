@@ -27,7 +27,10 @@ from typing import Literal
 from bot.clocks import ClockState, InvalidTimeControl, parse_time_control
 from bot.clocks.model import parse_duration
 from bot.infra.shards import ShardLayout
-from bot.services.matches.service import MatchService, NotInMatch, ServiceError, Update, clock_of
+from bot.services.matches.clocks import clock_of
+from bot.services.matches.errors import NotInMatch, ServiceError
+from bot.services.matches.service import MatchService
+from bot.services.matches.updates import Update
 from bot.store import MatchRow
 from bot.store.lobby import LobbyStore, Placement
 

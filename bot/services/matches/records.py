@@ -16,7 +16,7 @@ from bot.games import GAMES
 from bot.games.base import LogEntry
 from bot.records.format import RUNNING, Record, RecordMove, result_of
 from bot.records.replay import ReplayJob
-from bot.services.matches.service import MatchService
+from bot.services.matches.options import started_options
 from bot.store import MatchRow, MoveRow
 
 
@@ -28,8 +28,7 @@ def iso_time(timestamp: float) -> str:
 def engine_options(row: MatchRow) -> dict[str, str]:
     """The options the engine started with: per-seat words (`me`, `opponent`) mapped to seat
     numbers exactly as the service did at accept time, defaults filled in."""
-    challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
-    resolved = MatchService._resolve_options(GAMES[row.game], row.options, challenger_seat=challenger_seat)
+    resolved = started_options(GAMES[row.game], row)
     return {name: str(value) for name, value in resolved.items()}
 
 

@@ -32,15 +32,13 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, NamedTuple
+from dataclasses import replace
+from typing import Any, Literal
 
 from bot.clocks import (
     TIMEOUT_REASON,
     ClockEvent,
-    ClockGate,
     ClockKeeper,
     ClockState,
     InvalidTimeControl,
@@ -48,246 +46,32 @@ from bot.clocks import (
     parse_time_control,
     timeout_move,
 )
-from bot.clocks.model import Via
-from bot.clocks.scheduler import Now, Sleep
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.infra import crashpoints
-from bot.infra.shards import Ownership
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.move_log import effective
+from bot.services.matches.cache import StateCache
+from bot.services.matches.clocks import TIME_UP, clock_of
+from bot.services.matches.describe import decorate, describe, player_seats, tell
+from bot.services.matches.errors import (
+    SECRET_IN_PUBLIC,
+    ChannelBusy,
+    MatchConflict,
+    NoMatchHere,
+    NotInMatch,
+    NotYourTurn,
+    SecretMove,
+    ServiceError,
+    StalePosition,
+    WrongChannel,
+)
+from bot.services.matches.options import SEAT_PREFS, resolve_options, started_options, typed_options
+from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Update
 from bot.store import MatchRow, Opening, StaleVersion, Store
-from bot.store.clocks import MatchClockStore
 from bot.store.outbox import BOARD, Announcement, new_key
 
 log = logging.getLogger(__name__)
-
-SEAT_PREFS = ("random", "first", "second")
-MAX_BUTTONS = 5  # one row of Discord buttons
-TIME_UP = "⏰ Time is up."
-"""The line above a board the clock decided (the keeper found a flag fallen)."""
-PER_SEAT_WORDS = {"me": "challenger", "opponent": "accepter", "you": "accepter", "both": "both", "none": "none"}
-
-
-class ServiceError(Exception):
-    """A request the service refuses; the message is shown to the user as it is."""
-
-
-class NoMatchHere(ServiceError):
-    pass
-
-
-class NotInMatch(ServiceError):
-    pass
-
-
-class NotYourTurn(ServiceError):
-    pass
-
-
-class ChannelBusy(ServiceError):
-    pass
-
-
-class MatchConflict(ServiceError):
-    pass
-
-
-class StalePosition(ServiceError):
-    """A move made for a position that is no longer current (an old button)."""
-
-
-class WrongChannel(ServiceError):
-    """A move made from outside the match's channel or thread."""
-
-
-class SecretMove(ServiceError):
-    """A move the game keeps secret, sent where everyone reads it (a typed channel message).
-
-    `legal` says whether it would have been played: a refusal never tells whether a secret
-    move was legal, but the cog uses it to tell a secret move from ordinary chatter."""
-
-    def __init__(self, message: str, *, legal: bool) -> None:
-        super().__init__(message)
-        self.legal = legal
-
-
-SECRET_IN_PUBLIC = (
-    "That move is secret, so it is not played from the channel: use the controls in your DMs or `/hand` "
-    "(or `/move`, whose replies only you see)."
-)
-
-
-def clock_of(row: MatchRow) -> ClockState | None:
-    """The match's clock as stored (None: no time control)."""
-    return ClockState.from_json(row.clock) if row.clock is not None else None
-
-
-def _players(turn: Iterable[int]) -> frozenset[int]:
-    return frozenset(seat for seat in turn if seat != CHANCE)
-
-
-class Told(NamedTuple):
-    """One applied move as the channel may learn it: `text` is the engine's sentence (None:
-    show the notation of a public move, or nothing for a secret one)."""
-
-    seat: int
-    move: str
-    public: bool
-    text: str | None
-
-
-@dataclass(frozen=True)
-class Update:
-    """What changed, for the caller to announce.  Views only: no state leaves the service."""
-
-    match: MatchRow
-    public_view: dict[str, Any]
-    private_views: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """Seat -> that seat's full view, for seats whose private information changed."""
-    played: tuple[tuple[int, str], ...] = ()
-    """The public moves this update added, in order (seat, move)."""
-    outcome: Outcome | None = None
-    ply: int = 0
-    note: str | None = None
-    buttons: tuple[str, ...] = ()
-    """Moves to offer as buttons under the board (the game's `button_moves` now legal)."""
-    prompt: tuple[int, ...] = ()
-    """Seats to (re)prompt privately: they must act now and something changed for them (the
-    turn just became theirs, they just moved and act again, or their private view changed).
-    A seat that was already waiting and saw nothing change is left alone, so a drafter is
-    not sent the same DM again each time the opponent does something."""
-    completed_for: int | None = None
-    """The seat whose draft time (`draft=`) ran out, its missing picks completed at random
-    (note `draft_timeout`): the channel is told so."""
-    told: tuple[Told, ...] = ()
-    """Every applied move with the engine's sentence for everyone (secret moves with text None
-    unless the engine says THAT something happened, e.g. "Blue has drafted.")."""
-    secret_move: bool = False
-    """The player's own move was secret: every reply to them is private."""
-    quiet: bool = False
-    """Nothing public happened and nobody new must act (a pick of a simultaneous secret
-    draft): the channel gets no board, at most the `told` sentences."""
-    announcement: str | None = None
-    """The key of the board's outbox row, stored with this change (None: nothing stored to
-    announce); the presenter posts it through the outbox dispatcher, which marks it sent."""
-    intro: str | None = None
-    """A line to show above the board (a tournament game's intro, a timeout)."""
-
-    def board_payload(self) -> dict[str, Any]:
-        """What the outbox keeps to post this board again after a restart (no private views)."""
-        return {
-            "view": self.public_view,
-            "played": [list(p) for p in self.played],
-            "outcome": self.outcome.to_json() if self.outcome is not None else None,
-            "ply": self.ply,
-            "note": self.note,
-            "buttons": list(self.buttons),
-            "intro": self.intro,
-            "version": self.match.version,
-            "told": [list(t) for t in self.told],
-            "quiet": self.quiet,
-            "secret_move": self.secret_move,
-            "completed_for": self.completed_for,
-        }
-
-    @classmethod
-    def from_board_payload(cls, row: MatchRow, payload: Mapping[str, Any], key: str) -> Update:
-        """The update a stored board announcement describes (its match row as it is now, at
-        the version the board showed: its move buttons are refused once the match moved on)."""
-        outcome = payload.get("outcome")
-        if payload.get("version") is not None:
-            row = replace(row, version=int(payload["version"]))
-        completed_for = payload.get("completed_for")
-        return cls(
-            match=row,
-            public_view=dict(payload["view"]),
-            played=tuple((int(seat), str(move)) for seat, move in payload.get("played", [])),
-            outcome=Outcome.from_json(outcome) if outcome is not None else None,
-            ply=int(payload.get("ply", 0)),
-            note=payload.get("note"),
-            buttons=tuple(payload.get("buttons", [])),
-            announcement=key,
-            intro=payload.get("intro"),
-            told=tuple(
-                Told(int(seat), str(move), bool(public), text) for seat, move, public, text in payload.get("told", [])
-            ),
-            quiet=bool(payload.get("quiet", False)),
-            secret_move=bool(payload.get("secret_move", False)),
-            completed_for=int(completed_for) if completed_for is not None else None,
-        )
-
-    @property
-    def to_move(self) -> tuple[int, ...]:
-        """User ids of the players who must act now."""
-        seats = self.match.seats
-        if seats is None or self.outcome is not None:
-            return ()
-        return tuple(seats[s] for s in self.public_view.get("turn", []) if s in (0, 1))
-
-
-@dataclass(frozen=True)
-class ClockNotice:
-    """A reminder to announce: `user_id` (seat `seat`) is running out of time.
-
-    `via` is where: "channel" (mention the player in the match channel; short controls) or
-    "dm" (long controls).  `text` is the reminder ("30 s left", "entering reserve", ...),
-    `display` the seat's clock now ("0:30 + 3:00")."""
-
-    match: MatchRow
-    seat: int
-    user_id: int
-    text: str
-    via: Via
-    display: str
-
-
-@dataclass(frozen=True)
-class ClockChange:
-    """The result of `/pause` or `/resume`: `done` False while the other player's
-    agreement is missing (`waiting_for` is then their user id)."""
-
-    match: MatchRow
-    action: Literal["pause", "resume"]
-    done: bool
-    clock: ClockState
-    waiting_for: int | None = None
-
-
-ClockResult = ClockNotice | Update
-"""What `on_clock_event` asks the cogs to announce."""
-
-
-class _LRU:
-    """A bounded cache of live states: memory stays flat however many matches are stored."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[int, tuple[int, GameState, int | None]] = OrderedDict()
-
-    def get(self, match_id: int, version: int) -> GameState | None:
-        item = self._items.get(match_id)
-        if item is None or item[0] != version:
-            return None
-        self._items.move_to_end(match_id)
-        return item[1]
-
-    def plies(self, match_id: int, version: int) -> int | None:
-        """How many moves the log holds at `version`, when known (saves a query per move)."""
-        item = self._items.get(match_id)
-        return item[2] if item is not None and item[0] == version else None
-
-    def put(self, match_id: int, version: int, state: GameState, plies: int | None = None) -> None:
-        self._items[match_id] = (version, state, plies)
-        self._items.move_to_end(match_id)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-    def drop(self, match_id: int) -> None:
-        self._items.pop(match_id, None)
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 class MatchService:
@@ -303,7 +87,7 @@ class MatchService:
         self.games = games
         self.clocks = clocks
         """Schedules reminders and timeouts; None: clocks are stored and shown but never fire."""
-        self._cache = _LRU(cache_size)
+        self._cache = StateCache(cache_size)
         self._locks: dict[int, asyncio.Lock] = {}
         self.finish_listeners: list[FinishListener] = []
         """Called with the match row after a match ended (any way: result, resignation, time,
@@ -357,8 +141,8 @@ class MatchService:
             raise ServiceError("You cannot challenge yourself; leave the opponent empty for an open challenge.")
         if seat_pref not in SEAT_PREFS:
             raise ServiceError(f"`seat` must be one of {', '.join(SEAT_PREFS)}.")
-        raw = {k.strip().lower(): str(v).strip().lower() for k, v in (options or {}).items()}
-        self._resolve_options(rules, raw, challenger_seat=0)  # validate now, map seats at accept time
+        raw = typed_options(options or {})
+        resolve_options(rules, raw, challenger_seat=0)  # validate now, map seats at accept time
         stopped = self._parse_clock(clock)
         seed = secrets.token_hex(16)
         row = await self.store.create_challenge(
@@ -394,24 +178,6 @@ class MatchService:
             raise ServiceError(str(exc)) from None
         return None if control.unlimited else ClockState.new(control)
 
-    @staticmethod
-    def _resolve_options(rules: Rules, raw: Mapping[str, str], *, challenger_seat: int) -> dict[str, Any]:
-        """Engine options from what the challenger typed.
-
-        Per-seat options (items such as Domino Wars' `tie`, whose values are seat numbers)
-        may be given as `me`, `opponent`, `both` or `none`: seats are only known once the
-        challenge is accepted, so the words are mapped here.
-        """
-        mapped: dict[str, object] = {}
-        for name, value in raw.items():
-            word = PER_SEAT_WORDS.get(value)
-            if word == "challenger":
-                value = str(challenger_seat)
-            elif word == "accepter":
-                value = str(1 - challenger_seat)
-            mapped[name] = value
-        return rules.resolve_options(mapped)
-
     async def accept(self, match_id: int, user_id: int, *, intro: str | None = None) -> Update:
         """Accept a challenge and start the match.  Raises ServiceError.  `intro` is kept with
         the board's announcement (shown above it)."""
@@ -432,7 +198,7 @@ class MatchService:
                 challenger_seat = chance_rng(row.seed, -1).randrange(2)
             seats = (row.challenger_id, user_id) if challenger_seat == 0 else (user_id, row.challenger_id)
             try:
-                options = self._resolve_options(rules, row.options, challenger_seat=challenger_seat)
+                options = resolve_options(rules, row.options, challenger_seat=challenger_seat)
                 state = rules.start(options=options)
             except InvalidOptions as exc:
                 raise ServiceError(str(exc)) from None
@@ -440,12 +206,12 @@ class MatchService:
             state, log_moves = self._advance(state, row.seed, 0, list(state.applied))
             clock = clock_of(row)
             if clock is not None and state.outcome is None:
-                clock = clock.start_turn(_players(state.turn), self.now(), draft=state.drafting)
+                clock = clock.start_turn(player_seats(state.turn), self.now(), draft=state.drafting)
             started = replace(row, status="active", seats=seats, opponent_id=user_id, version=1)
-            told = self._tell(opening, log_moves[len(opening.applied) :])
+            told = tell(opening, log_moves[len(opening.applied) :])
             update = self._announced(
                 replace(
-                    self._update(started, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
+                    describe(rules, started, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
                     told=told,
                 )
             )
@@ -509,19 +275,19 @@ class MatchService:
         and stores its announcements (the board with `intro`, and `also_announce(match_id)`),
         so a crash can never leave the game created but not started, or started unannounced."""
         rules = self._rules(game)
-        raw = {k.strip().lower(): str(v).strip().lower() for k, v in options.items()}
+        raw = typed_options(options)
         try:
-            state = rules.start(options=self._resolve_options(rules, raw, challenger_seat=0))
+            state = rules.start(options=resolve_options(rules, raw, challenger_seat=0))
         except InvalidOptions as exc:
             raise ServiceError(str(exc)) from None
         stopped = self._parse_clock(clock)
         seed = secrets.token_hex(16)
         opening = state
         state, log_moves = self._advance(state, seed, 0, list(state.applied))
-        told = self._tell(opening, log_moves[len(opening.applied) :])
+        told = tell(opening, log_moves[len(opening.applied) :])
         started = stopped
         if stopped is not None and state.outcome is None:
-            started = stopped.start_turn(_players(state.turn), self.now(), draft=state.drafting)
+            started = stopped.start_turn(player_seats(state.turn), self.now(), draft=state.drafting)
         updates: list[Update] = []
 
         def announce(match_id: int) -> list[Announcement]:
@@ -546,7 +312,9 @@ class MatchService:
             )
             update = self._announced(
                 replace(
-                    self._update(placeholder, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
+                    describe(
+                        rules, placeholder, state, None, log_moves, ply=len(log_moves), note="started", intro=intro
+                    ),
                     told=told,
                 )
             )
@@ -636,7 +404,7 @@ class MatchService:
             if new.outcome is not None:
                 clock = clock.stop_all(now)
             else:
-                clock = clock.on_move(seat, _players(new.turn), now, draft=new.drafting)
+                clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
         return await self._commit(row, state, new, ply, record, clock=clock, note=note, intro=intro)
 
     @staticmethod
@@ -772,7 +540,7 @@ class MatchService:
         if new.outcome is not None:
             clock = clock.stop_all(now)
         else:
-            clock = clock.on_move(seat, _players(new.turn), now, draft=new.drafting)
+            clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
         # Never quiet: the channel must hear that the picks were completed at random.
         return await self._commit(row, state, new, ply, record, clock=clock, intro=intro, completed_for=seat)
 
@@ -831,7 +599,7 @@ class MatchService:
         row = await self._get(match_id)
         state = await self._state(row)
         seat = row.seat_of(user_id) if user_id is not None else None
-        return self._decorate(row, state.view(seat))
+        return decorate(row, state.view(seat))
 
     async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
         row = await self._get(match_id)
@@ -857,8 +625,7 @@ class MatchService:
         """The state rebuilt from options and the move log alone (forced moves re-derived)."""
         row = await self._get(match_id)
         rules = self._rules(row.game)
-        challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
-        state = rules.start(options=self._resolve_options(rules, row.options, challenger_seat=challenger_seat))
+        state = rules.start(options=started_options(rules, row))
         for move in effective(await self.store.moves(match_id)):  # takeback records applied
             if not move.forced:
                 state = state.play(move.seat, move.move)
@@ -940,7 +707,9 @@ class MatchService:
         outcome = state.outcome
         status = "finished" if outcome is not None else "active"
         shown = replace(row, version=row.version + 1)  # the version the commit writes
-        update = self._update(shown, state, before, record, ply=ply + len(record), note=note, intro=intro)
+        update = describe(
+            self._rules(row.game), shown, state, before, record, ply=ply + len(record), note=note, intro=intro
+        )
         if completed_for is not None:
             update = replace(update, note="draft_timeout", completed_for=completed_for, quiet=False)
         update = self._announced(update)
@@ -992,7 +761,7 @@ class MatchService:
         """End a match for a reason outside the game (resignation, abort, time); the clock stops."""
         ply = await self.store.move_count(row.id)
         clock = clock_of(row)
-        public = self._decorate(row, state.view(None))
+        public = decorate(row, state.view(None))
         public["outcome"], public["turn"] = outcome.to_json(), []
         shown = replace(row, version=row.version + 1)  # the version the commit writes
         update = self._announced(Update(shown, public, {}, (), outcome, ply, note=note or status, intro=intro))
@@ -1033,60 +802,6 @@ class MatchService:
         if lock is not None and not lock.locked():
             del self._locks[match_id]
 
-    def _update(
-        self,
-        row: MatchRow,
-        state: GameState,
-        before: GameState | None,
-        record: list[LogEntry],
-        *,
-        ply: int,
-        note: str | None = None,
-        intro: str | None = None,
-    ) -> Update:
-        private: dict[int, dict[str, Any]] = {}
-        if self._rules(row.game).info.has_private_info:
-            for seat in (0, 1):
-                mine = state.view(seat)
-                if before is None or before.view(seat).get("private") != mine.get("private"):
-                    private[seat] = self._decorate(row, mine)
-        played = tuple((s, m) for s, m, public, _forced in record if public and s != CHANCE)
-        told = self._tell(before, record) if before is not None else ()
-        buttons = self._buttons(row.game, state)
-        movers = {s for s, *_ in record}
-        waiting = _players(before.turn) if before is not None else frozenset()
-        prompt = tuple(
-            seat
-            for seat in sorted(_players(state.turn))
-            if state.outcome is None and (seat not in waiting or seat in movers or seat in private)
-        )
-        public_view = self._decorate(row, state.view(None))
-        first = record[0] if record else None
-        secret_move = first is not None and first.seat != CHANCE and not first.public
-        quiet = (
-            before is not None
-            and secret_move
-            and state.outcome is None
-            and not any(entry.public for entry in record)
-            and _players(state.turn) <= waiting
-            and before.view(None).get("phase") == public_view.get("phase")
-        )
-        return Update(
-            match=row,
-            public_view=public_view,
-            private_views=private,
-            played=played,
-            outcome=state.outcome,
-            ply=ply,
-            note=note,
-            buttons=buttons,
-            prompt=prompt,
-            told=told,
-            secret_move=secret_move,
-            quiet=quiet,
-            intro=intro,
-        )
-
     @staticmethod
     def _announced(update: Update) -> Update:
         """`update` with the key of the outbox row that will announce it."""
@@ -1106,68 +821,5 @@ class MatchService:
             key=update.announcement,
         )
 
-    @staticmethod
-    def _tell(origin: GameState, record: list[LogEntry]) -> tuple[Told, ...]:
-        """`record` (applied from `origin`) with the engine's sentences.  A narration bug must
-        never undo or hide a committed move: it falls back to the bare notation."""
-        try:
-            told = origin.narrate(record)
-        except Exception:
-            log.exception("narrating %d moves failed; announcing the notation only", len(record))
-            told = [(entry, None) for entry in record]
-        return tuple(Told(e.seat, e.move, e.public, text) for e, text in told)
 
-    def _buttons(self, game: str, state: GameState) -> tuple[str, ...]:
-        pattern = self._rules(game).info.button_moves
-        if pattern is None or state.outcome is not None:
-            return ()
-        found: dict[str, None] = {}
-        for seat in sorted(state.turn - {CHANCE}):
-            found.update((m, None) for m in state.legal_moves(seat) if pattern.match(m))
-        return tuple(found)[:MAX_BUTTONS]
-
-    @staticmethod
-    def _decorate(row: MatchRow, view: dict[str, Any]) -> dict[str, Any]:
-        """Add what the match knows and the game does not (its id); a copy, never shared."""
-        return {**view, "match_id": row.id}
-
-
-ClockResultHandler = Callable[[ClockResult], Awaitable[None]]
 FinishListener = Callable[[MatchRow], Awaitable[None]]
-
-
-def attach_clocks(
-    service: MatchService,
-    on_result: ClockResultHandler,
-    *,
-    now: Now = time.time,
-    sleep: Sleep = asyncio.sleep,
-    forgive_downtime_over: float | None = None,
-    shards: Ownership | None = None,
-    gate: ClockGate | None = None,
-) -> ClockKeeper:
-    """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
-    locks), attach it, and return it; the caller starts it with `await keeper.start()` once
-    whoever handles `on_result` is ready, and closes it before closing the store.
-
-    Each due event goes to `service.on_clock_event`; a non-None result goes to `on_result`
-    (the bot announces it).  `now` / `sleep` are injectable so tests never wait.  With
-    `shards`, only the clocks of the guilds this process owns are loaded after a restart;
-    with `gate`, a due clock is fired only when the gate says so (bot/clocks/keeper.py)."""
-
-    async def on_event(match_id: int, event: ClockEvent) -> None:
-        result = await service.on_clock_event(match_id, event)
-        if result is not None:
-            await on_result(result)
-
-    keeper = ClockKeeper(
-        MatchClockStore(service.store, shards),
-        on_event,
-        now=now,
-        sleep=sleep,
-        forgive_downtime_over=forgive_downtime_over,
-        lock_for=service.lock_for,
-        gate=gate,
-    )
-    service.clocks = keeper
-    return keeper

@@ -25,7 +25,7 @@ from typing import Any
 
 import discord
 
-from bot.services.matches.service import NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
+from bot.services.matches import NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move

@@ -34,7 +34,7 @@ from typing import Any, Final, Self
 import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
-from bot.services.matches.service import NoMatchHere, ServiceError
+from bot.services.matches import NoMatchHere, ServiceError
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
 from cogs.ui.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
