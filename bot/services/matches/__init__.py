@@ -1,15 +1,17 @@
 """Matches: creating, playing and ending them, the lobby around them, and their records.
 
 The rest of the bot imports from here.  Inside the package each module has one job:
-`service` (MatchService: challenges, play, clocks, queries), `errors` (the refusals),
-`updates` (what a change tells its callers), `describe` (how a change of state becomes an
-update), `cache` (live states), `options` (typed options to engine options), `clocks` (a
-match's clock and the keeper wiring), `agreements` (draw offers, takebacks), `lobby`
-(venues, expiry, rematches) and `records` (a stored match as a record).
+`service` (MatchService: challenges, play, clocks, queries), `commit` (a change of a match
+as one `Transition`, and the one way it is written), `describe` (how a change of state
+becomes an update), `updates` (what a change tells its callers), `errors` (the refusals),
+`cache` (live states), `options` (typed options to engine options), `clocks` (a match's
+clock and the keeper wiring), `agreements` (draw offers, takebacks), `lobby` (venues,
+expiry, rematches) and `records` (a stored match as a record).
 """
 
 from bot.services.matches.agreements import Agreements, Offered
 from bot.services.matches.clocks import TIME_UP, ClockResultHandler, attach_clocks, clock_of
+from bot.services.matches.commit import FinishListener, Transition, commit_transition
 from bot.services.matches.errors import (
     SECRET_IN_PUBLIC,
     ChannelBusy,
@@ -25,7 +27,7 @@ from bot.services.matches.errors import (
 from bot.services.matches.lobby import VENUES, ChallengeExpired, GuildSettings, Lobby, parse_expiry
 from bot.services.matches.options import PER_SEAT_WORDS, SEAT_PREFS, resolve_options, started_options
 from bot.services.matches.records import build_record, engine_options, job_for
-from bot.services.matches.service import FinishListener, MatchService
+from bot.services.matches.service import MatchService
 from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Told, Update
 
 __all__ = [
@@ -54,11 +56,13 @@ __all__ = [
     "ServiceError",
     "StalePosition",
     "Told",
+    "Transition",
     "Update",
     "WrongChannel",
     "attach_clocks",
     "build_record",
     "clock_of",
+    "commit_transition",
     "engine_options",
     "job_for",
     "parse_expiry",

@@ -8,6 +8,13 @@ Concurrency: one asyncio lock per match serialises everything that changes a mat
 the store's optimistic version check guards against a second process.  A move is
 acknowledged only after its transaction committed.
 
+One commit path: every change of a running match (a move, a timeout, a resignation, an
+abort, an agreed draw, a takeback, a draft completed at random) is built as a `Transition`
+and written by `commit` (bot/services/matches/commit.py): the row, its log lines, its clock
+and its board's outbox row in one transaction, then the same steps after it for every kind.
+Starting a match (`accept`, `open_match`) turns a challenge into a match and has its own
+store call.
+
 Randomness: every match has a secret seed; chance move number *n* is drawn with a
 `random.Random` seeded from `sha256(seed:n)`.  The seed's hash is shown when the match starts
 and the seed when it ends, so players can recompute every roll and draw afterwards
@@ -32,7 +39,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -48,11 +55,11 @@ from bot.clocks import (
 )
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
-from bot.infra import crashpoints
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.move_log import effective
 from bot.services.matches.cache import StateCache
 from bot.services.matches.clocks import TIME_UP, clock_of
+from bot.services.matches.commit import FinishListener, Transition, commit_transition
 from bot.services.matches.describe import decorate, describe, player_seats, tell
 from bot.services.matches.errors import (
     SECRET_IN_PUBLIC,
@@ -68,13 +75,18 @@ from bot.services.matches.errors import (
 )
 from bot.services.matches.options import SEAT_PREFS, resolve_options, started_options, typed_options
 from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Update
-from bot.store import MatchRow, Opening, StaleVersion, Store
-from bot.store.outbox import BOARD, Announcement, new_key
+from bot.store import MatchRow, MoveRow, Opening, StaleVersion, Store
+from bot.store.outbox import Announcement, new_key
 
 log = logging.getLogger(__name__)
 
 
 class MatchService:
+    """Challenges, play, clocks and queries of matches, over one store.
+
+    Its public members beyond the use cases (`state_of`, `plies`, `effective_log`, `commit`,
+    `end`, `lock_for`, `now`) are what the rest of the match package (agreements) builds on."""
+
     def __init__(
         self,
         store: Store,
@@ -87,7 +99,8 @@ class MatchService:
         self.games = games
         self.clocks = clocks
         """Schedules reminders and timeouts; None: clocks are stored and shown but never fire."""
-        self._cache = StateCache(cache_size)
+        self.cache = StateCache(cache_size)
+        """The live states of recent matches; only `state_of` and `commit` put entries."""
         self._locks: dict[int, asyncio.Lock] = {}
         self.finish_listeners: list[FinishListener] = []
         """Called with the match row after a match ended (any way: result, resignation, time,
@@ -209,11 +222,10 @@ class MatchService:
                 clock = clock.start_turn(player_seats(state.turn), self.now(), draft=state.drafting)
             started = replace(row, status="active", seats=seats, opponent_id=user_id, version=1)
             told = tell(opening, log_moves[len(opening.applied) :])
-            update = self._announced(
-                replace(
-                    describe(rules, started, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
-                    told=told,
-                )
+            update = replace(
+                describe(rules, started, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
+                told=told,
+                announcement=new_key(),
             )
             try:
                 row = await self.store.start_match(
@@ -223,11 +235,11 @@ class MatchService:
                     log_moves,
                     user_id,
                     clock=clock.to_json() if clock else None,
-                    announce=[self._board(update)],
+                    announce=[update.outbox_row()],
                 )
             except StaleVersion:
                 raise ServiceError("This challenge is no longer open.") from None
-            self._cache.put(match_id, row.version, state, len(log_moves))
+            self.cache.put(match_id, row.version, state, len(log_moves))
             if clock is not None and self.clocks is not None:
                 self.clocks.track(match_id, clock)
             return replace(update, match=row)
@@ -310,16 +322,13 @@ class MatchService:
                 created_at=0.0,
                 updated_at=0.0,
             )
-            update = self._announced(
-                replace(
-                    describe(
-                        rules, placeholder, state, None, log_moves, ply=len(log_moves), note="started", intro=intro
-                    ),
-                    told=told,
-                )
+            update = replace(
+                describe(rules, placeholder, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
+                told=told,
+                announcement=new_key(),
             )
             updates.append(update)
-            return [self._board(update), *also_announce(match_id)]
+            return [update.outbox_row(), *also_announce(match_id)]
 
         row = await self.store.create_challenge(
             game=game,
@@ -338,7 +347,7 @@ class MatchService:
         )
         if row is None:
             raise MatchConflict("That tournament game already has its match.")
-        self._cache.put(row.id, row.version, state, len(log_moves))
+        self.cache.put(row.id, row.version, state, len(log_moves))
         if started is not None and self.clocks is not None:
             self.clocks.track(row.id, started)
         return replace(updates[-1], match=row)
@@ -371,7 +380,7 @@ class MatchService:
             if expected_version is not None and expected_version != row.version:
                 raise StalePosition("This button belongs to an older position: the board has changed since.")
             seat = self._seat(row, user_id)
-            state = await self._state(row)
+            state = await self.state_of(row)
             if seat not in state.turn and seat not in state.may_act:  # `may_act`: may act unasked
                 raise NotYourTurn("It is not your turn.")
             clock, now = clock_of(row), self.now()
@@ -394,9 +403,7 @@ class MatchService:
         intro: str | None = None,
     ) -> Update:
         """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
-        ply = self._cache.plies(row.id, row.version)
-        if ply is None:
-            ply = await self.store.move_count(row.id)
+        ply = await self.plies(row)
         new = self._play_checked(state, seat, text) if in_public else state.play(seat, text)
         record = list(new.applied)
         new, record = self._advance(new, row.seed, ply + len(record), record)
@@ -405,7 +412,10 @@ class MatchService:
                 clock = clock.stop_all(now)
             else:
                 clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
-        return await self._commit(row, state, new, ply, record, clock=clock, note=note, intro=intro)
+        rules = self._rules(row.game)
+        return await self.commit(
+            Transition.of_moves(rules, row, state, new, ply, record, clock=clock, note=note, intro=intro)
+        )
 
     @staticmethod
     def _play_checked(state: GameState, seat: int, text: str) -> GameState:
@@ -428,10 +438,9 @@ class MatchService:
             if row.status != "active":
                 raise NoMatchHere("This match is not running.")
             seat = self._seat(row, user_id)
-            state = await self._state(row)
             name = self._rules(row.game).info.seat_names[seat]
             outcome = Outcome(frozenset((1 - seat,)), f"{name} resigned.")
-            return await self._finish(row, state, outcome, "finished")
+            return await self.end(row, outcome, "finished")
 
     async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Update | None:
         """Abort when both players asked (or a moderator does).  Returns None while the
@@ -450,11 +459,10 @@ class MatchService:
                 votes = await self.store.add_abort_vote(match_id, user_id)
                 if not row.seats or not set(row.seats) <= votes:
                     return None
-            state = await self._state(row)
             outcome = Outcome(
                 frozenset(), "The match was aborted." if not moderator else "A moderator aborted the match."
             )
-            return await self._finish(row, state, outcome, "aborted")
+            return await self.end(row, outcome, "aborted")
 
     async def claim_timeout(self, match_id: int, loser_seat: int, reason: str) -> Update:
         """End a match on time (called by the clock; the reason names who ran out)."""
@@ -462,9 +470,8 @@ class MatchService:
             row = await self._get(match_id)
             if row.status != "active":
                 raise NoMatchHere("This match is not running.")
-            state = await self._state(row)
             outcome = Outcome(frozenset((1 - loser_seat,)), reason)
-            return await self._finish(row, state, outcome, "finished", note="timeout")
+            return await self.end(row, outcome, "finished", note="timeout")
 
     # --- clocks ------------------------------------------------------------------------
 
@@ -488,7 +495,7 @@ class MatchService:
                 return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now))
             if not clock.expired(seat, now):
                 return None
-            return await self._time_out(row, await self._state(row), clock, seat, now, intro=TIME_UP)
+            return await self._time_out(row, await self.state_of(row), clock, seat, now, intro=TIME_UP)
 
     async def claim_time(self, match_id: int, user_id: int) -> Update:
         """A player claims that the opponent's time ran out.
@@ -507,7 +514,7 @@ class MatchService:
             other, now = 1 - seat, self.now()
             if clock.paused or not clock.expired(other, now):
                 raise ServiceError(f"Your opponent still has time: `{clock.display(other, now)}`.")
-            return await self._time_out(row, await self._state(row), clock, other, now)
+            return await self._time_out(row, await self.state_of(row), clock, other, now)
 
     async def _time_out(
         self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
@@ -522,7 +529,7 @@ class MatchService:
                 return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
         name = self._rules(row.game).info.seat_names[seat]
         outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
-        return await self._finish(row, state, outcome, "finished", note="timeout", intro=intro)
+        return await self.end(row, outcome, "finished", note="timeout", intro=intro)
 
     async def _complete_draft(
         self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
@@ -530,7 +537,7 @@ class MatchService:
         """The draft limit ran out (lock held): play random legal picks for `seat` until it
         need not act any more, drawn from the match seed (so the log replays and anyone can
         recheck them with `chance_rng`), then commit like a move."""
-        ply = await self.store.move_count(row.id)
+        ply = await self.plies(row)
         rng = chance_rng(row.seed, ply)
         new, record = state, list[LogEntry]()
         while new.outcome is None and seat in new.turn and CHANCE not in new.turn:
@@ -541,8 +548,10 @@ class MatchService:
             clock = clock.stop_all(now)
         else:
             clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
-        # Never quiet: the channel must hear that the picks were completed at random.
-        return await self._commit(row, state, new, ply, record, clock=clock, intro=intro, completed_for=seat)
+        rules = self._rules(row.game)
+        return await self.commit(
+            Transition.of_moves(rules, row, state, new, ply, record, clock=clock, intro=intro, completed_for=seat)
+        )
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
@@ -597,7 +606,7 @@ class MatchService:
     async def view(self, match_id: int, user_id: int | None) -> dict[str, Any]:
         """The view `user_id` may see (the public view for spectators)."""
         row = await self._get(match_id)
-        state = await self._state(row)
+        state = await self.state_of(row)
         seat = row.seat_of(user_id) if user_id is not None else None
         return decorate(row, state.view(seat))
 
@@ -606,7 +615,7 @@ class MatchService:
         seat = row.seat_of(user_id)
         if row.status != "active" or seat is None:
             return []
-        return (await self._state(row)).legal_moves(seat)
+        return (await self.state_of(row)).legal_moves(seat)
 
     async def suggest_moves(self, match_id: int, user_id: int, typed: str, *, limit: int = 25) -> list[str]:
         """Up to `limit` legal moves of `user_id` matching `typed`, for autocomplete ([] when
@@ -615,7 +624,7 @@ class MatchService:
         seat = row.seat_of(user_id)
         if row.status != "active" or seat is None:
             return []
-        state = await self._state(row)
+        state = await self.state_of(row)
         return state.suggest_moves(seat, typed, limit) if seat in state.turn | state.may_act else []
 
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
@@ -626,7 +635,7 @@ class MatchService:
         row = await self._get(match_id)
         rules = self._rules(row.game)
         state = rules.start(options=started_options(rules, row))
-        for move in effective(await self.store.moves(match_id)):  # takeback records applied
+        for move in await self.effective_log(match_id):
             if not move.forced:
                 state = state.play(move.seat, move.move)
         return state
@@ -634,23 +643,12 @@ class MatchService:
     async def get(self, match_id: int) -> MatchRow:
         return await self._get(match_id)
 
-    # --- internals ---------------------------------------------------------------------
+    # --- state, log and the one commit (the match package's agreements use them too) ---
 
-    async def _get(self, match_id: int) -> MatchRow:
-        row = await self.store.get_match(match_id)
-        if row is None:
-            raise NoMatchHere("That match does not exist.")
-        return row
-
-    @staticmethod
-    def _seat(row: MatchRow, user_id: int) -> int:
-        seat = row.seat_of(user_id)
-        if seat is None:
-            raise NotInMatch("You are not playing in this match.")
-        return seat
-
-    async def _state(self, row: MatchRow) -> GameState:
-        cached = self._cache.get(row.id, row.version)
+    async def state_of(self, row: MatchRow) -> GameState:
+        """The game state of `row`'s match at `row`'s version (cached, else loaded from the
+        snapshot and the log moves it leaves out).  Raises NoMatchHere before the start."""
+        cached = self.cache.get(row.id, row.version)
         if cached is not None:
             return cached
         if row.snapshot is None:
@@ -658,7 +656,7 @@ class MatchService:
         row, later = await self.snapshot_moves(row)
         assert row.snapshot is not None
         state = self._rules(row.game).load(row.snapshot, later)
-        self._cache.put(row.id, row.version, state)
+        self.cache.put(row.id, row.version, state)
         return state
 
     async def snapshot_moves(self, row: MatchRow) -> tuple[MatchRow, list[str]]:
@@ -678,6 +676,51 @@ class MatchService:
             row = await self._get(row.id)
         raise MatchConflict("The match keeps changing while it is being loaded; please try again.")
 
+    async def plies(self, row: MatchRow) -> int:
+        """How many lines the match's log holds at `row`'s version (from the cache when known)."""
+        plies = self.cache.plies(row.id, row.version)
+        return plies if plies is not None else await self.store.move_count(row.id)
+
+    async def effective_log(self, match_id: int) -> list[MoveRow]:
+        """The match's log with its takeback records applied (`bot.records.move_log.effective`)."""
+        return effective(await self.store.moves(match_id))
+
+    async def commit(self, transition: Transition) -> Update:
+        """Write a change of a running match (its lock held) and run the steps after it
+        (bot/services/matches/commit.py): every move, timeout, resignation, abort, draw,
+        takeback and completed draft comes through here.  Raises MatchConflict."""
+        return await commit_transition(
+            transition, store=self.store, cache=self.cache, keeper=self.clocks, listeners=self.finish_listeners
+        )
+
+    async def end(
+        self, row: MatchRow, outcome: Outcome, status: str, *, note: str | None = None, intro: str | None = None
+    ) -> Update:
+        """End `row`'s running match for a reason outside the game (its lock held): a
+        resignation, an abort, a loss on time, an agreed draw.  The clock stops."""
+        state = await self.state_of(row)
+        clock = clock_of(row)
+        stopped = clock.stop_all(self.now()) if clock is not None else None
+        ending = Transition.ending(
+            row, state, outcome, status, first_ply=await self.plies(row), clock=stopped, note=note, intro=intro
+        )
+        return await self.commit(ending)
+
+    # --- internals ---------------------------------------------------------------------
+
+    async def _get(self, match_id: int) -> MatchRow:
+        row = await self.store.get_match(match_id)
+        if row is None:
+            raise NoMatchHere("That match does not exist.")
+        return row
+
+    @staticmethod
+    def _seat(row: MatchRow, user_id: int) -> int:
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise NotInMatch("You are not playing in this match.")
+        return seat
+
     def _advance(
         self, state: GameState, seed: str, ply: int, record: list[LogEntry]
     ) -> tuple[GameState, list[LogEntry]]:
@@ -688,138 +731,3 @@ class MatchService:
             record.extend(state.applied)
             ply += len(state.applied)
         return state, record
-
-    async def _commit(
-        self,
-        row: MatchRow,
-        before: GameState,
-        state: GameState,
-        ply: int,
-        record: list[LogEntry],
-        *,
-        clock: ClockState | None = None,
-        note: str | None = None,
-        intro: str | None = None,
-        completed_for: int | None = None,
-    ) -> Update:
-        """Commit the moves with the board's outbox row.  `completed_for`: the seat whose draft
-        was completed at random (never a quiet update: the channel must hear it)."""
-        outcome = state.outcome
-        status = "finished" if outcome is not None else "active"
-        shown = replace(row, version=row.version + 1)  # the version the commit writes
-        update = describe(
-            self._rules(row.game), shown, state, before, record, ply=ply + len(record), note=note, intro=intro
-        )
-        if completed_for is not None:
-            update = replace(update, note="draft_timeout", completed_for=completed_for, quiet=False)
-        update = self._announced(update)
-        snapshot = state.dump()
-        try:
-            version = await self.store.commit_moves(
-                row.id,
-                expected_version=row.version,
-                first_ply=ply,
-                moves=record,
-                snapshot=snapshot,
-                status=status,
-                outcome=outcome.to_json() if outcome else None,
-                clock=clock.to_json() if clock is not None else None,
-                announce=[self._board(update)],
-            )
-        except StaleVersion:
-            self._cache.drop(row.id)
-            raise MatchConflict("The match changed while your move was being saved; please try again.") from None
-        crashpoints.reached("moves.committed")
-        self._cache.put(row.id, version, state, ply + len(record))
-        if outcome is not None:
-            self._forget(row.id)
-        elif clock is not None and self.clocks is not None:
-            self.clocks.track(row.id, clock)
-        new_row = replace(  # what the commit wrote: no need to read it back
-            row,
-            version=version,
-            status=status,
-            snapshot=snapshot,
-            outcome=outcome.to_json() if outcome else None,
-            clock=clock.to_json() if clock is not None else row.clock,
-            updated_at=time.time(),
-        )
-        if outcome is not None:
-            await self._notify_finished(new_row)
-        return replace(update, match=new_row)
-
-    async def _finish(
-        self,
-        row: MatchRow,
-        state: GameState,
-        outcome: Outcome,
-        status: str,
-        *,
-        note: str | None = None,
-        intro: str | None = None,
-    ) -> Update:
-        """End a match for a reason outside the game (resignation, abort, time); the clock stops."""
-        ply = await self.store.move_count(row.id)
-        clock = clock_of(row)
-        public = decorate(row, state.view(None))
-        public["outcome"], public["turn"] = outcome.to_json(), []
-        shown = replace(row, version=row.version + 1)  # the version the commit writes
-        update = self._announced(Update(shown, public, {}, (), outcome, ply, note=note or status, intro=intro))
-        try:
-            await self.store.commit_moves(
-                row.id,
-                expected_version=row.version,
-                first_ply=ply,
-                moves=[],
-                snapshot=state.dump(),
-                status=status,
-                outcome=outcome.to_json(),
-                clock=clock.stop_all(self.now()).to_json() if clock is not None else None,
-                announce=[self._board(update)],
-            )
-        except StaleVersion:
-            raise MatchConflict("The match changed at the same moment; please try again.") from None
-        crashpoints.reached("moves.committed")
-        self._forget(row.id)
-        new_row = await self._get(row.id)
-        await self._notify_finished(new_row)
-        return replace(update, match=new_row)
-
-    async def _notify_finished(self, row: MatchRow) -> None:
-        """Tell the listeners; one failing never undoes the committed end or stops the others
-        (the rating book and tournaments catch up on start-up from what is stored)."""
-        for listener in self.finish_listeners:
-            try:
-                await listener(row)
-            except Exception:
-                log.exception("a finish listener failed for match %d", row.id)
-
-    def _forget(self, match_id: int) -> None:
-        if self.clocks is not None:
-            self.clocks.forget(match_id)
-        self._cache.drop(match_id)
-        lock = self._locks.get(match_id)
-        if lock is not None and not lock.locked():
-            del self._locks[match_id]
-
-    @staticmethod
-    def _announced(update: Update) -> Update:
-        """`update` with the key of the outbox row that will announce it."""
-        return replace(update, announcement=new_key())
-
-    @staticmethod
-    def _board(update: Update) -> Announcement:
-        """The outbox row of a board, committed with the change it shows."""
-        row = update.match
-        assert update.announcement is not None
-        return Announcement(
-            kind=BOARD,
-            channel_id=row.channel_id,
-            guild_id=row.guild_id,
-            payload=update.board_payload(),
-            match_id=row.id,
-            key=update.announcement,
-        )
-
-
-FinishListener = Callable[[MatchRow], Awaitable[None]]

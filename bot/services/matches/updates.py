@@ -16,6 +16,7 @@ from bot.clocks import ClockState
 from bot.clocks.model import Via
 from bot.games import Outcome
 from bot.store import MatchRow
+from bot.store.outbox import BOARD, Announcement
 
 
 class Told(NamedTuple):
@@ -81,6 +82,20 @@ class Update:
             "secret_move": self.secret_move,
             "completed_for": self.completed_for,
         }
+
+    def outbox_row(self) -> Announcement:
+        """The outbox row of this board, committed with the change it shows (`announcement`
+        must hold its key)."""
+        if self.announcement is None:
+            raise ValueError("an update is stored in the outbox only under its announcement key")
+        return Announcement(
+            kind=BOARD,
+            channel_id=self.match.channel_id,
+            guild_id=self.match.guild_id,
+            payload=self.board_payload(),
+            match_id=self.match.id,
+            key=self.announcement,
+        )
 
     @classmethod
     def from_board_payload(cls, row: MatchRow, payload: Mapping[str, Any], key: str) -> Update:
