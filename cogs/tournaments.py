@@ -18,7 +18,7 @@ from discord.ext import commands, tasks
 from bot.games import GAMES
 from bot.services.matches import ServiceError
 from bot.services.tournaments import item_names, loaded
-from bot.store import MatchRow
+from bot.store import MatchRow, MatchStatus
 from bot.store.tournaments import Entry, TournamentRow
 from bot.tournaments import Format, Tournament
 from cogs.acknowledge import answer, defer
@@ -378,7 +378,7 @@ class TournamentsCog(BoneyardCog):
         if not after.archived or after.locked:
             return
         match = await self.bot.service.store.open_match_in_channel(after.id)
-        if match is None or match.status != "active":
+        if match is None or match.status != MatchStatus.ACTIVE:
             return
         try:
             await after.edit(archived=False)

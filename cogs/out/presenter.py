@@ -20,7 +20,7 @@ import discord
 import renderers
 from bot.games import GAMES
 from bot.services.matches import ClockNotice, Update, clock_of
-from bot.store import MatchRow
+from bot.store import MatchRow, MatchStatus
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post, dispatcher
 from cogs.out.turn_posts import TurnPost, TurnPosts
@@ -86,7 +86,7 @@ class Presenter:
             players=names,
             ply=int(ply) if isinstance(ply, int) else None,
             clocks=self.bot.service.clock_header(row),
-            status="clock paused" if clock is not None and clock.paused and row.status == "active" else None,
+            status="clock paused" if clock is not None and clock.paused and row.status == MatchStatus.ACTIVE else None,
         )
 
     # --- pictures ----------------------------------------------------------------------

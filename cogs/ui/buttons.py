@@ -14,6 +14,7 @@ from typing import Any, Self
 import discord
 
 from bot.services.matches import WrongChannel
+from bot.store import MatchStatus
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move, play_and_announce
@@ -57,7 +58,7 @@ class DeclineButton(_MatchButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
 
     async def act(self, interaction: discord.Interaction) -> None:
         row = await service_of(interaction).decline(self.match_id, interaction.user.id)
-        verb = "withdrew the challenge" if row.status == "cancelled" else "declined"
+        verb = "withdrew the challenge" if row.status == MatchStatus.CANCELLED else "declined"
         await interaction.edit_original_response(content=f"❌ {interaction.user.mention} {verb}.", view=None)
 
 

@@ -33,7 +33,7 @@ from bot.services.matches.errors import NoMatchHere, NotInMatch, ServiceError
 from bot.services.matches.options import started_options
 from bot.services.matches.service import MatchService
 from bot.services.matches.updates import Update
-from bot.store import MatchRow
+from bot.store import MatchRow, MatchStatus
 from bot.store.lobby import LobbyStore
 
 TAKEBACK_INTRO = "↩️ The last move was taken back."
@@ -85,7 +85,7 @@ class Agreements:
 
     async def _running(self, match_id: int, user_id: int) -> tuple[MatchRow, int]:
         row = await self.matches.get(match_id)
-        if row.status != "active":
+        if row.status != MatchStatus.ACTIVE:
             raise NoMatchHere("This match is not running.")
         seat = row.seat_of(user_id)
         if seat is None or row.seats is None:
@@ -108,7 +108,7 @@ class Agreements:
                 if offer.user_id == user_id:
                     raise ServiceError("Your draw offer stands; your opponent can accept it with `/draw`.")
                 await self.store.drop_offer(match_id, DRAW)
-                return await self.matches.end(row, Outcome(frozenset(), DRAW_REASON), "finished", note=DRAW)
+                return await self.matches.end(row, Outcome(frozenset(), DRAW_REASON), MatchStatus.FINISHED, note=DRAW)
             if accept_only:
                 raise ServiceError("That draw offer is no longer open (a move declines it); `/draw` makes a new one.")
             await self.store.put_offer(match_id, DRAW, user_id, row.version)

@@ -31,7 +31,7 @@ from bot.services.matches.cache import StateCache
 from bot.services.matches.describe import decorate, describe
 from bot.services.matches.errors import MatchConflict
 from bot.services.matches.updates import Update
-from bot.store import MatchRow, StaleVersion, Store
+from bot.store import MatchRow, MatchStatus, StaleVersion, Store
 from bot.store.outbox import new_key
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ class Transition:
     """The log's length before the change: where the new lines start."""
     moves: tuple[LogEntry, ...] = ()
     """The log lines to append (moves, chance moves, forced replies, a takeback record)."""
-    status: str = "active"
+    status: MatchStatus = MatchStatus.ACTIVE
     """The match's status after the change: `finished` or `aborted` ends it."""
     outcome: Outcome | None = None
     """The result to store (None while it runs)."""
@@ -112,7 +112,7 @@ class Transition:
             update=update,
             first_ply=first_ply,
             moves=tuple(moves),
-            status="finished" if outcome is not None else "active",
+            status=MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE,
             outcome=outcome,
             clock=clock,
             conflict=MOVE_CONFLICT,
@@ -124,7 +124,7 @@ class Transition:
         row: MatchRow,
         state: GameState,
         outcome: Outcome,
-        status: str,
+        status: MatchStatus,
         *,
         first_ply: int,
         clock: ClockState | None,
@@ -136,7 +136,9 @@ class Transition:
         The board's note is `note`, else the status."""
         public = decorate(row, state.view(None))
         public["outcome"], public["turn"] = outcome.to_json(), []
-        update = Update(at_next_version(row), public, {}, (), outcome, first_ply, note=note or status, intro=intro)
+        update = Update(
+            at_next_version(row), public, {}, (), outcome, first_ply, note=note or status.value, intro=intro
+        )
         return cls(
             row=row,
             state=state,
@@ -152,7 +154,7 @@ class Transition:
     @property
     def ended(self) -> bool:
         """The match is over once this change is stored."""
-        return self.status != "active"
+        return self.status != MatchStatus.ACTIVE
 
     @property
     def plies(self) -> int:

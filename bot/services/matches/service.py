@@ -75,7 +75,7 @@ from bot.services.matches.errors import (
 )
 from bot.services.matches.options import SEAT_PREFS, resolve_options, started_options, typed_options
 from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Update
-from bot.store import MatchRow, MoveRow, Opening, StaleVersion, Store
+from bot.store import MatchRow, MatchStatus, MoveRow, Opening, StaleVersion, Store
 from bot.store.outbox import Announcement, new_key
 
 log = logging.getLogger(__name__)
@@ -196,7 +196,7 @@ class MatchService:
         the board's announcement (shown above it)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
-            if row.status != "challenge":
+            if row.status != MatchStatus.CHALLENGE:
                 raise ServiceError("This challenge is no longer open.")
             if user_id == row.challenger_id:
                 raise ServiceError("You cannot accept your own challenge; wait for an opponent.")
@@ -220,7 +220,7 @@ class MatchService:
             clock = clock_of(row)
             if clock is not None and state.outcome is None:
                 clock = clock.start_turn(player_seats(state.turn), self.now(), draft=state.drafting)
-            started = replace(row, status="active", seats=seats, opponent_id=user_id, version=1)
+            started = replace(row, status=MatchStatus.ACTIVE, seats=seats, opponent_id=user_id, version=1)
             told = tell(opening, log_moves[len(opening.applied) :])
             update = replace(
                 describe(rules, started, state, None, log_moves, ply=len(log_moves), note="started", intro=intro),
@@ -246,23 +246,23 @@ class MatchService:
 
     async def decline(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
-        if row.status != "challenge":
+        if row.status != MatchStatus.CHALLENGE:
             raise ServiceError("This challenge is no longer open.")
         if user_id == row.challenger_id:
             return await self.cancel(match_id, user_id)
         if row.opponent_id != user_id:
             raise NotInMatch("Only the challenged player can decline; anyone else can simply not accept.")
-        if not await self.store.set_status(match_id, "declined", expected=("challenge",)):
+        if not await self.store.set_status(match_id, MatchStatus.DECLINED, expected=(MatchStatus.CHALLENGE,)):
             raise ServiceError("This challenge is no longer open.")
         return await self._get(match_id)
 
     async def cancel(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
-        if row.status != "challenge":
+        if row.status != MatchStatus.CHALLENGE:
             raise ServiceError("This challenge is no longer open.")
         if user_id != row.challenger_id:
             raise NotInMatch("Only the challenger can withdraw a challenge.")
-        if not await self.store.set_status(match_id, "cancelled", expected=("challenge",)):
+        if not await self.store.set_status(match_id, MatchStatus.CANCELLED, expected=(MatchStatus.CHALLENGE,)):
             raise ServiceError("This challenge is no longer open.")
         return await self._get(match_id)
 
@@ -309,7 +309,7 @@ class MatchService:
                 options=raw,
                 guild_id=guild_id,
                 channel_id=channel_id,
-                status="active",
+                status=MatchStatus.ACTIVE,
                 challenger_id=seats[0],
                 opponent_id=seats[1],
                 seat_pref="first",
@@ -375,7 +375,7 @@ class MatchService:
             row = await self._get(match_id)
             if channel_id is not None and channel_id != row.channel_id:
                 raise WrongChannel(f"This belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
-            if row.status != "active":
+            if row.status != MatchStatus.ACTIVE:
                 raise NoMatchHere("This match is not running.")
             if expected_version is not None and expected_version != row.version:
                 raise StalePosition("This button belongs to an older position: the board has changed since.")
@@ -435,24 +435,24 @@ class MatchService:
     async def resign(self, match_id: int, user_id: int) -> Update:
         async with self._lock(match_id):
             row = await self._get(match_id)
-            if row.status != "active":
+            if row.status != MatchStatus.ACTIVE:
                 raise NoMatchHere("This match is not running.")
             seat = self._seat(row, user_id)
             name = self._rules(row.game).info.seat_names[seat]
             outcome = Outcome(frozenset((1 - seat,)), f"{name} resigned.")
-            return await self.end(row, outcome, "finished")
+            return await self.end(row, outcome, MatchStatus.FINISHED)
 
     async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Update | None:
         """Abort when both players asked (or a moderator does).  Returns None while the
         other player's agreement is still missing."""
         async with self._lock(match_id):
             row = await self._get(match_id)
-            if row.status == "challenge":
+            if row.status == MatchStatus.CHALLENGE:
                 if user_id == row.challenger_id or moderator:
-                    await self.store.set_status(match_id, "cancelled", expected=("challenge",))
+                    await self.store.set_status(match_id, MatchStatus.CANCELLED, expected=(MatchStatus.CHALLENGE,))
                     raise ServiceError("The challenge was withdrawn.")
                 raise NotInMatch("Only the challenger or a moderator can withdraw this challenge.")
-            if row.status != "active":
+            if row.status != MatchStatus.ACTIVE:
                 raise NoMatchHere("This match is not running.")
             if not moderator:
                 self._seat(row, user_id)
@@ -462,16 +462,16 @@ class MatchService:
             outcome = Outcome(
                 frozenset(), "The match was aborted." if not moderator else "A moderator aborted the match."
             )
-            return await self.end(row, outcome, "aborted")
+            return await self.end(row, outcome, MatchStatus.ABORTED)
 
     async def claim_timeout(self, match_id: int, loser_seat: int, reason: str) -> Update:
         """End a match on time (called by the clock; the reason names who ran out)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
-            if row.status != "active":
+            if row.status != MatchStatus.ACTIVE:
                 raise NoMatchHere("This match is not running.")
             outcome = Outcome(frozenset((1 - loser_seat,)), reason)
-            return await self.end(row, outcome, "finished", note="timeout")
+            return await self.end(row, outcome, MatchStatus.FINISHED, note="timeout")
 
     # --- clocks ------------------------------------------------------------------------
 
@@ -485,7 +485,7 @@ class MatchService:
         async with self._lock(match_id):
             row = await self.store.get_match(match_id)
             clock = clock_of(row) if row is not None else None
-            if row is None or clock is None or row.status != "active" or row.seats is None or clock.paused:
+            if row is None or clock is None or row.status != MatchStatus.ACTIVE or row.seats is None or clock.paused:
                 return None
             seat, now = event.seat, self.now()
             if isinstance(event, Reminder):
@@ -505,7 +505,7 @@ class MatchService:
         """
         async with self._lock(match_id):
             row = await self._get(match_id)
-            if row.status != "active":
+            if row.status != MatchStatus.ACTIVE:
                 raise NoMatchHere("This match is not running.")
             seat = self._seat(row, user_id)
             clock = clock_of(row)
@@ -529,7 +529,7 @@ class MatchService:
                 return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
         name = self._rules(row.game).info.seat_names[seat]
         outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
-        return await self.end(row, outcome, "finished", note="timeout", intro=intro)
+        return await self.end(row, outcome, MatchStatus.FINISHED, note="timeout", intro=intro)
 
     async def _complete_draft(
         self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
@@ -566,7 +566,7 @@ class MatchService:
     ) -> ClockChange:
         async with self._lock(match_id):
             row = await self._get(match_id)
-            if row.status != "active":
+            if row.status != MatchStatus.ACTIVE:
                 raise NoMatchHere("This match is not running.")
             clock = clock_of(row)
             if clock is None:
@@ -613,7 +613,7 @@ class MatchService:
     async def legal_moves(self, match_id: int, user_id: int) -> list[str]:
         row = await self._get(match_id)
         seat = row.seat_of(user_id)
-        if row.status != "active" or seat is None:
+        if row.status != MatchStatus.ACTIVE or seat is None:
             return []
         return (await self.state_of(row)).legal_moves(seat)
 
@@ -622,7 +622,7 @@ class MatchService:
         they may not act now or are not seated): the game's `suggest_moves` hook."""
         row = await self._get(match_id)
         seat = row.seat_of(user_id)
-        if row.status != "active" or seat is None:
+        if row.status != MatchStatus.ACTIVE or seat is None:
             return []
         state = await self.state_of(row)
         return state.suggest_moves(seat, typed, limit) if seat in state.turn | state.may_act else []
@@ -694,7 +694,7 @@ class MatchService:
         )
 
     async def end(
-        self, row: MatchRow, outcome: Outcome, status: str, *, note: str | None = None, intro: str | None = None
+        self, row: MatchRow, outcome: Outcome, status: MatchStatus, *, note: str | None = None, intro: str | None = None
     ) -> Update:
         """End `row`'s running match for a reason outside the game (its lock held): a
         resignation, an abort, a loss on time, an agreed draw.  The clock stops."""
