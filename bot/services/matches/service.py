@@ -36,7 +36,6 @@ Requests are stored per match and cleared whenever the clock is paused or resume
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -77,8 +76,6 @@ from bot.services.matches.options import SEAT_PREFS, resolve_options, started_op
 from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Update
 from bot.store import MatchRow, MatchStatus, MoveRow, Opening, StaleVersion, Store
 from bot.store.outbox import Announcement, new_key
-
-log = logging.getLogger(__name__)
 
 
 class MatchService:
