@@ -6,9 +6,8 @@ value holding everything the change writes and announces.  `commit_transition` t
 in ONE store transaction (the row under the optimistic version check, the log lines, the clock,
 the board's outbox row) and runs the SAME steps after it for every kind: the crash point, the
 cache (the new state with the log's length, or dropped once the match ended), the clock keeper
-(`track`, or `forget` at the end) and the finish listeners.  Before this value existed the
-kinds of change were committed by three code paths whose after-commit steps had drifted apart;
-now a kind of change can only differ in what it builds, never in how it is written.
+(`track`, or `forget` at the end) and the finish listeners.  So a kind of change can only
+differ in what it builds, never in how it is written or in what follows the write.
 
 `MatchService.commit` is the entry point (the match lock held); this module holds what the
 commit is made of, so it can be read, and tested, in one place.
