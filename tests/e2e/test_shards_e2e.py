@@ -241,7 +241,7 @@ async def test_one_process_runs_both_shards_and_a_second_one_on_a_shard_is_refus
         both = ShardHarness(fake, path, {0, 1}, clock)
         try:
             bot = await both.start()
-            assert sorted(bot.infra.shards) == [0, 1] and {g.id for g in bot.guilds} == set(fake.world.guilds)
+            assert sorted(bot.shards) == [0, 1] and {g.id for g in bot.guilds} == set(fake.world.guilds)
             for guild in guilds:
                 await bot.lobby.configure(guild.id, venue="channel", clock=None)
             matches = [
