@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 
 
 async def play_random_move(service: MatchService, match_id: int, rng: random.Random) -> bool:

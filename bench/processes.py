@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from bench.moves import play_random_move, timed_random_moves
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.store import Store
 
 CHANNELS = 20

@@ -52,7 +52,7 @@ from typing import Any
 
 from bot.clocks import ClockState
 from bot.games import GAMES
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.services.ratings import RatingBook
 from bot.store import MIGRATIONS, MatchRow, Store
 

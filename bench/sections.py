@@ -45,7 +45,7 @@ from bench.tournaments import bench_swiss_pairing
 from bot.clocks import PRESETS, ClockEvent, ClockKeeper, ClockState
 from bot.games import CHANCE, GAMES, GameState
 from bot.infra.worker_pool import WorkerPool, machine_workers
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.store import Store
 from bot.store.clocks import HEARTBEAT_KEY, MatchClockStore
 from bot.tournaments import Tournament

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.services.matches import MatchRow
 from bot.services.tournaments import TournamentRow
-from bot.store import MatchRow
 from cogs.common import bot_of
 
 

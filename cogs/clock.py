@@ -21,8 +21,16 @@ from discord.ext import commands
 
 from bot.clocks import ClockState
 from bot.games import GAMES
-from bot.services.matches.service import ClockChange, ClockNotice, ClockResult, ServiceError, Update, clock_of
-from bot.store import MatchRow
+from bot.services.matches import (
+    ClockChange,
+    ClockNotice,
+    ClockResult,
+    MatchRow,
+    MatchStatus,
+    ServiceError,
+    Update,
+    clock_of,
+)
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter_of, service_of
@@ -63,8 +71,10 @@ class ClockCog(BoneyardCog):
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         clock = clock_of(row)
-        if clock is None or row.status != "active" or row.seats is None:
-            raise ServiceError("This match has no clock." if row.status == "active" else "The match has not started.")
+        if clock is None or row.status != MatchStatus.ACTIVE or row.seats is None:
+            raise ServiceError(
+                "This match has no clock." if row.status == MatchStatus.ACTIVE else "The match has not started."
+            )
         shown = presenter_of(interaction)
         names = (await shown.name(row.seats[0]), await shown.name(row.seats[1]))
         text = "\n".join(clock_lines(row, clock, names, service.now()))

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import IllegalMove, InvalidOptions
-from bot.services.matches.service import MatchService, ServiceError
+from bot.services.matches import MatchService, ServiceError
 from cogs.acknowledge import answer
 
 if TYPE_CHECKING:

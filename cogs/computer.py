@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.ai import LEVELS
 from bot.services.computer import ComputerPlayer
-from bot.services.matches.service import Update
+from bot.services.matches import Update
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
 from cogs.playing import announce_move

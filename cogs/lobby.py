@@ -16,9 +16,7 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot.games import GAMES
-from bot.services.matches.agreements import Offered
-from bot.services.matches.lobby import VENUES
-from bot.services.matches.service import ServiceError
+from bot.services.matches import VENUES, Offered, ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, service_of
 from cogs.playing import announce_move

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.services.matches.service import SecretMove, ServiceError
+from bot.services.matches import MatchStatus, SecretMove, ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter_of, service_of
@@ -77,7 +77,7 @@ class MovesCog(BoneyardCog):
             return
         service = self.bot.service
         row = await service.store.open_match_in_channel(message.channel.id)
-        if row is None or row.status != "active" or row.seat_of(message.author.id) is None:
+        if row is None or row.status != MatchStatus.ACTIVE or row.seat_of(message.author.id) is None:
             return
         looks_like_move = bool(GAMES[row.game].info.move_pattern.match(text))
         self.bot.presenter.remember(message.author)
@@ -122,7 +122,7 @@ class MovesCog(BoneyardCog):
         await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
-        if row.status != "active":
+        if row.status != MatchStatus.ACTIVE:
             raise ServiceError("The challenge has not been accepted yet.")
         view = await service.view(row.id, None)
         if text:
@@ -209,7 +209,7 @@ class MovesCog(BoneyardCog):
         lines = []
         for row in rows[:20]:
             info = GAMES[row.game].info
-            state = "challenge" if row.status == "challenge" else "running"
+            state = "challenge" if row.status == MatchStatus.CHALLENGE else "running"
             lines.append(f"• **{info.name}** #{row.id} ({state}) — {channel_link(row)}")
         await answer(interaction, "\n".join(lines), ephemeral=True)
 

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
-from bot.services.matches.service import StalePosition, Update
-from bot.store import MatchRow
+from bot.services.matches import MatchRow, StalePosition, Update
 from cogs.acknowledge import answer
 from cogs.common import USER_ERRORS
 

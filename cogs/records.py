@@ -22,9 +22,7 @@ from discord import app_commands
 
 from bot.games import GAMES
 from bot.records.format import format_record
-from bot.services.matches.records import build_record, job_for
-from bot.services.matches.service import NoMatchHere, ServiceError
-from bot.store import MatchRow
+from bot.services.matches import MatchRow, NoMatchHere, ServiceError, build_record, job_for
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter_of, report_error
 from cogs.out.presenter import channel_link

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from bot.infra import crashpoints
-from bot.services.matches.service import ServiceError
+from bot.services.matches import ServiceError
 from bot.services.tournaments import Progress
 from bot.tournaments import GameToStart
 from cogs.out.tournament_posts import MENTIONS, round_label

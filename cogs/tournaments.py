@@ -16,9 +16,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.games import GAMES
-from bot.services.matches.service import ServiceError
+from bot.services.matches import MatchRow, MatchStatus, ServiceError
 from bot.services.tournaments import Entry, TournamentRow, item_names, loaded
-from bot.store import MatchRow
 from bot.tournaments import Format, Tournament
 from cogs.acknowledge import answer, defer
 from cogs.authority import is_host
@@ -378,7 +377,7 @@ class TournamentsCog(BoneyardCog):
         if not after.archived or after.locked:
             return
         match = await self.bot.service.store.open_match_in_channel(after.id)
-        if match is None or match.status != "active":
+        if match is None or match.status != MatchStatus.ACTIVE:
             return
         try:
             await after.edit(archived=False)

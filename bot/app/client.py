@@ -28,9 +28,7 @@ from bot.app.config import Settings
 from bot.clocks import ClockKeeper, Gate
 from bot.clocks.scheduler import Now, Sleep
 from bot.infra.worker_pool import WorkerPool
-from bot.services.matches.agreements import Agreements
-from bot.services.matches.lobby import Lobby
-from bot.services.matches.service import ClockResult, MatchService, attach_clocks
+from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
 from bot.services.outbox import Outbox
 from bot.services.ratings import RatingBook
 from bot.services.shard_leases import ShardLeases

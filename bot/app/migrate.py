@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.games import SnapshotMismatch
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.store import Store
 from bot.store.copy import CopyRefused, copy_into, counts
 

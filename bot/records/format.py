@@ -51,7 +51,7 @@ Tags, in this order (a reader must accept and keep tags it does not know, after 
 Tag values are in double quotes; a backslash escapes `"`, `\\` and a newline (`\\n`).
 
 Move lines: `<ply> <who> <move> [{secret}] [{forced}]`.  `ply` counts from 0 and is the
-number `bot.services.matches.service.chance_rng(seed, ply)` takes for a chance move; `who` is `0`, `1` or
+number `bot.records.fairness.chance_rng(seed, ply)` takes for a chance move; `who` is `0`, `1` or
 `chance`; `{secret}` marks a move the engine logs as not public (a draft pick, a shuffle),
 `{forced}` one the engine applied itself because it was the only legal choice.  While a
 match runs, a secret move is written `<ply> <who> {withheld}`, without its text or flags.

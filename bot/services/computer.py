@@ -32,8 +32,8 @@ from typing import Final
 from bot.ai.levels import DEFAULT_LEVEL, LEVELS, think_for
 from bot.games import IllegalMove
 from bot.infra.worker_pool import start_worker
-from bot.services.matches.service import MatchService, ServiceError, Update, clock_of
-from bot.store import MatchRow
+from bot.services.matches import MatchService, ServiceError, Update, clock_of
+from bot.store import MatchRow, MatchStatus
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,7 @@ class ComputerPlayer:
         """Think and play one move if the computer must act now; False when it need not."""
         row = await self.service.get(match_id)
         seat = row.seat_of(self.user_id)
-        if row.status != "active" or seat is None or row.snapshot is None or not self.owns(row.guild_id):
+        if row.status != MatchStatus.ACTIVE or seat is None or row.snapshot is None or not self.owns(row.guild_id):
             return False
         row, later = await self.service.snapshot_moves(row)  # the history the snapshot leaves to the log
         assert row.snapshot is not None

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.games import Outcome
 from bot.ratings import DRAW, LOSS, WIN, Rating, update
-from bot.store import MatchRow, Store
+from bot.store import MatchRow, MatchStatus, Store
 from bot.store.ratings import RatingStore
 
 
@@ -59,7 +59,7 @@ class RatingBook:
 
     async def record(self, row: MatchRow) -> tuple[RatingChange, RatingChange] | None:
         """Rate a finished match once; None if it does not count or was rated already."""
-        if row.status != "finished" or not row.rated or row.seats is None or row.outcome is None:
+        if row.status != MatchStatus.FINISHED or not row.rated or row.seats is None or row.outcome is None:
             return None
         outcome = Outcome.from_json(row.outcome)
         score = DRAW if outcome.is_draw else (WIN if 0 in outcome.winners else LOSS)

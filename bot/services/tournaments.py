@@ -27,10 +27,10 @@ from typing import Any
 
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
-from bot.services.matches.service import MatchService, ServiceError, Update
+from bot.services.matches import MatchService, ServiceError, Update
 from bot.services.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.services.ratings import RatingBook
-from bot.store import StaleVersion
+from bot.store import OPEN_STATUSES, MatchStatus, StaleVersion
 from bot.store.tournaments import Entry as Entry  # re-exported: the rows the commands show
 from bot.store.tournaments import LinkedGame, TournamentStore
 from bot.store.tournaments import TournamentRow as TournamentRow
@@ -383,7 +383,7 @@ class TournamentService:
         there to accept them.  Returns the keys of their boards' announcements."""
         keys = []
         for game in await self.store.games(tournament_id):
-            if game.status != "challenge":
+            if game.status != MatchStatus.CHALLENGE:
                 continue
             row = await self.matches.get(game.match_id)
             if row.opponent_id is None:
@@ -410,12 +410,12 @@ class TournamentService:
         played = pairing.games[game.game_number - 1]
         if played.finished or played.match != game.match_id:
             return False
-        if game.status in ("aborted", "cancelled", "declined"):
+        if game.status in (MatchStatus.ABORTED, MatchStatus.CANCELLED, MatchStatus.DECLINED):
             # no result: played again (a cancelled or declined one is a challenge that was
             # withdrawn; left alone it would hold the pairing forever)
             tournament.void_game(pairing.id)
             return True
-        if game.status == "finished" and game.outcome is not None and game.seats is not None:
+        if game.status == MatchStatus.FINISHED and game.outcome is not None and game.seats is not None:
             outcome = Outcome.from_json(game.outcome)
             winner = None if outcome.is_draw else min(outcome.winners)
             tournament.record_result(pairing.id, winner)
@@ -501,7 +501,7 @@ class TournamentService:
         return [
             g.match_id
             for g in await self.store.games(tournament_id)
-            if g.status in ("challenge", "active") and (pairings is None or g.pairing_id in pairings)
+            if g.status in OPEN_STATUSES and (pairings is None or g.pairing_id in pairings)
         ]
 
     async def _mutate(self, row: TournamentRow, change: Callable[[Tournament], object]) -> None:

@@ -6,7 +6,7 @@ answer the same queries (bot/store/core.py, bot/store/tournaments.py, bot/store/
 All SQL lives in this package: services and cogs call methods, never a connection.
 """
 
-from bot.store.core import OPEN_STATUSES, MatchRow, MoveRow, Opening, StaleVersion, Store
+from bot.store.core import OPEN_STATUSES, MatchRow, MatchStatus, MoveRow, Opening, StaleVersion, Store
 from bot.store.database import Conflict, Database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
@@ -17,6 +17,7 @@ __all__ = [
     "Conflict",
     "Database",
     "MatchRow",
+    "MatchStatus",
     "MoveRow",
     "Opening",
     "StaleVersion",

@@ -17,6 +17,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,26 @@ log = logging.getLogger(__name__)
 # DEBUG: drop those records at their source, whatever level the root logger or LOG_LEVEL asks for.
 logging.getLogger("aiosqlite").addFilter(lambda record: record.levelno > logging.DEBUG)
 
-OPEN_STATUSES = ("challenge", "active")
+
+class MatchStatus(StrEnum):
+    """Where a match stands, as the `matches.status` column stores it (its value).
+
+    A challenge becomes active when accepted, or ends declined (by the challenged player) or
+    cancelled (withdrawn by the challenger or a moderator, or expired); an active match ends
+    finished (with a result: by the game, resignation, time or agreement) or aborted (no
+    result).  Being a `str`, a member equals its stored text, so SQL and stored data need no
+    translation."""
+
+    CHALLENGE = "challenge"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+
+
+OPEN_STATUSES = (MatchStatus.CHALLENGE, MatchStatus.ACTIVE)
+"""Still to be played: an open challenge or a running match."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +76,7 @@ class MatchRow:
     options: dict[str, Any]
     guild_id: int | None
     channel_id: int
-    status: str
+    status: MatchStatus
     challenger_id: int
     opponent_id: int | None
     seat_pref: str
@@ -173,7 +193,7 @@ def _match(row: Sequence[Any]) -> MatchRow:
         options=json.loads(row[2]),
         guild_id=row[3],
         channel_id=row[4],
-        status=row[5],
+        status=MatchStatus(row[5]),
         challenger_id=row[6],
         opponent_id=row[7],
         seat_pref=row[8],
@@ -284,7 +304,7 @@ class Store:
                         json.dumps(options),
                         guild_id,
                         channel_id,
-                        "challenge" if opening is None else "active",
+                        MatchStatus.CHALLENGE if opening is None else MatchStatus.ACTIVE,
                         challenger_id,
                         opponent_id,
                         seat_pref,
@@ -332,7 +352,7 @@ class Store:
         )
         return _match(row) if row else None
 
-    async def matches_of(self, user_id: int, statuses: Sequence[str] = OPEN_STATUSES) -> list[MatchRow]:
+    async def matches_of(self, user_id: int, statuses: Sequence[MatchStatus] = OPEN_STATUSES) -> list[MatchRow]:
         marks = ", ".join("?" for _ in statuses)
         rows = await self.db.fetch_all(
             f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status IN ({marks}) AND "
@@ -383,7 +403,7 @@ class Store:
         rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.status = 'active'")
         return [_match(r) for r in rows]
 
-    async def set_status(self, match_id: int, status: str, *, expected: Sequence[str]) -> bool:
+    async def set_status(self, match_id: int, status: MatchStatus, *, expected: Sequence[MatchStatus]) -> bool:
         """Move a match from one of `expected` to `status`; False if it was not in one."""
         marks = ", ".join("?" for _ in expected)
         changed = await self._write(
@@ -433,7 +453,7 @@ class Store:
         first_ply: int,
         moves: Sequence[tuple[int, str, bool, bool]],
         snapshot: dict[str, Any],
-        status: str = "active",
+        status: MatchStatus = MatchStatus.ACTIVE,
         outcome: dict[str, Any] | None = None,
         clock: dict[str, Any] | None = None,
         announce: Sequence[Announcement] = (),

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.core import StaleVersion, Store
+from bot.store.core import MatchStatus, StaleVersion, Store
 from bot.store.database import Conflict
 from bot.store.outbox import Announcement
 
@@ -64,7 +64,7 @@ class LinkedGame:
     match_id: int
     pairing_id: int
     game_number: int
-    status: str
+    status: MatchStatus
     outcome: dict[str, Any] | None
     seats: tuple[int, int] | None
     channel_id: int
@@ -266,7 +266,7 @@ class TournamentStore:
                 int(r[0]),
                 int(r[1]),
                 int(r[2]),
-                str(r[3]),
+                MatchStatus(r[3]),
                 json.loads(r[4]) if r[4] else None,
                 (int(r[5]), int(r[6])) if r[5] is not None and r[6] is not None else None,
                 int(r[7]),

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.infra import crashpoints
-from bot.services.matches.service import NoMatchHere, Update
+from bot.services.matches import NoMatchHere, Update
 from bot.services.outbox import BOARD, Announcement
 
 if TYPE_CHECKING:

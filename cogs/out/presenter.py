@@ -19,8 +19,7 @@ import discord
 
 import renderers
 from bot.games import GAMES
-from bot.services.matches.service import ClockNotice, Update, clock_of
-from bot.store import MatchRow
+from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
 from cogs.out.turn_posts import TurnPost, TurnPosts
@@ -106,7 +105,7 @@ class Presenter:
             players=names,
             ply=int(ply) if isinstance(ply, int) else None,
             clocks=self.bot.service.clock_header(row),
-            status="clock paused" if clock is not None and clock.paused and row.status == "active" else None,
+            status="clock paused" if clock is not None and clock.paused and row.status == MatchStatus.ACTIVE else None,
         )
 
     # --- pictures ----------------------------------------------------------------------

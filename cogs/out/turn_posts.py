@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.games import CHANCE
-from bot.services.matches.service import Update
+from bot.services.matches import Update
 
 GAMES_WITH_TURN_POSTS = frozenset({"wonderland"})
 """Games whose turn is many quick public actions (dice, summons, moves, attacks, abilities)."""

@@ -13,7 +13,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.services.matches.service import WrongChannel
+from bot.services.matches import WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move, play_and_announce

@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.games import GAMES
-from bot.services.matches.agreements import Offered
-from bot.services.matches.service import Update
-from bot.store import MatchRow
+from bot.services.matches import MatchRow, MatchStatus, Offered, Update, clock_of
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move
@@ -266,7 +264,7 @@ class DeclineButton(ChannelButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
 
     async def act(self, interaction: discord.Interaction) -> None:
         row = await service_of(interaction).decline(self.match_id, interaction.user.id)
-        verb = "withdrew the challenge" if row.status == "cancelled" else "declined"
+        verb = "withdrew the challenge" if row.status == MatchStatus.CANCELLED else "declined"
         await interaction.edit_original_response(content=f"❌ {interaction.user.mention} {verb}.", view=None)
 
 
@@ -297,8 +295,6 @@ def single_button(item: discord.ui.Item[Any], *more: discord.ui.Item[Any]) -> di
 
 async def challenge_text(bot: Boneyard, row: MatchRow, challenger: str, opponent: str, *, rematch: bool = False) -> str:
     """The challenge message: game, options, seats, clock, deadline and where it is played."""
-    from bot.services.matches.service import clock_of
-
     info = GAMES[row.game].info
     if rematch:
         first = f"🎲 {challenger} asks {opponent} for a rematch of **{info.name}**, seats swapped!"

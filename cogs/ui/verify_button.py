@@ -15,8 +15,7 @@ import discord
 
 from bot.records.format import format_record
 from bot.records.verify import verify_text
-from bot.services.matches.records import build_record
-from bot.services.matches.service import ServiceError
+from bot.services.matches import MatchStatus, ServiceError, build_record
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter_of, report_error
 from cogs.ui.match_button import MatchButton
@@ -30,7 +29,7 @@ async def full_record_text(bot: Boneyard, match_id: int) -> str:
     row = await bot.service.get(match_id)
     if row.seats is None:
         raise ServiceError("That match never started, so there is nothing to check.")
-    if row.status == "active":
+    if row.status == MatchStatus.ACTIVE:
         raise ServiceError("The seed is revealed when the match ends; verify it then.")
     names = (await bot.presenter.name(row.seats[0]), await bot.presenter.name(row.seats[1]))
     return format_record(build_record(row, await bot.store.moves(match_id), names))

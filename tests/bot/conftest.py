@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.store import Store
 from tests.conftest import fresh_database
 

@@ -17,15 +17,7 @@ from bot.app.config import ConfigError, Settings
 from bot.clocks import ClockKeeper, ClockState
 from bot.games import GAMES, GameInfo, GameState, IllegalMove, Outcome, Rules
 from bot.games.base import OptionValue
-from bot.services.matches.service import (
-    ClockNotice,
-    ClockResult,
-    MatchService,
-    ServiceError,
-    Update,
-    attach_clocks,
-    clock_of,
-)
+from bot.services.matches import ClockNotice, ClockResult, MatchService, ServiceError, Update, attach_clocks, clock_of
 from bot.store import MIGRATIONS, Store
 from bot.store.clocks import MatchClockStore
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD

@@ -14,7 +14,7 @@ from typing import Any
 from bot.games import GAMES
 from bot.games.focus import FocusState
 from bot.services.computer import ComputerPlayer
-from bot.services.matches.service import MatchService, Update
+from bot.services.matches import MatchService, Update
 from bot.store import Store
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
 

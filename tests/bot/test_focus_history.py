@@ -8,8 +8,7 @@ import random
 
 from bot.games import GAMES
 from bot.games.focus import FocusState
-from bot.services.matches.agreements import Agreements
-from bot.services.matches.service import MatchService
+from bot.services.matches import Agreements, MatchService
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import start_match

@@ -13,10 +13,16 @@ from bot.games import CHANCE, GAMES
 from bot.records.format import RecordError, RecordMove, format_record, parse_record
 from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
 from bot.records.verify import verify_text
-from bot.services.matches.agreements import Agreements, Offered
-from bot.services.matches.lobby import Lobby, parse_expiry
-from bot.services.matches.records import build_record, job_for
-from bot.services.matches.service import MatchService, ServiceError
+from bot.services.matches import (
+    Agreements,
+    Lobby,
+    MatchService,
+    Offered,
+    ServiceError,
+    build_record,
+    job_for,
+    parse_expiry,
+)
 from bot.store import Store
 from renderers.replay_frames import replay_frames
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD

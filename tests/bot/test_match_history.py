@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.services.ratings import RatingBook
 from bot.store import MatchRow, Store
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD

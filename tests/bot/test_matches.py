@@ -10,7 +10,7 @@ import pytest
 
 from bot.games import GAMES, IllegalMove
 from bot.records.fairness import chance_rng, seed_hash
-from bot.services.matches.service import ChannelBusy, MatchService, NotInMatch, NotYourTurn, ServiceError
+from bot.services.matches import ChannelBusy, MatchService, NotInMatch, NotYourTurn, ServiceError, resolve_options
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.match_driver import start_match
@@ -183,7 +183,7 @@ async def test_moderator_abort(service: MatchService) -> None:
 
 async def test_per_seat_options_follow_the_challenger(service: MatchService) -> None:
     raw = {"drops": "restricted"}
-    mapped = MatchService._resolve_options(GAMES["focus"], raw, challenger_seat=1)
+    mapped = resolve_options(GAMES["focus"], raw, challenger_seat=1)
     assert mapped["drops"] == "restricted"
 
 

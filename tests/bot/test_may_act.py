@@ -17,7 +17,7 @@ import pytest
 from bot.clocks import ClockState
 from bot.games import GAMES, GameInfo, GameState, IllegalMove, Outcome, Rules
 from bot.games.base import OptionValue
-from bot.services.matches.service import ClockResult, MatchService, NotYourTurn, attach_clocks, clock_of
+from bot.services.matches import ClockResult, MatchService, NotYourTurn, attach_clocks, clock_of
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.bot.settling_time import SettlingTime

@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.app.migrate import migrate
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.services.ratings import RatingBook
 from bot.services.tournaments import TournamentService
 from bot.store import Store

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.infra.shards import ShardLayout
-from bot.services.matches.service import MatchService, Update
+from bot.services.matches import MatchService, Update
 from bot.services.outbox import Outbox
 from bot.store import StaleVersion, Store
 from bot.store.outbox import BOARD, Announcement

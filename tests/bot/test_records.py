@@ -14,9 +14,7 @@ from bot.records.fairness import chance_rng
 from bot.records.format import Record, RecordError, RecordMove, format_record, parse_record, result_of
 from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
 from bot.records.verify import verify, verify_text
-from bot.services.matches.agreements import Agreements, Offered
-from bot.services.matches.records import build_record
-from bot.services.matches.service import MatchService
+from bot.services.matches import Agreements, MatchService, Offered, build_record
 from bot.verify import main as verify_main
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import play_randomly, start_match

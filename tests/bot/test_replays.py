@@ -10,8 +10,7 @@ from PIL import Image, ImageChops
 import renderers
 from bot.games import GAMES
 from bot.records.replay import ReplayJob
-from bot.services.matches.records import job_for
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService, job_for
 from renderers.replay import HOLD_MS, Frame, frame_image
 from renderers.replay_frames import MAX_FRAMES, render_replay, replay_frames
 from tests.bot.match_driver import play_randomly, start_match

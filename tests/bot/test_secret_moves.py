@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import IllegalMove
-from bot.services.matches.service import MatchService, SecretMove
+from bot.services.matches import MatchService, SecretMove
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.bot.match_driver import start_match
 

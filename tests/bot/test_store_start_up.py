@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
 from tests.bot.match_driver import start_match

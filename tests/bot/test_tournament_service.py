@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.matches.service import MatchService, ServiceError
+from bot.services.matches import MatchService, ServiceError
 from bot.services.ratings import RatingBook
 from bot.services.tournaments import NotHost, Progress, TournamentService, loaded
 from bot.store import Store

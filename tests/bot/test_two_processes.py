@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.matches.service import MatchConflict, MatchService, NoMatchHere, NotYourTurn
+from bot.services.matches import MatchConflict, MatchService, NoMatchHere, NotYourTurn
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.bot.match_driver import stored_challenge

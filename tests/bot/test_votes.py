@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.services.matches.service import MatchService
+from bot.services.matches import MatchService
 from bot.store import StaleVersion, Store
 from tests.bot.conftest import ALICE, BOB, GUILD
 from tests.bot.match_driver import start_match

@@ -7,7 +7,7 @@ from typing import Any, cast
 import discord
 
 from bot.games import CHANCE
-from bot.services.matches.service import Told, Update
+from bot.services.matches import Told, Update
 from bot.store import MatchRow
 from cogs.out.turn_posts import WINDOW, TurnPosts
 

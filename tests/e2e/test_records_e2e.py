@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.records.format import parse_record
 from bot.records.verify import verify_text
-from bot.services.matches.records import job_for
+from bot.services.matches import job_for
 from renderers.replay_frames import replay_frames
 from tests.e2e.harness import Harness
 from tests.fake_discord import FakeInteraction, FakeMessage

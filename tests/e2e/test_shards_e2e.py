@@ -24,7 +24,7 @@ import pytest
 
 from bot.app.client import Boneyard
 from bot.app.config import Settings
-from bot.services.matches.service import ClockNotice, ClockResult, Update
+from bot.services.matches import ClockNotice, ClockResult, Update
 from bot.services.shard_leases import LEASE_SECONDS, ShardsTaken
 from bot.store import Store
 from bot.store.leases import LeaseStore

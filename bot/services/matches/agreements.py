@@ -13,28 +13,27 @@ cannot take back.  The undo is pure: the state is rebuilt from the start and the
 those moves, and the log gets a takeback record (bot.records.move_log) so replaying it still gives
 the current state.
 
-Both use `MatchService`'s internals on purpose: they are match transitions like a move, taken
-under the same match lock and committed through the same optimistic version check.
+Both are changes of a match like a move: taken under the same match lock and written through
+the same `MatchService.commit` (an agreed draw through `MatchService.end`, a takeback as a
+`Transition` built here).  Agreements use the service's public members only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from bot.games import CHANCE, GameState, Outcome
+from bot.clocks import ClockState
+from bot.games import CHANCE, GameState, Outcome, Rules
 from bot.games.base import LogEntry
-from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
-from bot.services.matches.service import (
-    MatchConflict,
-    MatchService,
-    NoMatchHere,
-    NotInMatch,
-    ServiceError,
-    Update,
-    _players,
-    clock_of,
-)
-from bot.store import MatchRow, StaleVersion
+from bot.records.move_log import TAKEBACK_SEAT, takeback_record
+from bot.services.matches.clocks import clock_of
+from bot.services.matches.commit import Transition, at_next_version
+from bot.services.matches.describe import describe, player_seats
+from bot.services.matches.errors import NoMatchHere, NotInMatch, ServiceError
+from bot.services.matches.options import started_options
+from bot.services.matches.service import MatchService
+from bot.services.matches.updates import Update
+from bot.store import MatchRow, MatchStatus
 from bot.store.lobby import LobbyStore
 
 TAKEBACK_INTRO = "↩️ The last move was taken back."
@@ -57,9 +56,26 @@ class Offered:
 
 @dataclass(frozen=True)
 class _Plan:
+    """A takeback that may be made: the position it returns to, and what it undoes."""
+
     state: GameState
     first_ply: int
+    """The ply of the first undone move."""
     undone: int
+    """How many player moves it undoes."""
+
+    def transition(
+        self, rules: Rules, row: MatchRow, before: GameState, first_ply: int, clock: ClockState | None
+    ) -> Transition:
+        """The takeback as a change of the match from `before`: one takeback record appended to
+        the log at `first_ply` (the moves stay in the log, withdrawn), the position restored.
+        Nothing is told move by move: the record is not a move (the engine cannot narrate it);
+        the board is announced through the outbox row committed with it."""
+        record = LogEntry(TAKEBACK_SEAT, takeback_record(self.first_ply), True, False)
+        update = describe(
+            rules, at_next_version(row), self.state, before, [], ply=first_ply + 1, note=TAKEBACK, intro=TAKEBACK_INTRO
+        )
+        return Transition(row=row, state=self.state, update=update, first_ply=first_ply, moves=(record,), clock=clock)
 
 
 class Agreements:
@@ -69,7 +85,7 @@ class Agreements:
 
     async def _running(self, match_id: int, user_id: int) -> tuple[MatchRow, int]:
         row = await self.matches.get(match_id)
-        if row.status != "active":
+        if row.status != MatchStatus.ACTIVE:
             raise NoMatchHere("This match is not running.")
         seat = row.seat_of(user_id)
         if seat is None or row.seats is None:
@@ -92,8 +108,7 @@ class Agreements:
                 if offer.user_id == user_id:
                     raise ServiceError("Your draw offer stands; your opponent can accept it with `/draw`.")
                 await self.store.drop_offer(match_id, DRAW)
-                state = await self.matches._state(row)
-                return await self.matches._finish(row, state, Outcome(frozenset(), DRAW_REASON), "finished", note=DRAW)
+                return await self.matches.end(row, Outcome(frozenset(), DRAW_REASON), MatchStatus.FINISHED, note=DRAW)
             if accept_only:
                 raise ServiceError("That draw offer is no longer open (a move declines it); `/draw` makes a new one.")
             await self.store.put_offer(match_id, DRAW, user_id, row.version)
@@ -122,42 +137,20 @@ class Agreements:
             if not accept:
                 return row
             plan = await self._plan(row, 1 - seat)
-            before = await self.matches._state(row)
+            before = await self.matches.state_of(row)
             clock, now = clock_of(row), self.matches.now()
             if clock is not None:
-                clock = clock.stop_all(now).start_turn(_players(plan.state.turn), now, draft=plan.state.drafting)
-            ply = await self.matches.store.move_count(match_id)
-            record = [LogEntry(TAKEBACK_SEAT, takeback_record(plan.first_ply), True, False)]
-            # No record to tell: the takeback record is not a move (the engine cannot narrate it).
-            # The board is announced through the outbox row committed with the takeback.
-            shown = replace(row, version=row.version + 1)
-            update = self.matches._announced(
-                self.matches._update(shown, plan.state, before, [], ply=ply + 1, note=TAKEBACK, intro=TAKEBACK_INTRO)
-            )
-            try:
-                version = await self.matches.store.commit_moves(
-                    match_id,
-                    expected_version=row.version,
-                    first_ply=ply,
-                    moves=record,
-                    snapshot=plan.state.dump(),
-                    clock=clock.to_json() if clock is not None else None,
-                    announce=[self.matches._board(update)],
-                )
-            except StaleVersion:
-                self.matches._cache.drop(match_id)
-                raise MatchConflict("The match changed at the same moment; please try again.") from None
-            self.matches._cache.put(match_id, version, plan.state)
-            if clock is not None and self.matches.clocks is not None:
-                self.matches.clocks.track(match_id, clock)
-            return replace(update, match=await self.matches.get(match_id))
+                clock = clock.stop_all(now).start_turn(player_seats(plan.state.turn), now, draft=plan.state.drafting)
+            rules = self.matches.games[row.game]
+            first_ply = await self.matches.plies(row)
+            return await self.matches.commit(plan.transition(rules, row, before, first_ply, clock))
 
     async def _plan(self, row: MatchRow, seat: int) -> _Plan:
         """The position before `seat`'s last own move, rebuilt from the log; ServiceError when
         a takeback is not allowed."""
         if await self.store.is_tournament_game(row.id):
             raise ServiceError("Tournament games have no takebacks.")
-        log = effective(await self.matches.store.moves(row.id))
+        log = await self.matches.effective_log(row.id)
         last = next((i for i in range(len(log) - 1, -1, -1) if log[i].seat == seat and not log[i].forced), None)
         if last is None:
             raise ServiceError("You have no move to take back.")
@@ -165,13 +158,12 @@ class Agreements:
         if any(m.seat == CHANCE or not m.public for m in undone):
             raise ServiceError("A chance move or hidden information came out since your move: it cannot be taken back.")
         rules = self.matches.games[row.game]
-        challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
-        state = rules.start(options=self.matches._resolve_options(rules, row.options, challenger_seat=challenger_seat))
+        state = rules.start(options=started_options(rules, row))
         for move in log[:last]:
             if not move.forced:
                 state = state.play(move.seat, move.move)
         if rules.info.has_private_info:
-            current = await self.matches._state(row)
+            current = await self.matches.state_of(row)
             if any(state.view(s).get("private") != current.view(s).get("private") for s in (0, 1)):
                 raise ServiceError("Your move showed hidden information (a tile or card): it cannot be taken back.")
         players_moves = sum(1 for m in undone if m.seat in (0, 1) and not m.forced)

@@ -27,8 +27,11 @@ from typing import Literal
 from bot.clocks import ClockState, InvalidTimeControl, parse_time_control
 from bot.clocks.model import parse_duration
 from bot.infra.shards import ShardLayout
-from bot.services.matches.service import MatchService, NotInMatch, ServiceError, Update, clock_of
-from bot.store import MatchRow
+from bot.services.matches.clocks import clock_of
+from bot.services.matches.errors import NotInMatch, ServiceError
+from bot.services.matches.service import MatchService
+from bot.services.matches.updates import Update
+from bot.store import MatchRow, MatchStatus
 from bot.store.lobby import LobbyStore, Placement
 
 Venue = Literal["threads", "channel"]
@@ -162,7 +165,7 @@ class Lobby:
         """Refuse an accept before anything is made for it (a thread): closed, expired,
         the challenger's own, or meant for someone else."""
         row = await self.matches.get(match_id)
-        if row.status != "challenge":
+        if row.status != MatchStatus.CHALLENGE:
             raise ServiceError("This challenge is no longer open.")
         placement = await self.placement(match_id)
         if placement.expires_at is not None and placement.expires_at <= self.matches.now():
@@ -212,7 +215,7 @@ class Lobby:
         """A challenge from `user_id` to the other player of a finished match: same game,
         options, clock and rating, seats swapped.  Posted where the old challenge was."""
         old = await self.matches.get(match_id)
-        if old.status not in ("finished", "aborted") or old.seats is None:
+        if old.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or old.seats is None:
             raise ServiceError("A rematch is offered once the match is over.")
         seat = old.seat_of(user_id)
         if seat is None:

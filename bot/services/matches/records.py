@@ -16,8 +16,8 @@ from bot.games import GAMES
 from bot.games.base import LogEntry
 from bot.records.format import RUNNING, Record, RecordMove, result_of
 from bot.records.replay import ReplayJob
-from bot.services.matches.service import MatchService
-from bot.store import MatchRow, MoveRow
+from bot.services.matches.options import started_options
+from bot.store import MatchRow, MatchStatus, MoveRow
 
 
 def iso_time(timestamp: float) -> str:
@@ -28,8 +28,7 @@ def iso_time(timestamp: float) -> str:
 def engine_options(row: MatchRow) -> dict[str, str]:
     """The options the engine started with: per-seat words (`me`, `opponent`) mapped to seat
     numbers exactly as the service did at accept time, defaults filled in."""
-    challenger_seat = 0 if row.seats is None or row.seats[0] == row.challenger_id else 1
-    resolved = MatchService._resolve_options(GAMES[row.game], row.options, challenger_seat=challenger_seat)
+    resolved = started_options(GAMES[row.game], row)
     return {name: str(value) for name, value in resolved.items()}
 
 
@@ -43,9 +42,9 @@ def build_record(
     """The record of a started match; secrets withheld while it is still active."""
     if row.seats is None:
         raise ValueError(f"match {row.id} has not started")
-    ended = row.status != "active"
+    ended = row.status != MatchStatus.ACTIVE
     outcome: dict[str, Any] = row.outcome or {}
-    winners = outcome.get("winners") if row.status == "finished" else None
+    winners = outcome.get("winners") if row.status == MatchStatus.FINISHED else None
     scores = outcome.get("scores")
     return Record(
         game=row.game,
@@ -56,7 +55,7 @@ def build_record(
         player_ids=row.seats,
         start=iso_time(row.created_at),
         end=iso_time(row.updated_at) if ended else RUNNING,
-        status="aborted" if row.status == "aborted" else ("finished" if ended else "active"),
+        status="aborted" if row.status == MatchStatus.ABORTED else ("finished" if ended else "active"),
         result=result_of("active" if not ended else row.status, winners),
         reason=outcome.get("reason") if ended else None,
         scores=tuple(int(s) for s in scores) if ended and scores is not None else None,
@@ -74,4 +73,4 @@ def build_record(
 def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
     """The replay job of a started match as stored."""
     log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves)
-    return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != "active")
+    return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != MatchStatus.ACTIVE)

@@ -25,7 +25,7 @@ from typing import Any
 
 import discord
 
-from bot.services.matches.service import NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
+from bot.services.matches import MatchStatus, NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move
@@ -104,7 +104,7 @@ async def send_fresh_controls(interaction: discord.Interaction, match_id: int, s
     the stale controls were, as under `/hand`), and strip the stale message of its controls."""
     service, presenter = service_of(interaction), presenter_of(interaction)
     row = await service.get(match_id)
-    if row.status != "active":
+    if row.status != MatchStatus.ACTIVE:
         raise NoMatchHere("This match is not running any more.")
     user_id = interaction.user.id
     view = await service.view(match_id, user_id)

@@ -34,7 +34,7 @@ import discord
 
 from bot.games.domino_wars import DRAFT_SIZE, SEAT_NAMES
 from bot.games.dominoes import no_doubles
-from bot.services.matches.service import ServiceError, Update
+from bot.services.matches import ServiceError, Update
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
 from cogs.ui.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh

@@ -34,7 +34,7 @@ from typing import Any, Final, Self
 import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
-from bot.services.matches.service import NoMatchHere, ServiceError
+from bot.services.matches import MatchStatus, NoMatchHere, ServiceError
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
 from cogs.ui.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
@@ -285,7 +285,7 @@ async def _guarded(
 async def _situation(interaction: discord.Interaction, match_id: int) -> tuple[dict[str, Any], list[str]]:
     """The clicking player's current view and legal moves (refused once the match is over)."""
     service = service_of(interaction)
-    if (await service.get(match_id)).status != "active":
+    if (await service.get(match_id)).status != MatchStatus.ACTIVE:
         raise NoMatchHere("This match is not running any more.")
     user_id = interaction.user.id
     return await service.view(match_id, user_id), await service.legal_moves(match_id, user_id)

@@ -1,0 +1,59 @@
+"""The refusals of the match service: every one is a sentence the player reads as it is.
+
+They live apart from the service so that cogs, the lobby, agreements and tournaments can catch
+and raise them without importing the service itself; the cogs show `str(exc)` and tell the
+kinds apart only where the answer differs (a stale button links the current board, a secret
+move typed in the channel is quietly deleted).
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the message is shown to the user as it is."""
+
+
+class NoMatchHere(ServiceError):
+    """No such match, or not one in the state the request needs (not started, not running)."""
+
+
+class NotInMatch(ServiceError):
+    """The user is not one of the match's players (or not the one the request is for)."""
+
+
+class NotYourTurn(ServiceError):
+    """A seated player tried to act while the game waits for someone else."""
+
+
+class ChannelBusy(ServiceError):
+    """The channel already holds a match or an open challenge."""
+
+
+class MatchConflict(ServiceError):
+    """Another writer changed the match at the same moment (the optimistic version check lost)."""
+
+
+class StalePosition(ServiceError):
+    """A move made for a position that is no longer current (an old button)."""
+
+
+class WrongChannel(ServiceError):
+    """A move made from outside the match's channel or thread."""
+
+
+class SecretMove(ServiceError):
+    """A move the game keeps secret, sent where everyone reads it (a typed channel message).
+
+    `legal` says whether it would have been played: a refusal never tells whether a secret
+    move was legal, but the cog uses it to tell a secret move from ordinary chatter."""
+
+    def __init__(self, message: str, *, legal: bool) -> None:
+        super().__init__(message)
+        self.legal = legal
+
+
+SECRET_IN_PUBLIC = (
+    "That move is secret, so it is not played from the channel: use the controls in your DMs or `/hand` "
+    "(or `/move`, whose replies only you see)."
+)
+"""The one refusal of a secret move typed in public, legal or not (it must not tell which)."""

@@ -1,0 +1,63 @@
+"""The layer contracts hold, and a wrong import breaks them (pyproject.toml, [tool.importlinter]).
+
+`lint-imports` runs in CI on the tree as it is; these tests also prove that the contracts are
+not toothless: the same tree with one deliberately wrong import, copied aside, is refused with
+the contract that import breaks.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "cogs", "renderers", "bench", "tests")
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    lint = Path(sys.executable).with_name("lint-imports")
+    return subprocess.run(
+        [str(lint), "--no-cache"], cwd=root, capture_output=True, text=True, env={"PYTHONPATH": str(root)}, check=False
+    )
+
+
+def _copy_tree(target: Path) -> Path:
+    shutil.copy(ROOT / "pyproject.toml", target / "pyproject.toml")
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, target / package, ignore=shutil.ignore_patterns("__pycache__", "*.png"))
+    return target
+
+
+def test_the_tree_keeps_every_contract() -> None:
+    result = _lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "BROKEN" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "wrong_import", "contract"),
+    [
+        ("cogs/help.py", "from bot.store import Store", "Cogs reach the store only through the services"),
+        ("bot/games/focus.py", "import discord", "Pure packages: no Discord, no pictures, no database, no network"),
+        ("bot/services/ratings.py", "import cogs.help", "Layers: wiring, commands, use cases, storage, pure models"),
+        ("renderers/focus.py", "import bot.store", "Layers: wiring, commands, use cases, storage, pure models"),
+        ("bot/services/computer.py", "import bench.moves", "The product never imports benchmarks or tests"),
+        ("cogs/ui/buttons.py", "import cogs.out.presenter", "No import loops between sibling modules"),
+    ],
+)
+def test_a_deliberately_wrong_import_breaks_its_contract(
+    tmp_path: Path, module: str, wrong_import: str, contract: str
+) -> None:
+    tree = _copy_tree(tmp_path)
+    source = tree / module
+    text = source.read_text()
+    head, marker, rest = text.partition("from __future__ import annotations\n")
+    assert marker, f"{module} has no __future__ import to add the wrong import after"
+    source.write_text(f"{head}{marker}{wrong_import}\n{rest}")
+    result = _lint_imports(tree)
+    assert result.returncode != 0
+    assert f"{contract} BROKEN" in result.stdout
