@@ -76,7 +76,7 @@ class MovesCog(BoneyardCog):
         if not text or len(text) > 200 or text.startswith(("/", "!")):
             return
         service = self.bot.service
-        row = await service.store.open_match_in_channel(message.channel.id)
+        row = await service.running_in(message.channel.id)
         if row is None or row.status != MatchStatus.ACTIVE or row.seat_of(message.author.id) is None:
             return
         looks_like_move = bool(GAMES[row.game].info.move_pattern.match(text))
@@ -202,7 +202,7 @@ class MovesCog(BoneyardCog):
     @app_commands.command(name="matches", description="Your running matches and open challenges.")
     async def matches(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
-        rows = await service_of(interaction).store.matches_of(interaction.user.id)
+        rows = await service_of(interaction).of_player(interaction.user.id)
         if not rows:
             await answer(interaction, "You have no running matches. Start one with `/play`.", ephemeral=True)
             return
@@ -226,7 +226,7 @@ class MovesCog(BoneyardCog):
             for seat, user_id in enumerate(row.seats):
                 embed.add_field(name=info.seat_names[seat], value=f"<@{user_id}>")
         embed.add_field(name="Status", value=row.status)
-        public_moves = sum(1 for move in await service.store.moves(row.id) if move.public)
+        public_moves = sum(1 for move in await service.log(row.id) if move.public)
         embed.add_field(name="Moves everyone knows", value=str(public_moves))
         if row.options:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)

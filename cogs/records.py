@@ -48,9 +48,9 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
     bot = bot_of(interaction)
     found = await bot.service.get(match) if match is not None else None
     if found is None:
-        found = await bot.store.open_match_in_channel(interaction.channel_id or 0)
+        found = await bot.service.running_in(interaction.channel_id or 0)
     if found is None:
-        latest = await bot.store.match_history(interaction.user.id, limit=1)
+        latest = await bot.service.history(interaction.user.id, limit=1)
         if not latest:
             raise NoMatchHere("There is no match here and you have no finished match; give a match number.")
         found = latest[0][0]
@@ -70,7 +70,7 @@ def _outcome_word(row: MatchRow, member_id: int) -> str:
 async def history_page(
     bot: Boneyard, member_id: int, member_name: str, game: str, page: int
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    rows = await bot.store.match_history(
+    rows = await bot.service.history(
         member_id, game=None if game == ALL_GAMES else game, offset=page * PAGE_SIZE, limit=PAGE_SIZE + 1
     )
     title = f"{member_name} — finished matches" + ("" if game == ALL_GAMES else f" of {GAMES[game].info.name}")
@@ -151,7 +151,7 @@ class RecordsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
         record = build_record(
-            row, await self.bot.store.moves(row.id), await _names(self.bot, row), site=channel_link(row)
+            row, await self.bot.service.log(row.id), await _names(self.bot, row), site=channel_link(row)
         )
         info = GAMES[row.game].info
         if record.ended:
@@ -174,7 +174,7 @@ class RecordsCog(BoneyardCog):
         presenter_of(interaction).remember(interaction.user)
         await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
-        job = job_for(row, await self.bot.store.moves(row.id), await _names(self.bot, row))
+        job = job_for(row, await self.bot.service.log(row.id), await _names(self.bot, row))
         gif = await self.bot.pictures.run(render_replay, job)
         if len(gif) > ATTACHMENT_LIMIT:
             raise ServiceError("That replay came out too large to attach; please tell the bot's admin.")

@@ -376,7 +376,7 @@ class TournamentsCog(BoneyardCog):
         """Keep a game's thread open while its match runs (Discord archives idle threads)."""
         if not after.archived or after.locked:
             return
-        match = await self.bot.service.store.open_match_in_channel(after.id)
+        match = await self.bot.service.running_in(after.id)
         if match is None or match.status != MatchStatus.ACTIVE:
             return
         try:

@@ -7,6 +7,7 @@ the contract that import breaks.
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,18 @@ def test_the_tree_keeps_every_contract() -> None:
     result = _lint_imports(ROOT)
     assert result.returncode == 0, result.stdout[-3000:]
     assert "BROKEN" not in result.stdout
+
+
+def test_no_cog_reaches_the_store_through_an_attribute() -> None:
+    """The contracts see imports only; `bot.store.moves(...)` needs no import.  Every use of
+    the store from a cog goes through a service, so no cog names a `store` attribute."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted((ROOT / "cogs").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr == "store"
+    ]
+    assert found == []
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ async def full_record_text(bot: Boneyard, match_id: int) -> str:
     if row.status == MatchStatus.ACTIVE:
         raise ServiceError("The seed is revealed when the match ends; verify it then.")
     names = (await bot.presenter.name(row.seats[0]), await bot.presenter.name(row.seats[1]))
-    return format_record(build_record(row, await bot.store.moves(match_id), names))
+    return format_record(build_record(row, await bot.service.log(match_id), names))
 
 
 class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):

@@ -595,10 +595,31 @@ class MatchService:
     # --- queries -----------------------------------------------------------------------
 
     async def match_in_channel(self, channel_id: int) -> MatchRow:
-        row = await self.store.open_match_in_channel(channel_id)
+        """The running match or open challenge of `channel_id`; NoMatchHere when there is none."""
+        row = await self.running_in(channel_id)
         if row is None:
             raise NoMatchHere("There is no match in this channel. Start one with `/play`.")
         return row
+
+    async def running_in(self, channel_id: int) -> MatchRow | None:
+        """The running match or open challenge of `channel_id` (None: there is none)."""
+        return await self.store.open_match_in_channel(channel_id)
+
+    async def of_player(self, user_id: int) -> list[MatchRow]:
+        """The player's running matches and open challenges."""
+        return await self.store.matches_of(user_id)
+
+    async def history(
+        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+    ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
+        """The player's finished matches, newest first, each with its rating changes
+        (user id, before, after)."""
+        return await self.store.match_history(user_id, game=game, offset=offset, limit=limit)
+
+    async def log(self, match_id: int) -> list[MoveRow]:
+        """The match's whole log as stored, takeback records and withdrawn moves included
+        (what a record shows); `effective_log` gives the moves that stand."""
+        return await self.store.moves(match_id)
 
     async def view(self, match_id: int, user_id: int | None) -> dict[str, Any]:
         """The view `user_id` may see (the public view for spectators)."""
