@@ -282,12 +282,14 @@ class Store:
         rated: bool = True,
         tournament_game: tuple[int, int, int] | None = None,
         occupies_channel: bool = True,
+        expires_at: float | None = None,
         opening: Opening | None = None,
     ) -> MatchRow | None:
         """Insert a challenge; None when the channel already has an open match, or when
         `tournament_game` (tournament id, pairing id, game number) already has its match.
         A challenge that does not occupy its channel (its match will get a thread) never
-        makes the channel busy.
+        makes the channel busy.  `expires_at` is the challenge's deadline, stored with it so no
+        crash can leave a challenge that never expires.
 
         With `opening`, the match is created already started (seats, first snapshot and
         moves, announcements) in the same transaction: a tournament game is never left
@@ -298,7 +300,7 @@ class Store:
                 match_id = await tx.insert(
                     "INSERT INTO matches (game, options, guild_id, channel_id, status, challenger_id, opponent_id, "
                     "seat_pref, seed, seed_hash, created_at, updated_at, clock, rated, snapshot, version, "
-                    "occupies_channel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "occupies_channel, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         json.dumps(options),
@@ -317,6 +319,7 @@ class Store:
                         None if opening is None else json.dumps(opening.snapshot),
                         0 if opening is None else 1,
                         int(occupies_channel),
+                        expires_at,
                     ),
                 )
                 if tournament_game is not None:

@@ -106,6 +106,32 @@ async def test_settings_default_clock_and_expiry(service: MatchService) -> None:
     assert (await service.get(row.id)).status == "cancelled"
 
 
+async def test_a_challenge_is_stored_with_its_deadline_in_one_write(
+    service: MatchService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deadline is part of the challenge's own insert: a crash right after creating the
+    challenge cannot leave one that never expires (no second write is made for it)."""
+    lobby = Lobby(service)
+    writes: list[str] = []
+    real = store.transaction
+
+    def counted(*args: object, **kwargs: object) -> object:
+        writes.append("transaction")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    async def no_second_write(*_args: object) -> None:
+        raise AssertionError("the deadline must not need a write of its own")
+
+    monkeypatch.setattr(store, "transaction", counted)
+    monkeypatch.setattr(lobby.store, "set_expiry", no_second_write)
+    row = await lobby.challenge(
+        game="domineering", channel_id=CHANNEL, guild_id=GUILD, challenger_id=ALICE, opponent_id=BOB, expires="2h"
+    )
+    assert writes == ["transaction"]
+    deadline = (await lobby.placement(row.id)).expires_at
+    assert deadline is not None and abs(deadline - (time.time() + 7200)) < 60
+
+
 async def _focus(service: MatchService, game: str = "focus", **options: str) -> int:
     """A started match with Alice in seat 0."""
     return await start_match(service, game, seat_pref="first", **options)

@@ -136,8 +136,8 @@ class Lobby:
             clock=clock if clock is not None and clock.strip() else settings.default_clock,
             rated=rated,
             in_thread=in_thread,
+            expires_at=self.matches.now() + lifetime,
         )
-        await self.store.set_expiry(row.id, self.matches.now() + lifetime)
         return row
 
     async def placement(self, match_id: int) -> Placement:

@@ -136,6 +136,7 @@ class MatchService:
         rated: bool = True,
         tournament_game: tuple[int, int, int] | None = None,
         in_thread: bool = False,
+        expires_at: float | None = None,
     ) -> MatchRow:
         """Open a challenge in a channel.  Raises ServiceError / InvalidOptions.
 
@@ -145,7 +146,9 @@ class MatchService:
         `clock` is a time control as typed (`blitz`, `2m+5m timeout=pass`, ...; see
         `parse_time_control`), validated now and stored as the stopped clock of the match.
         `tournament_game` (tournament id, pairing id, game number) links the match to the
-        tournament game it plays, in the same transaction that creates it."""
+        tournament game it plays, in the same transaction that creates it, and `expires_at`
+        (time.time() seconds) is its deadline, stored with it: no crash leaves a challenge that
+        never expires."""
         rules = self._rules(game)
         if opponent_id == challenger_id:
             raise ServiceError("You cannot challenge yourself; leave the opponent empty for an open challenge.")
@@ -169,6 +172,7 @@ class MatchService:
             rated=rated,
             tournament_game=tournament_game,
             occupies_channel=not in_thread,
+            expires_at=expires_at,
         )
         if row is None:
             if tournament_game is not None:
