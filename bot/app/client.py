@@ -34,6 +34,7 @@ from bot.services.ratings import RatingBook
 from bot.services.shard_leases import ShardLeases
 from bot.services.tournaments import TournamentService
 from bot.store import MatchRow, Store
+from cogs.out.match_end import MATCH_END_POSTS
 from cogs.out.outbox import Dispatcher
 from cogs.out.presenter import Presenter
 from cogs.out.tournament_posts import TOURNAMENT_POSTS
@@ -149,7 +150,7 @@ class Boneyard(commands.AutoShardedBot):
         self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
         self.announcements = Outbox(self.store)
-        self.outbox = Dispatcher(self, TOURNAMENT_POSTS)
+        self.outbox = Dispatcher(self, {**MATCH_END_POSTS, **TOURNAMENT_POSTS})
         self.presenter = Presenter(self)
         caught_up = await self.ratings.catch_up()
         if caught_up:

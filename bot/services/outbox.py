@@ -12,13 +12,25 @@ from __future__ import annotations
 
 from bot.infra.shards import ShardLayout
 from bot.store import Store
-from bot.store.outbox import BOARD, CHAMPION, GAME_LINK, KINDS, TOURNAMENT_PROGRESS, Announcement, new_key
+from bot.store.outbox import (
+    BOARD,
+    CHAMPION,
+    GAME_LINK,
+    KINDS,
+    MATCH_RESULT,
+    THREAD_ARCHIVE,
+    TOURNAMENT_PROGRESS,
+    Announcement,
+    new_key,
+)
 
 __all__ = [
     "BOARD",
     "CHAMPION",
     "GAME_LINK",
     "KINDS",
+    "MATCH_RESULT",
+    "THREAD_ARCHIVE",
     "TOURNAMENT_PROGRESS",
     "Announcement",
     "Outbox",

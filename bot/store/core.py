@@ -93,6 +93,9 @@ class MatchRow:
     the stopped clock the match will start with.  None: no clock."""
     rated: bool = True
     """A finished rated match updates both players' rating in its game."""
+    lobby_channel_id: int | None = None
+    """For a match played in a thread: the channel holding the thread, where its result is
+    also posted.  None: played in its channel (or a tournament game, told by the event)."""
 
     @property
     def is_open(self) -> bool:
@@ -132,7 +135,7 @@ _MATCH_COLUMNS = (
     "m.seat_pref, m.seed, m.seed_hash, m.snapshot, m.version, m.outcome, m.created_at, m.updated_at, "
     "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 0), "
     "(SELECT user_id FROM seats WHERE match_id = m.id AND seat = 1), "
-    "m.clock, m.rated"
+    "m.clock, m.rated, m.lobby_channel_id"
 )
 
 
@@ -207,6 +210,7 @@ def _match(row: Sequence[Any]) -> MatchRow:
         seats=seats,
         clock=json.loads(row[18]) if row[18] else None,
         rated=bool(row[19]),
+        lobby_channel_id=row[20],
     )
 
 
@@ -389,7 +393,7 @@ class Store:
             "ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?"
         )
         rows = await self.db.fetch_all(sql, (*params, *params, limit, offset))
-        return [(_match(r), [(int(u), float(b), float(a)) for u, b, a in json.loads(r[20] or "[]")]) for r in rows]
+        return [(_match(r), [(int(u), float(b), float(a)) for u, b, a in json.loads(r[21] or "[]")]) for r in rows]
 
     async def active_match_ids_of(self, user_id: int) -> list[int]:
         """Ids of the active matches `user_id` has a seat in, oldest first (read from the seats

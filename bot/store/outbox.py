@@ -31,7 +31,14 @@ CHAMPION: Final = "champion"
 GAME_LINK: Final = "game_link"
 """A tournament game opened in a thread.  Payload: the title and the thread id."""
 
-KINDS: Final = (BOARD, TOURNAMENT_PROGRESS, CHAMPION, GAME_LINK)
+MATCH_RESULT: Final = "match_result"
+"""The result and last board of a match played in a thread, in the channel holding the thread.
+Payload: the final board's `board_payload`."""
+THREAD_ARCHIVE: Final = "thread_archive"
+"""Archive the thread of a match that ended, once its final board is posted there (the rows of
+one channel are done in order).  No payload."""
+
+KINDS: Final = (BOARD, TOURNAMENT_PROGRESS, CHAMPION, GAME_LINK, MATCH_RESULT, THREAD_ARCHIVE)
 
 
 def new_key() -> str:

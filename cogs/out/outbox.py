@@ -71,7 +71,15 @@ class Post:
     mentions: discord.AllowedMentions = USER_MENTIONS
 
 
-Renderer = Callable[["Boneyard", Announcement], Awaitable[Post | None]]
+@dataclass(frozen=True)
+class Act:
+    """An announcement that is an action, not a message (archiving a finished match's thread):
+    done once like a post, and harmless if a crash makes it run again."""
+
+    run: Callable[[], Awaitable[None]]
+
+
+Renderer = Callable[["Boneyard", Announcement], Awaitable[Post | Act | None]]
 
 
 class _Gone(Exception):
@@ -112,7 +120,7 @@ class Dispatcher:
         return lock
 
     async def deliver(
-        self, key: str, *, post: Post | None = None, interaction: discord.Interaction | None = None
+        self, key: str, *, post: Post | Act | None = None, interaction: discord.Interaction | None = None
     ) -> bool:
         """Post the announcement `key` unless it was already (True: this call posted it).
 
@@ -128,6 +136,8 @@ class Dispatcher:
             if post is None:
                 await self._mark(row, None, failure="nothing left to announce")
                 return False
+            if isinstance(post, Act):
+                return await self._act(row, post)
             try:
                 if row.content is not None:
                     found = await self._find_posted(row)
@@ -155,6 +165,22 @@ class Dispatcher:
             await self._mark(row, message_id)
             crashpoints.reached("outbox.marked")
             return True
+
+    async def _act(self, row: Announcement, act: Act) -> bool:
+        """Do an action row (its lock held) once the channel's earlier rows are done."""
+        try:
+            await self._after_earlier_rows(row)
+            await act.run()
+        except discord.HTTPException as exc:
+            if row.attempts + 1 >= MAX_ATTEMPTS or isinstance(exc, discord.NotFound):
+                log.error("announcement %s (%s) given up: %s", row.key, row.kind, exc)
+                await self._mark(row, None, failure=str(exc)[:200])
+            else:
+                await self.bot.announcements.about_to_post(row.key, row.kind)  # counts the attempt
+                log.warning("announcement %s (%s) not done (will retry): %s", row.key, row.kind, exc)
+            return False
+        await self._mark(row, None)
+        return True
 
     async def _after_earlier_rows(self, row: Announcement) -> None:
         """Wait until no earlier row of the channel is unsent, for at most `ORDER_WAIT`.  A row
@@ -249,7 +275,7 @@ class Dispatcher:
 
     # --- internals ---------------------------------------------------------------------
 
-    async def _render(self, row: Announcement) -> Post | None:
+    async def _render(self, row: Announcement) -> Post | Act | None:
         if row.kind == BOARD:
             return await _render_board(self.bot, row)
         renderer = self.renderers.get(row.kind)

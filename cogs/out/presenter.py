@@ -292,8 +292,8 @@ class Presenter:
         if interaction is not None and private_reply:
             await self._acknowledge(interaction, update)
         await self.send_private(update)
-        if update.outcome is not None:
-            await lobby_buttons.after_final(self, update, told)
+        for key in update.followups:  # the result where the thread is, then its archiving
+            await self.bot.outbox.deliver(key)
         self.bot.dispatch("match_update", update)  # the computer player looks whether it must move
         return not_posted
 

@@ -20,11 +20,9 @@ from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move
 from cogs.ui.buttons import ChannelButton
 from cogs.ui.match_button import MatchButton
-from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
-    from cogs.out.presenter import Presenter
 
 log = logging.getLogger(__name__)
 
@@ -116,37 +114,6 @@ async def add_rematch(bot: Boneyard, row: MatchRow, view: discord.ui.View) -> No
     """Add the Rematch button under a final board (none for tournament games)."""
     if row.seats is not None and not await bot.lobby.is_tournament_game(row.id):
         view.add_item(RematchButton(row.id))
-
-
-async def after_final(shown: Presenter, update: Update, told: list[str]) -> None:
-    """For a match played in a thread: the result and last board in the channel that holds
-    the thread (with Rematch), then the thread is archived (never deleted)."""
-    row = update.match
-    bot = shown.bot
-    placement = await bot.lobby.find_placement(row.id)
-    if placement is None or placement.lobby_channel_id is None:
-        return
-    lobby = await shown.channel(placement.lobby_channel_id)
-    if lobby is not None:
-        try:
-            text = await shown.describe(update, told=told)
-            file = await shown.board_file(row, update.public_view)
-            view = verify_view(row.id)
-            await add_rematch(bot, row, view)
-            await lobby.send(
-                content=f"🏁 Match #{row.id} in <#{row.channel_id}>:\n{text}"[:2000],
-                file=file,
-                allowed_mentions=discord.AllowedMentions.none(),
-                view=view,
-            )
-        except discord.HTTPException:
-            log.warning("could not post the result of match %d in channel %d", row.id, placement.lobby_channel_id)
-    thread = await shown.channel(row.channel_id)
-    if isinstance(thread, discord.Thread):
-        try:
-            await thread.edit(archived=True)
-        except discord.HTTPException:
-            log.warning("could not archive the thread of match %d", row.id)
 
 
 # --- buttons -------------------------------------------------------------------------------

@@ -366,3 +366,72 @@ async def tournament_case(tmp_path: Path, advance_at: str, final_at: str) -> Non
         [(status,)] = query(process.database, "SELECT status FROM tournaments")
         assert status == "finished"
         await process.stop()
+
+
+# --- the end of a match played in a thread ---------------------------------------------------
+
+THREAD_END_POINTS = [
+    "moves.commit",
+    "moves.committed",
+    "outbox.prepared",
+    "outbox.posted",
+    "outbox.marked",
+    "outbox.prepared:2",
+    "outbox.posted:2",
+    "outbox.marked:2",
+]
+"""The final board in the thread is the first row posted, the result in the channel holding
+the thread the second; archiving the thread follows them."""
+
+
+async def test_a_thread_match_s_result_and_archive_survive_a_kill_at_every_step(tmp_path: Path) -> None:
+    await every_case(tmp_path, {point: (point,) for point in THREAD_END_POINTS}, thread_end_case)
+
+
+async def thread_end_case(tmp_path: Path, point: str) -> None:
+    async with FakeDiscord() as fake:
+        database = tmp_path / "boneyard.sqlite3"
+        store = await Store.open(database)
+        await LobbyStore(store).save_guild_settings(fake.guild.id, "threads", "daily")
+        await store.close()
+        process = BotProcess(fake, database)
+        try:
+            await process.start()
+            alice, bob, _ = fake.players
+            harness = Harness(fake, database, venue="threads")
+            challenge = await harness.challenge("focus", alice, bob)
+            match_id = int(challenge.custom_ids[0].rsplit(":", 1)[1])
+            click = await fake.click_button(challenge, f"boneyard:accept:{match_id}", user=bob)
+            await fake.wait_for_response(click)
+            await process.settle()
+            [(thread_id,)] = query(database, "SELECT channel_id FROM matches WHERE id = ?", (match_id,))
+            thread = fake.world.channels[thread_id]
+            assert thread.is_thread and thread.parent_id == fake.channel.id
+            await process.stop()
+
+            await process.start(crash_at=point)
+            await resign(fake, bob, thread, match_id)
+            await process.killed()
+            await process.start()
+            await process.settle()
+            [(status,)] = query(database, "SELECT status FROM matches WHERE id = ?", (match_id,))
+            if status == "active":  # killed before the commit: never acknowledged, so resign again
+                await resign(fake, bob, thread, match_id)
+                await process.settle()
+
+            assert count(fake, thread, "resigned") == 1, texts(fake, thread)
+            results = [
+                m for m in fake.bot_messages(fake.channel) if f"Match #{match_id} in {thread.mention}" in m.content
+            ]
+            assert len(results) == 1, texts(fake, fake.channel)
+            assert "resigned" in results[0].content
+            board_png(results[0])
+            assert thread.archived and not thread.deleted
+            assert unsent(database) == []
+            await process.stop()
+        finally:
+            if process.proc is not None:
+                process.proc.kill()
+                await process.proc.wait()
+            restore_discord_defaults()
+        fake.assert_clean()

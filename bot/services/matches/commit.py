@@ -31,7 +31,7 @@ from bot.services.matches.describe import decorate, describe
 from bot.services.matches.errors import MatchConflict
 from bot.services.matches.updates import Update
 from bot.store import MatchRow, MatchStatus, StaleVersion, Store
-from bot.store.outbox import new_key
+from bot.store.outbox import MATCH_RESULT, THREAD_ARCHIVE, Announcement, new_key
 
 log = logging.getLogger(__name__)
 
@@ -164,9 +164,23 @@ class Transition:
     def snapshot(self) -> dict[str, Any]:
         return self.state.dump()
 
+    @cached_property
+    def followups(self) -> tuple[Announcement, ...]:
+        """The outbox rows that follow the board: when a match played in a thread ends, its
+        result in the channel holding the thread, then the thread's archiving.  Stored with the
+        change, so a crash right after it still leaves the channel told and the thread archived."""
+        row = self.row
+        if not self.ended or row.lobby_channel_id is None:
+            return ()
+        payload = self.update.board_payload()
+        return (
+            Announcement(MATCH_RESULT, row.lobby_channel_id, row.guild_id, payload, match_id=row.id),
+            Announcement(THREAD_ARCHIVE, row.channel_id, row.guild_id, {}, match_id=row.id),
+        )
+
     def announced(self) -> Update:
-        """The update under the key of its outbox row."""
-        return replace(self.update, announcement=self.key)
+        """The update under the key of its outbox row, naming the rows that follow it."""
+        return replace(self.update, announcement=self.key, followups=tuple(a.key for a in self.followups))
 
     def written(self, version: int) -> MatchRow:
         """The row as the commit wrote it at `version` (no need to read it back)."""
@@ -205,7 +219,7 @@ async def commit_transition(
             status=t.status,
             outcome=t.outcome.to_json() if t.outcome is not None else None,
             clock=t.clock.to_json() if t.clock is not None else None,
-            announce=[announced.outbox_row()],
+            announce=[announced.outbox_row(), *t.followups],
         )
     except StaleVersion:
         cache.drop(match_id)

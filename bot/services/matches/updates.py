@@ -65,6 +65,10 @@ class Update:
     announce); the presenter posts it through the outbox dispatcher, which marks it sent."""
     intro: str | None = None
     """A line to show above the board (a tournament game's intro, a timeout)."""
+    followups: tuple[str, ...] = ()
+    """Keys of the outbox rows stored with this change to be done after its board: for a match
+    played in a thread that just ended, its result in the channel holding the thread, then the
+    thread's archiving.  The presenter delivers them; after a crash the drain does."""
 
     def board_payload(self) -> dict[str, Any]:
         """What the outbox keeps to post this board again after a restart (no private views)."""
