@@ -27,7 +27,8 @@ from bot.services.matches import (
     ClockResult,
     MatchRow,
     MatchStatus,
-    ServiceError,
+    NoClock,
+    NotStarted,
     Update,
     clock_of,
 )
@@ -72,9 +73,7 @@ class ClockCog(BoneyardCog):
         row = await service.match_in_channel(interaction.channel_id or 0)
         clock = clock_of(row)
         if clock is None or row.status != MatchStatus.ACTIVE or row.seats is None:
-            raise ServiceError(
-                "This match has no clock." if row.status == MatchStatus.ACTIVE else "The match has not started."
-            )
+            raise NoClock() if row.status == MatchStatus.ACTIVE else NotStarted()
         shown = presenter_of(interaction)
         names = (await shown.name(row.seats[0]), await shown.name(row.seats[1]))
         text = "\n".join(clock_lines(row, clock, names, service.now()))

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.services.matches import MatchStatus, SecretMove, ServiceError
+from bot.services.matches import MatchStatus, NotInMatch, SecretMove, ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter_of, service_of
@@ -148,7 +148,7 @@ class MovesCog(BoneyardCog):
         row = await service.match_in_channel(interaction.channel_id or 0)
         seat = row.seat_of(interaction.user.id)
         if seat is None:
-            raise ServiceError("You are not playing in this match.")
+            raise NotInMatch()
         info = GAMES[row.game].info
         if not info.has_private_info:
             raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
@@ -174,7 +174,7 @@ class MovesCog(BoneyardCog):
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0)
         if row.seat_of(interaction.user.id) is None:
-            raise ServiceError("You are not playing in this match.")
+            raise NotInMatch()
         view = discord.ui.View(timeout=None)
         view.add_item(ResignButton(row.id))
         await answer(interaction, "Really resign? This ends the match.", view=view, ephemeral=True)

@@ -29,7 +29,7 @@ from bot.records.move_log import TAKEBACK_SEAT, takeback_record
 from bot.services.matches.clocks import clock_of
 from bot.services.matches.commit import Transition, at_next_version
 from bot.services.matches.describe import describe, player_seats
-from bot.services.matches.errors import NoMatchHere, NotInMatch, ServiceError
+from bot.services.matches.errors import NotInMatch, NotRunning, ServiceError
 from bot.services.matches.options import started_options
 from bot.services.matches.service import MatchService
 from bot.services.matches.updates import Update
@@ -86,10 +86,10 @@ class Agreements:
     async def _running(self, match_id: int, user_id: int) -> tuple[MatchRow, int]:
         row = await self.matches.get(match_id)
         if row.status != MatchStatus.ACTIVE:
-            raise NoMatchHere("This match is not running.")
+            raise NotRunning()
         seat = row.seat_of(user_id)
         if seat is None or row.seats is None:
-            raise NotInMatch("You are not playing in this match.")
+            raise NotInMatch()
         return row, seat
 
     # --- draws -------------------------------------------------------------------------

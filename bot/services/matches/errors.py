@@ -8,21 +8,60 @@ move typed in the channel is quietly deleted).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class ServiceError(Exception):
-    """A request the service refuses; the message is shown to the user as it is."""
+    """A request the service refuses; the message is shown to the user as it is.
+
+    A refusal given in several places has a class of its own whose `sentence` is its message,
+    so the same situation is always said the same way (`raise NotRunning()`)."""
+
+    sentence: ClassVar[str | None] = None
+
+    def __init__(self, message: str | None = None) -> None:
+        text = message if message is not None else self.sentence
+        if text is None:
+            raise TypeError(f"{type(self).__name__} needs a message")
+        super().__init__(text)
 
 
 class NoMatchHere(ServiceError):
     """No such match, or not one in the state the request needs (not started, not running)."""
 
 
+class NoSuchMatch(NoMatchHere):
+    sentence = "That match does not exist."
+
+
+class NotRunning(NoMatchHere):
+    sentence = "This match is not running."
+
+
+class NotStarted(NoMatchHere):
+    sentence = "This match has not started yet."
+
+
+class ChallengeClosed(ServiceError):
+    """The challenge was accepted, declined, withdrawn or expired meanwhile."""
+
+    sentence = "This challenge is no longer open."
+
+
+class NoClock(ServiceError):
+    sentence = "This match has no clock."
+
+
 class NotInMatch(ServiceError):
     """The user is not one of the match's players (or not the one the request is for)."""
+
+    sentence = "You are not playing in this match."
 
 
 class NotYourTurn(ServiceError):
     """A seated player tried to act while the game waits for someone else."""
+
+    sentence = "It is not your turn."
 
 
 class ChannelBusy(ServiceError):

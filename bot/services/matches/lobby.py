@@ -28,7 +28,7 @@ from bot.clocks import ClockState, InvalidTimeControl, parse_time_control
 from bot.clocks.model import parse_duration
 from bot.infra.shards import ShardLayout
 from bot.services.matches.clocks import clock_of
-from bot.services.matches.errors import NotInMatch, ServiceError
+from bot.services.matches.errors import ChallengeClosed, NoSuchMatch, NotInMatch, ServiceError
 from bot.services.matches.service import MatchService
 from bot.services.matches.updates import Update
 from bot.store import MatchRow, MatchStatus
@@ -143,7 +143,7 @@ class Lobby:
     async def placement(self, match_id: int) -> Placement:
         found = await self.find_placement(match_id)
         if found is None:
-            raise ServiceError("That match does not exist.")
+            raise NoSuchMatch()
         return found
 
     async def find_placement(self, match_id: int) -> Placement | None:
@@ -166,7 +166,7 @@ class Lobby:
         the challenger's own, or meant for someone else."""
         row = await self.matches.get(match_id)
         if row.status != MatchStatus.CHALLENGE:
-            raise ServiceError("This challenge is no longer open.")
+            raise ChallengeClosed()
         placement = await self.placement(match_id)
         if placement.expires_at is not None and placement.expires_at <= self.matches.now():
             raise ChallengeExpired("This challenge has expired; ask for a new one with `/play`.")
@@ -183,7 +183,7 @@ class Lobby:
         row, placement = await self.check_accept(match_id, user_id)
         if thread_id is not None:
             if not await self.store.move_to_thread(match_id, thread_id, row.channel_id):
-                raise ServiceError("This challenge is no longer open.")
+                raise ChallengeClosed()
             try:
                 return await self.matches.accept(match_id, user_id, intro=intro)
             except BaseException:

@@ -62,10 +62,15 @@ from bot.services.matches.commit import FinishListener, Transition, commit_trans
 from bot.services.matches.describe import decorate, describe, player_seats, tell
 from bot.services.matches.errors import (
     SECRET_IN_PUBLIC,
+    ChallengeClosed,
     ChannelBusy,
     MatchConflict,
+    NoClock,
     NoMatchHere,
+    NoSuchMatch,
     NotInMatch,
+    NotRunning,
+    NotStarted,
     NotYourTurn,
     SecretMove,
     ServiceError,
@@ -198,7 +203,7 @@ class MatchService:
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != MatchStatus.CHALLENGE:
-                raise ServiceError("This challenge is no longer open.")
+                raise ChallengeClosed()
             if user_id == row.challenger_id:
                 raise ServiceError("You cannot accept your own challenge; wait for an opponent.")
             if row.opponent_id is not None and row.opponent_id != user_id:
@@ -239,7 +244,7 @@ class MatchService:
                     announce=[update.outbox_row()],
                 )
             except StaleVersion:
-                raise ServiceError("This challenge is no longer open.") from None
+                raise ChallengeClosed() from None
             self.cache.put(match_id, row.version, state, len(log_moves))
             if clock is not None and self.clocks is not None:
                 self.clocks.track(match_id, clock)
@@ -248,23 +253,23 @@ class MatchService:
     async def decline(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
         if row.status != MatchStatus.CHALLENGE:
-            raise ServiceError("This challenge is no longer open.")
+            raise ChallengeClosed()
         if user_id == row.challenger_id:
             return await self.cancel(match_id, user_id)
         if row.opponent_id != user_id:
             raise NotInMatch("Only the challenged player can decline; anyone else can simply not accept.")
         if not await self.store.set_status(match_id, MatchStatus.DECLINED, expected=(MatchStatus.CHALLENGE,)):
-            raise ServiceError("This challenge is no longer open.")
+            raise ChallengeClosed()
         return await self._get(match_id)
 
     async def cancel(self, match_id: int, user_id: int) -> MatchRow:
         row = await self._get(match_id)
         if row.status != MatchStatus.CHALLENGE:
-            raise ServiceError("This challenge is no longer open.")
+            raise ChallengeClosed()
         if user_id != row.challenger_id:
             raise NotInMatch("Only the challenger can withdraw a challenge.")
         if not await self.store.set_status(match_id, MatchStatus.CANCELLED, expected=(MatchStatus.CHALLENGE,)):
-            raise ServiceError("This challenge is no longer open.")
+            raise ChallengeClosed()
         return await self._get(match_id)
 
     async def open_match(
@@ -377,13 +382,13 @@ class MatchService:
             if channel_id is not None and channel_id != row.channel_id:
                 raise WrongChannel(f"This belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
             if row.status != MatchStatus.ACTIVE:
-                raise NoMatchHere("This match is not running.")
+                raise NotRunning()
             if expected_version is not None and expected_version != row.version:
                 raise StalePosition("This button belongs to an older position: the board has changed since.")
             seat = self._seat(row, user_id)
             state = await self.state_of(row)
             if seat not in state.turn and seat not in state.may_act:  # `may_act`: may act unasked
-                raise NotYourTurn("It is not your turn.")
+                raise NotYourTurn()
             clock, now = clock_of(row), self.now()
             if clock is not None and not clock.paused and clock.expired(seat, now):
                 # the flag fell before the keeper got to it: the timeout wins over the move
@@ -437,7 +442,7 @@ class MatchService:
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != MatchStatus.ACTIVE:
-                raise NoMatchHere("This match is not running.")
+                raise NotRunning()
             seat = self._seat(row, user_id)
             name = self._rules(row.game).info.seat_names[seat]
             outcome = Outcome(frozenset((1 - seat,)), f"{name} resigned.")
@@ -454,7 +459,7 @@ class MatchService:
                     raise ServiceError("The challenge was withdrawn.")
                 raise NotInMatch("Only the challenger or a moderator can withdraw this challenge.")
             if row.status != MatchStatus.ACTIVE:
-                raise NoMatchHere("This match is not running.")
+                raise NotRunning()
             if not moderator:
                 self._seat(row, user_id)
                 votes = await self.store.add_abort_vote(match_id, user_id)
@@ -470,7 +475,7 @@ class MatchService:
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != MatchStatus.ACTIVE:
-                raise NoMatchHere("This match is not running.")
+                raise NotRunning()
             outcome = Outcome(frozenset((1 - loser_seat,)), reason)
             return await self.end(row, outcome, MatchStatus.FINISHED, note="timeout")
 
@@ -507,11 +512,11 @@ class MatchService:
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != MatchStatus.ACTIVE:
-                raise NoMatchHere("This match is not running.")
+                raise NotRunning()
             seat = self._seat(row, user_id)
             clock = clock_of(row)
             if clock is None:
-                raise ServiceError("This match has no clock.")
+                raise NoClock()
             other, now = 1 - seat, self.now()
             if clock.paused or not clock.expired(other, now):
                 raise ServiceError(f"Your opponent still has time: `{clock.display(other, now)}`.")
@@ -568,10 +573,10 @@ class MatchService:
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != MatchStatus.ACTIVE:
-                raise NoMatchHere("This match is not running.")
+                raise NotRunning()
             clock = clock_of(row)
             if clock is None:
-                raise ServiceError("This match has no clock.")
+                raise NoClock()
             if action == "pause" and clock.paused:
                 raise ServiceError("The clock is already paused; `/resume` restarts it.")
             if action == "resume" and not clock.paused:
@@ -674,7 +679,7 @@ class MatchService:
         if cached is not None:
             return cached
         if row.snapshot is None:
-            raise NoMatchHere("This match has not started yet.")
+            raise NotStarted()
         row, later = await self.snapshot_moves(row)
         assert row.snapshot is not None
         state = self._rules(row.game).load(row.snapshot, later)
@@ -688,7 +693,7 @@ class MatchService:
         a snapshot and moves of two different versions never meet."""
         for _ in range(5):
             if row.snapshot is None:
-                raise NoMatchHere("This match has not started yet.")
+                raise NotStarted()
             needed = self._rules(row.game).log_needed(row.snapshot)
             if needed is None:
                 return row, []
@@ -733,14 +738,14 @@ class MatchService:
     async def _get(self, match_id: int) -> MatchRow:
         row = await self.store.get_match(match_id)
         if row is None:
-            raise NoMatchHere("That match does not exist.")
+            raise NoSuchMatch()
         return row
 
     @staticmethod
     def _seat(row: MatchRow, user_id: int) -> int:
         seat = row.seat_of(user_id)
         if seat is None:
-            raise NotInMatch("You are not playing in this match.")
+            raise NotInMatch()
         return seat
 
     def _advance(

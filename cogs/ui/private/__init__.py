@@ -130,7 +130,7 @@ async def check_owner(interaction: discord.Interaction, match_id: int, seat: int
     like any other."""
     owner = await service_of(interaction).seat_of(match_id, interaction.user.id)
     if owner is None:
-        raise NotInMatch("You are not playing in this match.")
+        raise NotInMatch()
     if owner != seat:
         raise ServiceError("These controls belong to the other player.")
 
