@@ -355,7 +355,7 @@ class Presenter:
         row = update.match
         if text is None:
             text = await self.describe(update, told=told)
-        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        mentions = self._pings(update)
         buttons = await self._board_buttons(update)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
@@ -378,6 +378,16 @@ class Presenter:
             return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
         self.turn_posts.started(update, message, told)
         return None
+
+    @staticmethod
+    def _pings(update: Update) -> discord.AllowedMentions:
+        """Who a new board pings: the players now to move, except one who just acted (their
+        turn goes on; they are looking at it).  The text still names them."""
+        row = update.match
+        acted = {row.seats[t.seat] for t in update.told if t.seat in (0, 1)} if row.seats is not None else set()
+        return discord.AllowedMentions(
+            users=[discord.Object(u) for u in update.to_move if u not in acted], everyone=False, roles=False
+        )
 
     async def _extend(self, post: TurnPost, update: Update, told: list[str]) -> bool:
         """Add `update` to the turn's post (text and board); False if that post cannot be edited."""

@@ -647,6 +647,8 @@ class RestApi:
             content = body["content"]
             message.content = "" if content is None else str(content)
             message.mention_ids = [int(m) for m in re.findall(r"<@!?(\d+)>", message.content)]
+            if new:
+                message.pinged_ids = _pinged(message.mention_ids, body.get("allowed_mentions"))
         if "embeds" in body:
             message.embeds = list(body["embeds"] or [])
         elif "embed" in body:
@@ -688,6 +690,17 @@ def _validate_message(message: FakeMessage) -> None:
         raise invalid_body(f"embeds: must be {MAX_EMBEDS} or fewer in length")
     if not (message.content or message.embeds or message.attachments or message.components or message.loading):
         raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def _pinged(mentioned: list[int], allowed: JSON | None) -> list[int]:
+    """Who Discord notifies of a new message's user mentions: everyone mentioned, unless
+    `allowed_mentions` narrows it (`parse: ["users"]` keeps all, `users: [...]` only those)."""
+    if allowed is None:
+        return list(mentioned)
+    if "users" in (allowed.get("parse") or []):
+        return list(mentioned)
+    chosen = {int(u) for u in allowed.get("users") or []}
+    return [u for u in mentioned if u in chosen]
 
 
 def _check_callback_allowed(interaction_type: int, callback_type: int) -> None:

@@ -166,6 +166,8 @@ class FakeMessage:
     thread_id: int | None = None
     reactions: list[tuple[str, int]] = dataclasses.field(default_factory=list)
     mention_ids: list[int] = dataclasses.field(default_factory=list)
+    pinged_ids: list[int] = dataclasses.field(default_factory=list)
+    """The mentioned users Discord notified when the message was created (its `allowed_mentions`)."""
     timestamp: str = ""
     edited_timestamp: str | None = None
 
