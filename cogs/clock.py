@@ -70,7 +70,7 @@ class ClockCog(BoneyardCog):
     async def clock(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         clock = clock_of(row)
         if clock is None or row.status != MatchStatus.ACTIVE or row.seats is None:
             raise NoClock() if row.status == MatchStatus.ACTIVE else NotStarted()
@@ -94,14 +94,14 @@ class ClockCog(BoneyardCog):
     async def claim(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         update = await service.claim_time(row.id, interaction.user.id)
         await announce_move(self.bot, update, mover_id=interaction.user.id, interaction=interaction)
 
     async def _vote(self, interaction: discord.Interaction, action: str) -> None:
         await defer(interaction)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         moderator = await moderates(interaction, row)
         if action == "pause":
             change = await service.pause(row.id, interaction.user.id, moderator=moderator)

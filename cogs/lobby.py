@@ -120,7 +120,7 @@ class LobbyCog(BoneyardCog):
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
-        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
+        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0, interaction.user.id)
         bot = bot_of(interaction)
         result = await bot.agreements.draw(row.id, interaction.user.id)
         if isinstance(result, Offered):
@@ -139,7 +139,7 @@ class LobbyCog(BoneyardCog):
     @app_commands.guild_only()
     async def takeback(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
-        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
+        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0, interaction.user.id)
         offered = await bot_of(interaction).agreements.request_takeback(row.id, interaction.user.id)
         moves = "your last move" if offered.undo == 1 else f"the last {offered.undo} moves"
         await answer(

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.services.matches import MatchStatus, NotInMatch, SecretMove, ServiceError
+from bot.services.matches import MatchRow, MatchService, MatchStatus, NotInMatch, SecretMove, ServiceError, clock_of
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter_of, service_of
@@ -43,7 +43,7 @@ async def _mark_played(message: discord.Message) -> None:
 class MovesCog(BoneyardCog):
     async def _match_id(self, interaction: discord.Interaction) -> int:
         assert interaction.channel_id is not None
-        return (await service_of(interaction).match_in_channel(interaction.channel_id)).id
+        return (await service_of(interaction).match_in_channel(interaction.channel_id, interaction.user.id)).id
 
     @app_commands.command(name="move", description="Make your move in this channel's match.")
     @app_commands.describe(notation="Your move; start typing to see the legal ones")
@@ -51,7 +51,7 @@ class MovesCog(BoneyardCog):
     async def move(self, interaction: discord.Interaction, notation: str) -> None:
         presenter_of(interaction).remember(interaction.user)
         await defer(interaction)  # public "thinking…": a private reply replaces it (`cogs.acknowledge.answer`)
-        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0)
+        row = await service_of(interaction).match_in_channel(interaction.channel_id or 0, interaction.user.id)
         # a secret move (or one that only extends the turn's post) is answered privately
         await play_and_announce(self.bot, interaction, row, notation)
 
@@ -77,7 +77,10 @@ class MovesCog(BoneyardCog):
             return
         service = self.bot.service
         row = await service.running_in(message.channel.id)
-        if row is None or row.status != MatchStatus.ACTIVE or row.seat_of(message.author.id) is None:
+        if row is None:
+            await self._point_to_threads(message, text)
+            return
+        if row.status != MatchStatus.ACTIVE or row.seat_of(message.author.id) is None:
             return
         looks_like_move = bool(GAMES[row.game].info.move_pattern.match(text))
         self.bot.presenter.remember(message.author)
@@ -97,6 +100,17 @@ class MovesCog(BoneyardCog):
         adds_to_turn_post = not update.quiet and self.bot.presenter.turn_posts.continuing(update) is not None
         if await announce_move(self.bot, update, mover_id=message.author.id) and adds_to_turn_post:
             await _mark_played(message)
+
+    async def _point_to_threads(self, message: discord.Message, text: str) -> None:
+        """A move typed in the channel that holds the player's match thread(s): say where the
+        match is played instead of ignoring it (chatter that reads as no move stays unanswered)."""
+        threads = await self.bot.service.threads_of(message.author.id, message.channel.id)
+        if not any(GAMES[r.game].info.move_pattern.match(text) for r in threads):
+            return
+        try:
+            await self.bot.service.match_in_channel(message.channel.id, message.author.id)
+        except ServiceError as pointer:
+            await message.reply(f"↪️ {pointer}", mention_author=False)
 
     async def _refuse_secret(self, message: discord.Message, refusal: str) -> None:
         """A secret move typed in the channel: not played; its message is deleted when the bot
@@ -121,7 +135,7 @@ class MovesCog(BoneyardCog):
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         await defer(interaction)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if row.status != MatchStatus.ACTIVE:
             raise ServiceError("The challenge has not been accepted yet.")
         view = await service.view(row.id, None)
@@ -145,7 +159,7 @@ class MovesCog(BoneyardCog):
     async def hand(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             raise NotInMatch()
@@ -172,7 +186,7 @@ class MovesCog(BoneyardCog):
     async def resign(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if row.seat_of(interaction.user.id) is None:
             raise NotInMatch()
         view = discord.ui.View(timeout=None)
@@ -184,7 +198,7 @@ class MovesCog(BoneyardCog):
     async def abort(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         moderator = await moderates(interaction, row)
         update = await service.abort(row.id, interaction.user.id, moderator=moderator)
         if update is None:
@@ -206,11 +220,8 @@ class MovesCog(BoneyardCog):
         if not rows:
             await answer(interaction, "You have no running matches. Start one with `/play`.", ephemeral=True)
             return
-        lines = []
-        for row in rows[:20]:
-            info = GAMES[row.game].info
-            state = "challenge" if row.status == MatchStatus.CHALLENGE else "running"
-            lines.append(f"• **{info.name}** #{row.id} ({state}) — {channel_link(row)}")
+        service = service_of(interaction)
+        lines = [await _match_line(service, row, interaction.user.id) for row in rows[:20]]
         await answer(interaction, "\n".join(lines), ephemeral=True)
 
     match = app_commands.Group(name="match", description="About this channel's match.", guild_only=True)
@@ -219,7 +230,7 @@ class MovesCog(BoneyardCog):
     async def match_info(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0)
+        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         info = GAMES[row.game].info
         embed = discord.Embed(title=f"{info.name} · match #{row.id}", description=info.blurb)
         if row.seats:
@@ -236,3 +247,30 @@ class MovesCog(BoneyardCog):
 
 async def setup(bot: Boneyard) -> None:
     await bot.add_cog(MovesCog(bot))
+
+
+async def _match_line(service: MatchService, row: MatchRow, user_id: int) -> str:
+    """`• Focus #12 vs @bob — your turn (⏱ 23:59:10 + 3d) — #thread`: what a player needs to
+    know of each of their matches at a glance."""
+    info = GAMES[row.game].info
+    link = channel_link(row)
+    if row.status == MatchStatus.CHALLENGE or row.seats is None:
+        towards = row.opponent_id if row.challenger_id == user_id else row.challenger_id
+        who = f" with <@{towards}>" if towards is not None else " (open to anyone)"
+        return f"• **{info.name}** #{row.id} — challenge{who} — {link}"
+    opponent = row.seats[1] if row.seats[0] == user_id else row.seats[0]
+    turn = [s for s in (await service.view(row.id, None)).get("turn", []) if s in (0, 1)]
+    if row.seat_of(user_id) in turn:
+        whose = "**your turn**"
+    elif turn:
+        whose = f"<@{row.seats[turn[0]]}>'s turn"
+    else:
+        whose = "waiting"
+    clock = clock_of(row)
+    left = ""
+    if clock is not None and turn and not clock.paused:
+        shown = clock.display(turn[0], service.now())
+        left = f" (⏱ {shown})" if shown else ""
+    elif clock is not None and clock.paused:
+        left = " (clock paused)"
+    return f"• **{info.name}** #{row.id} vs <@{opponent}> — {whose}{left} — {link}"

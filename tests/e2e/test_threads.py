@@ -412,3 +412,32 @@ async def test_two_accepts_of_an_open_challenge_at_once_leave_one_thread(harness
     threads = [c for c in fake.world.channels.values() if c.is_thread]
     assert [t.id for t in threads if not t.deleted] == [row.channel_id]
     assert all(t.deleted for t in threads if t.id != row.channel_id)
+
+
+async def test_the_parent_channel_points_a_player_to_their_match_threads(harness: Harness) -> None:
+    """`/move` or a typed move in the channel holding a player's thread says where the match
+    is; `/matches` says whose turn it is in each, with the time left and a link."""
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    first, thread = await start(harness, alice, bob)
+    text = await harness.error_reply("move", {"notation": "d2-d1"}, user=alice)
+    assert f"Your match is played in its thread: {thread.mention}." in text, text
+    # a typed move in the channel gets the same pointer; chatter that is no move gets nothing
+    mark = fake.mark()
+    await fake.send_message(fake.channel, alice, "d2-d1")
+    pointer = await fake.wait_for_message(fake.channel, lambda m: "↪️" in m.content, since=mark)
+    assert thread.mention in pointer.content and pointer.mention_ids == []
+    await fake.send_message(fake.channel, alice, "good luck everyone")
+    await fake.wait_until_idle()
+    assert [m for m in fake.bot_messages(fake.channel) if m.id > pointer.id] == []
+    # a second match in another thread of the channel: both are listed
+    second, other = await start(harness, carol, alice)
+    text = await harness.error_reply("board", user=alice)
+    assert f"Your matches here are played in their threads: {thread.mention}, {other.mention}." in text, text
+
+    listing = await harness.ephemeral_reply(await harness.command("matches", user=alice))
+    lines = listing.splitlines()
+    [mine] = [line for line in lines if f"#{first} " in line]
+    assert f"vs {bob.mention}" in mine and "**your turn**" in mine and "⏱" in mine and str(thread.id) in mine
+    [theirs] = [line for line in lines if f"#{second} " in line]
+    assert f"vs {carol.mention}" in theirs and f"{carol.mention}'s turn" in theirs and str(other.id) in theirs

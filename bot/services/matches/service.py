@@ -603,12 +603,26 @@ class MatchService:
 
     # --- queries -----------------------------------------------------------------------
 
-    async def match_in_channel(self, channel_id: int) -> MatchRow:
-        """The running match or open challenge of `channel_id`; NoMatchHere when there is none."""
+    async def match_in_channel(self, channel_id: int, user_id: int | None = None) -> MatchRow:
+        """The running match or open challenge of `channel_id`; NoMatchHere when there is none.
+        With `user_id`, the refusal points that player to their matches played in threads of
+        this channel (a command typed in the channel that holds a match's thread)."""
         row = await self.running_in(channel_id)
-        if row is None:
-            raise NoMatchHere("There is no match in this channel. Start one with `/play`.")
-        return row
+        if row is not None:
+            return row
+        threads = await self.threads_of(user_id, channel_id) if user_id is not None else []
+        if len(threads) == 1:
+            raise NoMatchHere(f"Your match is played in its thread: <#{threads[0].channel_id}>.")
+        if threads:
+            links = ", ".join(f"<#{r.channel_id}>" for r in threads)
+            raise NoMatchHere(f"Your matches here are played in their threads: {links}.")
+        raise NoMatchHere("There is no match in this channel. Start one with `/play`.")
+
+    async def threads_of(self, user_id: int, channel_id: int) -> list[MatchRow]:
+        """The player's running matches played in threads of `channel_id`, oldest first."""
+        rows = await self.of_player(user_id)
+        here = [r for r in rows if r.status == MatchStatus.ACTIVE and r.lobby_channel_id == channel_id]
+        return sorted((r for r in here if r.channel_id != channel_id), key=lambda r: r.id)
 
     async def running_in(self, channel_id: int) -> MatchRow | None:
         """The running match or open challenge of `channel_id` (None: there is none)."""
