@@ -135,8 +135,12 @@ class MovesCog(BoneyardCog):
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         await defer(interaction)
         service = service_of(interaction)
-        row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
-        if row.status != MatchStatus.ACTIVE:
+        row = await service.running_in(interaction.channel_id or 0)
+        if row is None and isinstance(interaction.channel, discord.Thread):  # a finished match's thread
+            row = await service.of_thread(interaction.channel.id)
+        if row is None:
+            row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
+        if row.status == MatchStatus.CHALLENGE:
             raise ServiceError("The challenge has not been accepted yet.")
         view = await service.view(row.id, None)
         if text:
@@ -148,10 +152,13 @@ class MovesCog(BoneyardCog):
                 await interaction.followup.send(file=discord.File(plain, filename="board.txt"))
             return
         file = await presenter_of(interaction).board_file(row, view)
-        turn = [row.seats[s] for s in view.get("turn", []) if row.seats and s in (0, 1)]
-        line = f"{GAMES[row.game].info.name} · match #{row.id}" + (
-            f" · {', '.join(f'<@{u}>' for u in turn)} to move" if turn else ""
-        )
+        running = row.status == MatchStatus.ACTIVE
+        turn = [row.seats[s] for s in view.get("turn", []) if row.seats and s in (0, 1)] if running else []
+        line = f"{GAMES[row.game].info.name} · match #{row.id}"
+        if turn:
+            line += f" · {', '.join(f'<@{u}>' for u in turn)} to move"
+        elif not running:
+            line += f" · ended: {(row.outcome or {}).get('reason') or row.status.value}"
         await interaction.followup.send(line, file=file, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")

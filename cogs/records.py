@@ -49,6 +49,8 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
     found = await bot.service.get(match) if match is not None else None
     if found is None:
         found = await bot.service.running_in(interaction.channel_id or 0)
+    if found is None and isinstance(interaction.channel, discord.Thread):  # a finished match's thread
+        found = await bot.service.of_thread(interaction.channel.id)
     if found is None:
         latest = await bot.service.history(interaction.user.id, limit=1)
         if not latest:

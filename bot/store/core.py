@@ -349,6 +349,16 @@ class Store:
         row = await self.db.fetch_one(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.id = ?", (match_id,))
         return _match(row) if row else None
 
+    async def last_match_in_channel(self, channel_id: int) -> MatchRow | None:
+        """The newest match played in the channel, whatever its status (a match's thread
+        holds only that match, so this is the thread's match even after it ended)."""
+        row = await self.db.fetch_one(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.channel_id = ? AND m.snapshot IS NOT NULL "
+            "ORDER BY m.id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _match(row) if row else None
+
     async def open_match_in_channel(self, channel_id: int) -> MatchRow | None:
         """The open match or challenge holding the channel (challenges whose match will get a
         thread do not hold it: a channel may have many of those, see bot.store.lobby)."""

@@ -441,3 +441,23 @@ async def test_the_parent_channel_points_a_player_to_their_match_threads(harness
     assert f"vs {bob.mention}" in mine and "**your turn**" in mine and "⏱" in mine and str(thread.id) in mine
     [theirs] = [line for line in lines if f"#{second} " in line]
     assert f"vs {carol.mention}" in theirs and f"{carol.mention}'s turn" in theirs and str(other.id) in theirs
+
+
+async def test_a_finished_match_s_thread_still_knows_its_match(harness: Harness) -> None:
+    """After the end, `/board`, `/export` and `/replay` typed in the match's thread are about
+    that match (not "no match in this channel", nor the caller's latest other match)."""
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    match_id, thread = await start(harness, alice, bob)
+    await harness.bot.service.resign(match_id, bob.id)
+    other, _ = await start(harness, alice, bob)  # a newer match of both players, elsewhere
+
+    shown = await fake.wait_for_followup(await harness.command("board", user=carol, channel=thread))
+    assert f"match #{match_id} · ended: " in shown.content and "resigned" in shown.content
+    assert shown.files()["board.png"].startswith(b"\x89PNG")
+    export = await harness.command("export", user=bob, channel=thread)
+    await fake.wait_for_response(export)
+    await harness.wait_for_handlers()
+    exported = fake.original_response(export)
+    assert exported is not None and f"boneyard-match-{match_id}.txt" in exported.files()
+    assert other != match_id

@@ -618,6 +618,11 @@ class MatchService:
             raise NoMatchHere(f"Your matches here are played in their threads: {links}.")
         raise NoMatchHere("There is no match in this channel. Start one with `/play`.")
 
+    async def of_thread(self, thread_id: int) -> MatchRow | None:
+        """The match a thread was made for, running or ended (None: no match was played there):
+        a finished match's thread still knows its match for `/board`, `/export` and `/replay`."""
+        return await self.store.last_match_in_channel(thread_id)
+
     async def threads_of(self, user_id: int, channel_id: int) -> list[MatchRow]:
         """The player's running matches played in threads of `channel_id`, oldest first."""
         rows = await self.of_player(user_id)
