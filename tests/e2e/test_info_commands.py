@@ -80,7 +80,9 @@ async def test_board_matches_and_match_info_describe_the_channel_match(harness: 
     assert board_png(shown) == board_png(fake.bot_messages(fake.channel)[-2]), "the same position as the last move"
 
     listing = await harness.ephemeral_reply(await harness.command("matches", user=bob))
-    assert f"**Focus** #{match_id} (running)" in listing and str(fake.channel.id) in listing
+    # each match with its opponent, whose turn it is, the time left and a link
+    assert f"**Focus** #{match_id} vs {alice.mention} — **your turn** (⏱ " in listing, listing
+    assert str(fake.channel.id) in listing
 
     info = await harness.command("match info", user=carol)
     shown_info = await fake.wait_for_answer(info, ephemeral=True)
