@@ -13,7 +13,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.services.matches import WrongChannel
+from bot.services.matches import MatchRow, WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move, play_and_announce
@@ -27,18 +27,22 @@ class ChannelButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9
     and `style`.
 
     A click is acknowledged before anything is looked up (`cogs.acknowledge`); the button
-    then works only in its match's channel or thread."""
+    then works only in its match's channel or thread (`belongs_to`)."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter_of(interaction).remember(interaction.user)
         try:
             await defer(interaction)
             row = await service_of(interaction).get(self.match_id)
-            if row.channel_id != interaction.channel_id:
+            if not self.belongs_to(row, interaction):
                 raise WrongChannel(f"This button belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
             await self.act(interaction)
         except Exception as error:
             await report_error(interaction, error)
+
+    def belongs_to(self, row: MatchRow, interaction: discord.Interaction) -> bool:
+        """Whether a click here may act on `row`: in its own channel or thread only."""
+        return row.channel_id == interaction.channel_id
 
     async def act(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError

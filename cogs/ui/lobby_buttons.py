@@ -222,6 +222,11 @@ async def _edit_clicked(interaction: discord.Interaction, **fields: Any) -> None
 class AcceptButton(ChannelButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
     action, label, style = "accept", "Accept", discord.ButtonStyle.success
 
+    def belongs_to(self, row: MatchRow, interaction: discord.Interaction) -> bool:
+        """Accept works from any channel of the challenge's server (the `/challenges` list is
+        read anywhere); the match still starts where it was challenged."""
+        return row.guild_id is not None and row.guild_id == interaction.guild_id
+
     async def act(self, interaction: discord.Interaction) -> None:
         await start_accepted(interaction, self.match_id)
 

@@ -83,7 +83,8 @@ async def test_a_button_used_outside_its_match_channel_is_refused(harness: Harne
     match_id = challenge_match_id(challenge)
     elsewhere = fake.add_text_channel(fake.guild, "elsewhere")
     await fake.flush_events()
-    copy = _bot_message_with_button(harness, challenge, f"boneyard:accept:{match_id}", channel_id=elsewhere.id)
+    # Decline stays with its challenge (Accept works anywhere in the server: test_threads.py)
+    copy = _bot_message_with_button(harness, challenge, f"boneyard:decline:{match_id}", channel_id=elsewhere.id)
     text = await harness.ephemeral_reply(await fake.click_button(copy, copy.custom_ids[0], user=bob))
     assert f"played in <#{fake.channel.id}>" in text
     assert (await harness.bot.service.get(match_id)).status == "challenge"

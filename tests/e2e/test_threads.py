@@ -461,3 +461,25 @@ async def test_a_finished_match_s_thread_still_knows_its_match(harness: Harness)
     exported = fake.original_response(export)
     assert exported is not None and f"boneyard-match-{match_id}.txt" in exported.files()
     assert other != match_id
+
+
+async def test_accept_from_the_challenges_list_works_in_any_channel_of_the_server(harness: Harness) -> None:
+    """`/challenges` is read anywhere in the server; its Accept starts the match where it was
+    challenged (a thread of that channel), not where the list was shown."""
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    match_id, message = await challenge(harness, alice, bob)
+    elsewhere = fake.add_text_channel(fake.guild, "lounge")
+    await fake.flush_events()
+    listed = await harness.command("challenges", user=bob, channel=elsewhere)
+    listing = fake.original_response(listed)
+    assert listing is not None and listing.custom_ids == [f"boneyard:accept:{match_id}"]
+    mark = fake.mark()
+    click = await fake.click_button(listing, f"boneyard:accept:{match_id}", user=bob)
+    assert harness.updated(await harness.settled(click)), click.callback_data
+    row = await harness.bot.service.get(match_id)
+    thread = fake.world.channels[row.channel_id]
+    assert thread.is_thread and thread.parent_id == fake.channel.id, "the match starts where it was challenged"
+    assert_board_for(await fake.wait_for_message(thread, lambda m: bool(m.attachments), since=mark), alice)
+    await harness.wait_for_handlers()
+    assert message.content == f"✅ Accepted by {bob.mention} in {thread.mention}." and message.components == []
