@@ -146,18 +146,18 @@ class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)")
         possible = threads_possible(lobby, interaction.app_permissions)
         row = await bot.lobby.rematch(self.match_id, interaction.user.id, threads_possible=possible)
         text = await challenge_text(bot, row, interaction.user.mention, f"<@{row.opponent_id}>", rematch=True)
+        pings = discord.AllowedMentions(users=True)
+        message: discord.Message | None = None
         if interaction.channel_id == lobby_id:
-            await answer(
-                interaction,
-                text,
-                view=challenge_view(row.id),
-                allowed_mentions=discord.AllowedMentions(users=True),
-                ephemeral=False,
+            message = await interaction.followup.send(
+                text, view=challenge_view(row.id), allowed_mentions=pings, wait=True
             )
-            return
-        await answer(interaction, f"Rematch offered in <#{lobby_id}>.", ephemeral=True)
-        if lobby is not None:
-            await lobby.send(text, view=challenge_view(row.id), allowed_mentions=discord.AllowedMentions(users=True))
+        else:
+            await answer(interaction, f"Rematch offered in <#{lobby_id}>.", ephemeral=True)
+            if lobby is not None:
+                message = await lobby.send(text, view=challenge_view(row.id), allowed_mentions=pings)
+        if message is not None:  # like any challenge: marked when accepted, withdrawn or expired
+            await bot.lobby.set_message(row.id, message.id)
 
 
 class AcceptDrawButton(_LobbyButton, template=r"boneyard:lbdraw:(?P<id>[0-9]+)"):

@@ -237,6 +237,14 @@ async def test_rematch_swaps_the_seats_and_keeps_game_options_and_clock(harness:
     assert not rematch.ephemeral and rematch.channel_id == fake.channel.id
     assert f"🎲 {bob.mention} asks {alice.mention} for a rematch of **Focus**, seats swapped!" in rematch.content
     assert "`repetitions=2`" in rematch.content and "Clock: rapid: " in rematch.content
+    # stored like any challenge (so it is marked when accepted, withdrawn or expired) ...
+    assert await harness.bot.lobby.message_of(challenge_match_id(rematch)) == rematch.id
+    # ... and pressing Rematch again, by either player, makes no second challenge
+    for presser in (bob, alice):
+        again = await fake.click_button(result, f"boneyard:lbrematch:{match_id}", user=presser)
+        assert "A rematch is already open" in harness.refusal(await harness.settled(again))
+    open_ones = [r for r in await harness.bot.service.of_player(alice.id) if r.status == "challenge"]
+    assert [r.id for r in open_ones] == [challenge_match_id(rematch)]
     new_id, new_thread, board = await accept(harness, rematch, alice)
     new = await harness.bot.service.get(new_id)
     assert new.seats == (bob.id, alice.id) and new.options == {"repetitions": "2"} and new.clock is not None

@@ -30,7 +30,7 @@ from bot.services.matches.errors import (
     StalePosition,
     WrongChannel,
 )
-from bot.services.matches.lobby import VENUES, ChallengeExpired, GuildSettings, Lobby, parse_expiry
+from bot.services.matches.lobby import VENUES, ChallengeExpired, GuildSettings, Lobby, RematchStands, parse_expiry
 from bot.services.matches.options import PER_SEAT_WORDS, SEAT_PREFS, resolve_options, started_options
 from bot.services.matches.records import build_record, engine_options, job_for
 from bot.services.matches.service import MatchService
@@ -67,6 +67,7 @@ __all__ = [
     "NotStarted",
     "NotYourTurn",
     "Offered",
+    "RematchStands",
     "SecretMove",
     "ServiceError",
     "StalePosition",

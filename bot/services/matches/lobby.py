@@ -20,6 +20,7 @@ by the cog) closes the ones past their deadline so their messages can say so.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -49,6 +50,14 @@ class ChallengeExpired(ServiceError):
     pass
 
 
+class RematchStands(ServiceError):
+    """A rematch of these two players in this game is already open: the same challenge."""
+
+    def __init__(self, challenge: MatchRow) -> None:
+        super().__init__(f"A rematch is already open: challenge #{challenge.id} in <#{challenge.channel_id}>.")
+        self.challenge = challenge
+
+
 @dataclass(frozen=True)
 class GuildSettings:
     venue: Venue = DEFAULT_VENUE
@@ -72,6 +81,8 @@ class Lobby:
     def __init__(self, matches: MatchService) -> None:
         self.matches = matches
         self.store = LobbyStore(matches.store)
+        self._rematch_locks: dict[int, asyncio.Lock] = {}
+        """Per finished match: two Rematch clicks at once make one challenge."""
 
     # --- settings ----------------------------------------------------------------------
 
@@ -118,6 +129,7 @@ class Lobby:
         rated: bool = True,
         expires: str | None = None,
         threads_possible: bool = False,
+        clock_state: ClockState | None = None,
     ) -> MatchRow:
         """A casual challenge from `/play`: the server's default clock when none is given
         (`none` keeps a match without one), a deadline, and a thread when the server uses
@@ -137,6 +149,7 @@ class Lobby:
             rated=rated,
             in_thread=in_thread,
             expires_at=self.matches.now() + lifetime,
+            clock_state=clock_state,
         )
         return row
 
@@ -213,7 +226,13 @@ class Lobby:
 
     async def rematch(self, match_id: int, user_id: int, *, threads_possible: bool) -> MatchRow:
         """A challenge from `user_id` to the other player of a finished match: same game,
-        options, clock and rating, seats swapped.  Posted where the old challenge was."""
+        options, clock and rating, seats swapped.  Posted where the old challenge was.
+        Pressed again (by either player) while it is open, it is the same challenge: raises
+        `RematchStands` naming it."""
+        async with self._rematch_locks.setdefault(match_id, asyncio.Lock()):
+            return await self._rematch(match_id, user_id, threads_possible=threads_possible)
+
+    async def _rematch(self, match_id: int, user_id: int, *, threads_possible: bool) -> MatchRow:
         old = await self.matches.get(match_id)
         if old.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or old.seats is None:
             raise ServiceError("A rematch is offered once the match is over.")
@@ -223,23 +242,27 @@ class Lobby:
         if await self.store.is_tournament_game(match_id):
             raise ServiceError("Tournament games are paired by the tournament, not by rematches.")
         placement = await self.placement(match_id)
+        where = placement.lobby_channel_id or old.channel_id
+        other = old.seats[1 - seat]
+        for open_one in await self.matches.of_player(user_id):
+            players = {open_one.challenger_id, open_one.opponent_id}
+            if open_one.status == MatchStatus.CHALLENGE and open_one.game == old.game and players == {user_id, other}:
+                raise RematchStands(open_one)
         options = dict(old.options)
         if user_id != old.challenger_id:
             options = {k: SWAPPED_WORDS.get(v, v) for k, v in options.items()}
         stopped = clock_of(old)
         row = await self.challenge(
             game=old.game,
-            channel_id=placement.lobby_channel_id or old.channel_id,
+            channel_id=where,
             guild_id=old.guild_id,
             challenger_id=user_id,
-            opponent_id=old.seats[1 - seat],
+            opponent_id=other,
             options=options,
             seat_pref="second" if seat == 0 else "first",
             clock="none",
             rated=old.rated,
             threads_possible=threads_possible and placement.lobby_channel_id is not None,
+            clock_state=ClockState.new(stopped.control) if stopped is not None else None,
         )
-        if stopped is not None:
-            await self.store.set_challenge_clock(row.id, ClockState.new(stopped.control).to_json())
-            row = await self.matches.get(row.id)
         return row

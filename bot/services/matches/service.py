@@ -142,6 +142,7 @@ class MatchService:
         tournament_game: tuple[int, int, int] | None = None,
         in_thread: bool = False,
         expires_at: float | None = None,
+        clock_state: ClockState | None = None,
     ) -> MatchRow:
         """Open a challenge in a channel.  Raises ServiceError / InvalidOptions.
 
@@ -153,7 +154,8 @@ class MatchService:
         `tournament_game` (tournament id, pairing id, game number) links the match to the
         tournament game it plays, in the same transaction that creates it, and `expires_at`
         (time.time() seconds) is its deadline, stored with it: no crash leaves a challenge that
-        never expires."""
+        never expires.  `clock_state` (a stopped clock, e.g. a rematch's) is used instead of
+        parsing `clock`."""
         rules = self._rules(game)
         if opponent_id == challenger_id:
             raise ServiceError("You cannot challenge yourself; leave the opponent empty for an open challenge.")
@@ -161,7 +163,7 @@ class MatchService:
             raise ServiceError(f"`seat` must be one of {', '.join(SEAT_PREFS)}.")
         raw = typed_options(options or {})
         resolve_options(rules, raw, challenger_seat=0)  # validate now, map seats at accept time
-        stopped = self._parse_clock(clock)
+        stopped = clock_state if clock_state is not None else self._parse_clock(clock)
         seed = secrets.token_hex(16)
         row = await self.store.create_challenge(
             game=game,
