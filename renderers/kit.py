@@ -4,6 +4,11 @@ Why one kit: five games should look like one product.  Every renderer draws only
 board body; `frame` adds the same header strip (both players, whose turn, move number,
 clocks) and footer (outcome or a status line) around it.
 
+Text in any script: each character is drawn by the first shipped font that has it (Noto
+Sans, a Noto font per script, CJK, emoji, symbols); a line's right-to-left parts are put in
+order by `renderers.bidi`, and the script fonts are shaped by raqm when Pillow has it.  A
+name inside an English sentence is wrapped in `bidi.isolate` so the two keep their orders.
+
 Colours come from the Okabe–Ito palette, which stays distinguishable with the common
 kinds of colour blindness; the two seats also differ in lightness so a greyscale
 screenshot still tells them apart.
@@ -24,7 +29,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
+
+from renderers import bidi
 
 Color = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont
@@ -64,10 +71,14 @@ FONT_DIR = Path(__file__).with_name("fonts")
 REGULAR = "NotoSans-Regular.ttf"
 BOLD = "NotoSans-Bold.ttf"
 FALLBACKS = ("NotoSansCJKsc-Subset.otf", "NotoEmoji-Regular.ttf", "DejaVuSans-Symbols.ttf")
-"""Tried in order for a character Noto Sans lacks: CJK, then emoji, then symbols."""
+"""Tried last, in order, for a character no Noto Sans font has: CJK, then emoji, then symbols."""
 REPLACEMENT = "\ufffd"
-IGNORED = frozenset("\ufe0e\ufe0f\u200d") | frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
-"""Variation selectors, the zero-width joiner and skin tones: meaningless in a monochrome emoji font."""
+IGNORED = frozenset("\ufe0e\ufe0f") | frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
+"""Variation selectors and skin tones: meaningless in a monochrome emoji font."""
+SHAPING = bool(features.check("raqm"))
+"""Whether Pillow has raqm (HarfBuzz + FriBidi; its wheels ship it): the script fonts are then
+shaped (Arabic letters joined, Indic conjuncts formed, marks placed).  Without it they are
+drawn glyph by glyph, right-to-left runs reversed by cluster: readable, if unjoined."""
 PHONE_WIDTH = 400
 """The width (px) a phone shows a picture at: text sizes are checked as displayed there."""
 MIN_TEXT = 11
@@ -82,9 +93,16 @@ def phone_size(width: int, displayed: int = MIN_TEXT) -> int:
 
 @lru_cache(maxsize=1)
 def _coverage() -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each shipped font's characters as sorted (starts, ends) of ranges, from coverage.json."""
+    """Each shipped font's characters as sorted (starts, ends) of ranges, from coverage.json,
+    in the order fonts are tried: Noto Sans, the per-script Noto fonts, then `FALLBACKS`."""
     raw: dict[str, list[list[int]]] = json.loads((FONT_DIR / "coverage.json").read_text())
     return {name: (tuple(r[0] for r in ranges), tuple(r[1] for r in ranges)) for name, ranges in raw.items()}
+
+
+@lru_cache(maxsize=1)
+def script_faces() -> frozenset[str]:
+    """The per-script fonts (Arabic, Devanagari, Thai, ...): the ones that need shaping."""
+    return frozenset(_coverage()) - {REGULAR, *FALLBACKS}
 
 
 def _covers(name: str, char: str) -> bool:
@@ -96,15 +114,20 @@ def _covers(name: str, char: str) -> bool:
 @lru_cache(maxsize=8192)
 def _face_for(char: str) -> str | None:
     """The first shipped font that has `char` (None: no font has it)."""
-    for name in (REGULAR, *FALLBACKS):
+    for name in _coverage():
         if _covers(name, char):
             return name
     return None
 
 
+def _shaped(name: str) -> bool:
+    return SHAPING and name in script_faces()
+
+
 @lru_cache(maxsize=256)
 def _load(name: str, size: int) -> Font:
-    return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=ImageFont.Layout.BASIC)
+    engine = ImageFont.Layout.RAQM if _shaped(name) else ImageFont.Layout.BASIC
+    return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=engine)
 
 
 def font(size: int, bold: bool = False) -> Font:
@@ -116,6 +139,8 @@ def _drawable(char: str) -> str:
     """`char` as something a shipped font draws: itself, its NFKC form (𝓐 -> A), or U+FFFD."""
     if char in IGNORED:
         return ""
+    if char in bidi.CONTROLS or char in "\u200c\u200d":
+        return char
     if char.isspace():
         return " "
     if _face_for(char) is not None:
@@ -126,33 +151,93 @@ def _drawable(char: str) -> str:
     return REPLACEMENT
 
 
-@lru_cache(maxsize=8192)
-def runs(content: str, bold: bool = False) -> tuple[tuple[str, str], ...]:
-    """`content` cut into (font file, substring) runs, each drawable by its font: the
-    per-character fallback that keeps every script and emoji off the missing-glyph box."""
+def _letters(content: str, bold: bool) -> list[tuple[str, str]]:
+    """Each drawable character of `content` with the font that draws it.
+
+    A mark, joiner, digit, space or punctuation mark after a script font's letter stays in
+    that font when it has it, so that the font shapes the whole word ("محمد علي" is one run)."""
     main = BOLD if bold else REGULAR
-    out: list[list[str]] = []
+    out: list[tuple[str, str]] = []
     for char in unicodedata.normalize("NFC", content):
         for c in _drawable(char):
-            face = None if c.isspace() else _face_for(c)
-            name = main if face in (None, REGULAR) else str(face)
-            if out and out[-1][0] == name:
-                out[-1][1] += c
-            else:
-                out.append([name, c])
+            if c in bidi.CONTROLS:
+                out.append((main, c))
+                continue
+            previous = out[-1][0] if out else main
+            face = _face_for(c)
+            if previous in script_faces() and not unicodedata.category(c).startswith("L") and _covers(previous, c):
+                face = previous
+            elif c in "\u200c\u200d" or c.isspace():
+                face = previous if previous in script_faces() else None
+            out.append((main if face in (None, REGULAR) else str(face), c))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def runs(content: str, bold: bool = False) -> tuple[tuple[str, str], ...]:
+    """`content` cut into (font file, substring) runs in reading (logical) order, each drawable
+    by its font: the per-character fallback that keeps every script and emoji off the
+    missing-glyph box.  Isolate marks (see `bidi.isolate`) are left out."""
+    out: list[list[str]] = []
+    for name, c in _letters(content, bold):
+        if c in bidi.CONTROLS:
+            continue
+        if out and out[-1][0] == name:
+            out[-1][1] += c
+        else:
+            out.append([name, c])
     return tuple((name, chunk) for name, chunk in out)
 
 
+Piece = tuple[str, str, bool]
+"""(font file, text, right to left): one run drawn by one call, in drawing order."""
+
+
+@lru_cache(maxsize=8192)
+def pieces(content: str, bold: bool = False) -> tuple[Piece, ...]:
+    """`content` as runs in the order they are drawn, left to right.
+
+    Bidirectional levels come from `bidi.levels` over the whole line; each run of one font
+    and one level is then placed by rule L2.  A right-to-left run in a shaped (raqm) font
+    keeps its logical text and is laid out right to left by raqm, which also joins and
+    mirrors; any other right-to-left run is reversed here by grapheme cluster, its brackets
+    mirrored, and drawn left to right."""
+    letters = _letters(content, bold)
+    if not letters:
+        return ()
+    char_levels = bidi.levels([c for _, c in letters])
+    grouped: list[tuple[str, str, int]] = []
+    for (name, c), level in zip(letters, char_levels, strict=True):
+        if c in bidi.CONTROLS:
+            continue
+        if grouped and grouped[-1][0] == name and grouped[-1][2] == level:
+            grouped[-1] = (name, grouped[-1][1] + c, level)
+        else:
+            grouped.append((name, c, level))
+    out: list[Piece] = []
+    for index in bidi.visual_order([level for _, _, level in grouped]):
+        name, chunk, level = grouped[index]
+        rtl = level % 2 == 1
+        if rtl and not _shaped(name):
+            chunk, rtl = bidi.mirrored("".join(reversed(bidi.graphemes(chunk)))), False
+        out.append((name, chunk, rtl))
+    return tuple(out)
+
+
+def _direction(rtl: bool, name: str) -> str | None:
+    return ("rtl" if rtl else "ltr") if _shaped(name) else None
+
+
 @lru_cache(maxsize=16384)
-def _chunk_width(name: str, size: int, chunk: str) -> float:
-    return _load(name, size).getlength(chunk)
+def _chunk_width(name: str, size: int, chunk: str, rtl: bool = False) -> float:
+    return _load(name, size).getlength(chunk, direction=_direction(rtl, name))
 
 
 @lru_cache(maxsize=8192)
 def text_width(content: str, size: int, bold: bool = False) -> float:
     """Advance width of `content` at `size` px, fallback fonts included (cached: wrapping and
     fitting measure the same words again and again)."""
-    return sum(_chunk_width(name, size, chunk) for name, chunk in runs(content, bold))
+    return sum(_chunk_width(name, size, chunk, rtl) for name, chunk, rtl in pieces(content, bold))
 
 
 Box = tuple[float, float, float, float]
@@ -192,15 +277,16 @@ def recording() -> Iterator[list[TextRecord]]:
 
 
 @lru_cache(maxsize=4096)
-def _glyph_mask(name: str, size: int, chunk: str) -> tuple[Image.Image, tuple[int, int]]:
+def _glyph_mask(name: str, size: int, chunk: str, rtl: bool = False) -> tuple[Image.Image, tuple[int, int]]:
     """`chunk` rasterised once as an alpha mask, with its offset from the baseline origin.
 
     Why cache: a picture draws the same labels (coordinates, seat names, headings) every
     time, and FreeType rasterising them again costs more than the rest of the drawing."""
     f = _load(name, size)
-    left, top, right, bottom = (math.floor(v) for v in f.getbbox(chunk, anchor="ls"))
+    direction = _direction(rtl, name)
+    left, top, right, bottom = (math.floor(v) for v in f.getbbox(chunk, anchor="ls", direction=direction))
     mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), chunk, font=f, fill=255, anchor="ls")
+    ImageDraw.Draw(mask).text((-left, -top), chunk, font=f, fill=255, anchor="ls", direction=direction)
     return mask, (left, top)
 
 
@@ -236,25 +322,26 @@ def text(
     with `recording()` on, the text's ink and that box are recorded so a test can prove
     that nothing sticks out and that every text is big enough on a phone.
     """
-    pieces = [(_load(name, size), chunk) for name, chunk in runs(content, bold)]
-    widths = [_chunk_width(name, size, chunk) for name, chunk in runs(content, bold)]
+    drawn = pieces(content, bold)
+    widths = [_chunk_width(name, size, chunk, rtl) for name, chunk, rtl in drawn]
     x, y = xy
     x -= {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}[anchor[0]]
     baseline = _baseline(y, anchor[1], size, bold)
     records = _RECORDS.get()
     ink: list[Box] = []
-    for (name, chunk), (f, _), width in zip(runs(content, bold), pieces, widths, strict=True):
+    for (name, chunk, rtl), width in zip(drawn, widths, strict=True):
         if chunk.strip():
+            f, direction = _load(name, size), _direction(rtl, name)
             if stroke_width:
                 draw.text(
                     (x, baseline), chunk, font=f, fill=fill, anchor="ls", stroke_width=stroke_width,
-                    stroke_fill=stroke_fill,
+                    stroke_fill=stroke_fill, direction=direction,
                 )  # fmt: skip
             else:
-                mask, (dx, dy) = _glyph_mask(name, size, chunk)
+                mask, (dx, dy) = _glyph_mask(name, size, chunk, rtl)
                 draw.bitmap((round(x + dx), round(baseline + dy)), mask, fill=fill)
             if records is not None:
-                x0, y0, x1, y1 = f.getbbox(chunk, anchor="ls", stroke_width=stroke_width)
+                x0, y0, x1, y1 = f.getbbox(chunk, anchor="ls", stroke_width=stroke_width, direction=direction)
                 ink.append((x + x0, baseline + y0, x + x1, baseline + y1))
         x += width
     if records is not None and ink:
@@ -271,22 +358,26 @@ def text_center(
 
 
 def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> str:
-    """`content`, shortened with an ellipsis so it fits `max_width` pixels at `size`."""
+    """`content`, shortened with an ellipsis so it fits `max_width` pixels at `size`.
+
+    Cut between grapheme clusters (never inside a conjunct, an accented letter or a flag);
+    the ellipsis goes at the logical end, so a right-to-left name shows it on its left."""
     if text_width(content, size, bold) <= max_width:
         return content
-    low, high = 0, len(content)  # the longest prefix that fits with the ellipsis: binary search
+    clusters = bidi.graphemes(content)
+    low, high = 0, len(clusters)  # the most clusters that fit with the ellipsis: binary search
     while low < high:
         middle = (low + high + 1) // 2
-        if text_width(content[:middle].rstrip() + "…", size, bold) <= max_width:
+        if text_width("".join(clusters[:middle]).rstrip() + "…", size, bold) <= max_width:
             low = middle
         else:
             high = middle - 1
-    return content[:low].rstrip() + "…" if low else "…"
+    return "".join(clusters[:low]).rstrip() + "…" if low else "…"
 
 
 def wrap(content: str, size: int, width: float, bold: bool = False) -> list[str]:
     """`content` broken at spaces into lines that each fit `width` px; a word wider than a
-    line is broken between characters (CJK names have no spaces)."""
+    line is broken between grapheme clusters (CJK names have no spaces)."""
     lines: list[str] = []
     for paragraph in content.split("\n"):
         line = ""
@@ -298,11 +389,11 @@ def wrap(content: str, size: int, width: float, bold: bool = False) -> list[str]
             if line:
                 lines.append(line)
             line = ""
-            for char in word:
-                if line and text_width(line + char, size, bold) > width:
+            for cluster in bidi.graphemes(word):
+                if line and text_width(line + cluster, size, bold) > width:
                     lines.append(line)
                     line = ""
-                line += char
+                line += cluster
         lines.append(line)
     return lines
 
@@ -397,7 +488,7 @@ class Chrome:
         if outcome:
             winners = outcome["winners"]
             if winners:
-                lead = f"{header.players[winners[0]]} ({seat_names[winners[0]]}) wins"
+                lead = f"{bidi.isolate(header.players[winners[0]])} ({seat_names[winners[0]]}) wins"
                 colour = PALETTE.highlight
             else:
                 lead, colour = "Draw", PALETTE.accent
