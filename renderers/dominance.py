@@ -32,6 +32,7 @@ from renderers.kit import (
     coordinate_labels,
     fixed_palette,
     line_height,
+    phase_words,
     phone_size,
     pips,
     seat_token,
@@ -56,16 +57,6 @@ GAP = 4  # between neighbouring tiles
 OUTLINE: Color = (21, 24, 28)
 ACTIVE_FACE: Color = (247, 226, 92)
 TABLE: Color = (52, 60, 56)
-PHASE_TITLES = {
-    "layout": "Laying the Battlefield",
-    "setup": "Setup",
-    "roll": "Rolling",
-    "move": "Move phase",
-    "capture": "Capture phase",
-    "return": "Return phase",
-    "enter": "Return phase",
-    "over": "Game over",
-}
 
 
 def _seat_names() -> tuple[str, str]:
@@ -283,11 +274,7 @@ class _Column:
 def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     names = _seat_names()
     col = _Column(draw, PANEL_X, TOP - 8)
-    title = PHASE_TITLES.get(view["phase"], view["phase"])
-    limit = view["turn_limit"]
-    if view["phase"] not in ("layout", "setup"):
-        title += f" · turn {view['turn_number']}" + (f"/{limit}" if limit else "")
-    col.lines(title, SMALL_TEXT, PALETTE.text)
+    col.lines(phase_words(view["phase"]), SMALL_TEXT, PALETTE.text)
     dice: list[int] = view["roll"]
     if dice:
         roller = view["roll_seat"]

@@ -413,6 +413,35 @@ class Header:
     status: str | None = None
 
 
+PHASES: dict[str, str] = {
+    # Domino Wars
+    "first": "Choosing who starts", "draft": "Secret draft", "mulligan": "Mulligan", "play": "Playing",
+    "effect": "Resolving an effect",
+    # Dominance
+    "layout": "Laying the Battlefield", "setup": "Setup", "roll": "Rolling", "move": "Move phase",
+    "capture": "Capture phase", "return": "Return phase", "enter": "Return phase", "over": "Game over",
+    # Wonderland
+    "pool": "Picking pool decks", "dice": "Choosing dice", "action": "Action phase", "defence": "Defence",
+}  # fmt: skip
+"""A game phase in players' words, for pictures and alt text alike (the engines' names are
+notation, not English)."""
+
+
+def phase_words(phase: object) -> str:
+    return PHASES.get(str(phase), str(phase).replace("_", " ").capitalize())
+
+
+def counter(view: dict[str, Any], ply: int | None) -> str | None:
+    """The one counter a picture shows, in its footer: the game's own turn number when its
+    view has one ("Turn 57 of 500", the limit only where a limit exists, never past it),
+    else the record's ply ("Move 194").  Boards never repeat it, so two counters cannot disagree."""
+    number = view.get("turn_number")
+    if isinstance(number, int):
+        limit = int(view.get("turn_limit") or 0)
+        return f"Turn {min(number, limit)} of {limit}" if limit else f"Turn {number}"
+    return None if ply is None else f"Move {ply}"
+
+
 def seat_token(
     draw: ImageDraw.ImageDraw,
     center: tuple[float, float],
@@ -456,6 +485,17 @@ def _seat_lines(
     return lines
 
 
+FOOTER_LINES = 2
+"""Key-size lines the footer always has room for: an outcome longer than that is shortened."""
+
+
+def _at_most(lines: list[str], count: int, size: int, width: float) -> list[str]:
+    """`lines` cut to `count`, the last one ending in an ellipsis when some were left out."""
+    if len(lines) <= count:
+        return lines
+    return [*lines[: count - 1], fit_text(f"{lines[count - 1]} {' '.join(lines[count:])}", size, width)]
+
+
 class Chrome:
     """The header and footer of one picture, laid out for its width before anything is drawn."""
 
@@ -476,15 +516,32 @@ class Chrome:
         self.seats = [
             _seat_lines(view, header, seat_names, seat, self.column, (self.small, self.big)) for seat in (0, 1)
         ]
-        self.header_height = 2 * self.pad + max(sum(line_height(size) for _, size, _ in lines) for lines in self.seats)
+        self.header_height = 2 * self.pad + max(self._height(lines) for lines in (*self.seats, *self._widest()))
         self.footer_lines, self.footer_colour, footer_key = self._footer()
         self.footer_key = footer_key
-        size = self.big if footer_key else self.small
-        self.footer_height = 2 * self.pad + len(self.footer_lines) * line_height(size) if self.footer_lines else 0
+        self.footer_height = 2 * self.pad + FOOTER_LINES * line_height(self.big)
+
+    @staticmethod
+    def _height(lines: Sequence[tuple[str, int, bool]]) -> int:
+        return sum(line_height(size) for _, size, _ in lines)
+
+    def _widest(self) -> list[list[tuple[str, int, bool]]]:
+        """Each seat's header lines as they would be at their longest in this match (that
+        seat to move, its clock at nine hours): the header is this tall in every position, so
+        consecutive pictures of a match keep one size and the thread does not jump."""
+        clocks = None if self.header.clocks is None else ("888:88:88", "888:88:88")
+        widest = Header(self.header.players, self.header.ply, clocks, self.header.status)
+        view = {**self.view, "turn": [0, 1]}
+        return [
+            _seat_lines(view, widest, self.seat_names, seat, self.column, (self.small, self.big)) for seat in (0, 1)
+        ]
 
     def _footer(self) -> tuple[list[str], Color, bool]:
+        """The outcome (key size) or the counter and status (small), in at most
+        `FOOTER_LINES` key-size lines: the footer's room is the same in every position."""
         outcome = self.view.get("outcome")
         header, seat_names = self.header, self.seat_names
+        room = self.width - 2 * self.pad
         if outcome:
             winners = outcome["winners"]
             if winners:
@@ -492,15 +549,23 @@ class Chrome:
                 colour = PALETTE.highlight
             else:
                 lead, colour = "Draw", PALETTE.accent
-            return wrap(f"{lead}: {outcome['reason']}", self.big, self.width - 2 * self.pad), colour, True
+            return (
+                _at_most(wrap(f"{lead}: {outcome['reason']}", self.big, room), FOOTER_LINES, self.big, room),
+                colour,
+                True,
+            )
         parts = []
-        if header.ply is not None:
-            parts.append(f"Move {header.ply}")
+        if (count := counter(self.view, header.ply)) is not None:
+            parts.append(count)
         if header.status:
             parts.append(header.status)
         if not parts:
             return [], PALETTE.muted, False
-        return wrap("  ·  ".join(parts), self.small, self.width - 2 * self.pad), PALETTE.muted, False
+        return (
+            _at_most(wrap("  ·  ".join(parts), self.small, room), FOOTER_LINES, self.small, room),
+            PALETTE.muted,
+            False,
+        )
 
     def draw_header(self, img: Image.Image) -> None:
         draw = ImageDraw.Draw(img)
@@ -527,8 +592,6 @@ class Chrome:
                 y += line_height(size)
 
     def draw_footer(self, img: Image.Image, top: int) -> None:
-        if not self.footer_height:
-            return
         draw = ImageDraw.Draw(img)
         room = (0, top, self.width, top + self.footer_height)
         draw.rectangle(room, fill=PALETTE.panel)

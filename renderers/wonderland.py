@@ -11,13 +11,10 @@ silhouette behind them, since the rank already says which piece it is.  Image li
 and pending-attack points (top left) are 35 px red discs hanging off the token's corners,
 drawn last so that nothing covers them.  Coordinates are 22 px.
 
-Crop: the files in use (±1, at least 7) are drawn.  Ranks are never cropped: the two
-Images, the targets, always sit on the first and the last rank, so the used area always
-spans the whole height.  Only the width varies, and that is what sets the phone scale:
-when the crop is narrow the panel sits right of the board; when board plus panel would
-be wider than `MAX_WIDTH` the panel moves BELOW the board (seats side by side), so the
-picture is never wider than ~960 px.  The price is a tall picture (up to ~890×1800 with
-header and footer); a tap in Discord opens it in full.
+Frame: the whole board is drawn, every file and rank, in every position of a match: the
+picture keeps one size and one crop from the first post to the last (a crop that followed
+the pieces made the squares and the picture change size, and the thread jump).  The
+squares take what is left of `WIDTH` beside the panel (40 px on the 13-file boards).
 
 Seats differ by shape and lightness, not only colour: seat 0 lays its dominoes face up
 (ivory faces, orange rims), seat 1 face down (dark blue backs); a being's token has a
@@ -53,6 +50,7 @@ from renderers.kit import (
     fit_text,
     fixed_palette,
     line_height,
+    phase_words,
     phone_size,
     seat_token,
     text,
@@ -111,16 +109,9 @@ def _coords(name: str) -> tuple[int, int]:
 
 
 def _file_range(view: dict[str, Any]) -> tuple[int, int]:
-    """The files in use (Images, paths, beings) with one spare file each side, at least 7."""
-    used = [image["square"] for image in view["images"]]
-    used += [sq for path in view["paths"] for domino in path["dominoes"] for sq in domino]
-    used += [b["square"] for b in view["beings"]]
-    files = [_coords(s)[0] for s in used]
-    total = int(view["files"])
-    lo, hi = max(0, min(files) - 1), min(total - 1, max(files) + 1)
-    while hi - lo + 1 < min(7, total):
-        lo, hi = max(0, lo - 1), min(total - 1, hi + 1)
-    return lo, hi
+    """Every file of the board: a crop that followed the pieces changed from post to post,
+    so the squares (and the whole picture) changed size and the thread jumped."""
+    return 0, int(view["files"]) - 1
 
 
 class Layout:
@@ -653,7 +644,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) ->
     """One column right of the board, always in the same place: status, the last actions,
     seat 1's card (it sits at the top of the board), seat 0's, the dice, pending attacks."""
     col = _Column(draw, lay)
-    col.lines(f"Turn {view['turn_number']}/{view['turn_limit']} · {view['phase']}", SMALL_TEXT, PALETTE.text)
+    col.lines(phase_words(view["phase"]), SMALL_TEXT, PALETTE.text)  # the turn counter is the footer's
     actions = _last_actions(view)
     for action in actions[-3:]:
         col.lines(f"Last: {action}", KEY_TEXT, PALETTE.highlight, key=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games import CHANCE, GAMES
-from renderers.kit import Header
+from renderers.kit import Header, counter, phase_words
 
 DESCRIPTION_LIMIT = 1000
 """Discord allows 1,024 characters in an attachment's description."""
@@ -102,7 +102,7 @@ def _domineering(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str],
 def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     board: dict[str, dict[str, Any]] = view.get("board", {})
     scores = view.get("scores", [0, 0])
-    facts = [f"phase {view.get('phase')}"]
+    facts = [phase_words(view.get("phase"))]
     facts += [
         f"{seats[s]} scores {scores[s]}, hand {view['hand_sizes'][s]}, pile {view['pile_sizes'][s]}" for s in (0, 1)
     ]
@@ -124,7 +124,7 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
     underworld: dict[str, list[int]] = view.get("underworld", {})
     below = [sum(c[s] for c in underworld.values()) for s in (0, 1)]
     on_board = [sum(1 for o in stones.values() if o == s) for s in (0, 1)]
-    facts = [f"{view['phase']} phase, turn {view.get('turn_number')}"]
+    facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
     facts += [f"{seats[s]}: {on_board[s]} stones on the Battlefield, {below[s]} in the Underworld" for s in (0, 1)]
     if view.get("roll"):
         facts.append("dice " + " ".join(str(d) for d in view["roll"]))
@@ -148,7 +148,7 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
 
 def _wonderland(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     images = view["images"]
-    facts = [f"turn {view['turn_number']} of {view['turn_limit']}, {view['phase']} phase"]
+    facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
     facts += [f"{seats[i['seat']]} Image on {i['square']} with {i['lives']} lives" for i in images]
     for seat in (0, 1):
         beings = [f"{b['card']} on {b['square']}" for b in view["beings"] if b["owner"] == seat]
