@@ -2,8 +2,12 @@
 
 Why digits rather than pips on the board: a square shows one mino whose number decides
 what may cover it, so the number must be readable at a glance on a phone; the owner is
-the square's colour (Okabe–Ito orange / blue), and a small badge `+n` says how many minos
-lie under the visible one.  The two squares of the last placement get a yellow frame.
+the tile's colour (Okabe–Ito orange / blue), and a small badge "+n" says how many minos
+lie under the visible one.  Tiles are drawn as dominoes: a domino whose two halves both
+still show is one bordered tile over its two squares with a seam between the halves (the
+view's `dominoes`); a half whose partner was covered is a bordered tile of its own.  The
+two squares of the last placement get a yellow frame (yellow: the last move, as in every
+game).
 
 The right-hand panel lists, per seat, the score (squares showing that seat's minos), the
 direction, hand and pile sizes, pending skips and the public discard pile.
@@ -51,6 +55,9 @@ HEIGHT = BOARD_Y + BOARD + LABEL + 20
 PANEL_GAP = 16
 PANEL_HEIGHT = (BOARD + 12 - PANEL_GAP) // 2
 SEAT_NAMES = ("Orange", "Blue")
+TILE_INSET = 8
+"""Room between a tile's border and its squares' edges: the board shows between tiles."""
+SEAM = 4
 SMALL = (60, 30)
 DISCARDS_SHOWN = 3
 LARGE = (140, 70)
@@ -139,17 +146,42 @@ def _backdrop() -> Image.Image:
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    """The squares' minos (over the backdrop's empty board) and the last placement's frame."""
+    """The minos (over the backdrop's empty board) and the last placement's frame.
+
+    A domino both of whose halves still show is drawn as one tile over its two squares:
+    one border around it and a seam between its halves, so a player sees where each tile
+    ends.  A half whose partner was covered is a tile of its own."""
     board = view.get("board", {})
+    paired: set[str] = set()
+    for a, b in view.get("dominoes", []):
+        if a in board and b in board:
+            boxes = [_cell_box(a), _cell_box(b)]
+            x0, y0 = min(c[0] for c in boxes) + TILE_INSET, min(c[1] for c in boxes) + TILE_INSET
+            x1, y1 = max(c[2] for c in boxes) - TILE_INSET, max(c[3] for c in boxes) - TILE_INSET
+            owner = int(board[a]["owner"])
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=PALETTE.seats[owner], outline=PALETTE.pip, width=3)
+            if boxes[0][1] == boxes[1][1]:  # side by side: a vertical seam
+                mid = (boxes[0][2] + boxes[1][0]) / 2 if boxes[0][0] < boxes[1][0] else (boxes[1][2] + boxes[0][0]) / 2
+                draw.line((mid, y0 + 10, mid, y1 - 10), fill=PALETTE.seat_ink[owner], width=SEAM)
+            else:
+                top, bottom = sorted(boxes, key=lambda c: c[1])
+                mid = (top[3] + bottom[1]) / 2
+                draw.line((x0 + 10, mid, x1 - 10, mid), fill=PALETTE.seat_ink[owner], width=SEAM)
+            paired.update((a, b))
     for name, cell in board.items():
         x0, y0, x1, y1 = _cell_box(name)
         owner = int(cell["owner"])
-        draw.rounded_rectangle(
-            (x0 + 8, y0 + 8, x1 - 8, y1 - 8), radius=14, fill=PALETTE.seats[owner], outline=PALETTE.pip, width=2
-        )
+        if name not in paired:
+            draw.rounded_rectangle(
+                (x0 + TILE_INSET, y0 + TILE_INSET, x1 - TILE_INSET, y1 - TILE_INSET),
+                radius=14,
+                fill=PALETTE.seats[owner],
+                outline=PALETTE.pip,
+                width=3,
+            )
         text_center(draw, ((x0 + x1) / 2 - 4, (y0 + y1) / 2 + 8), str(cell["number"]), 64, PALETTE.seat_ink[owner])
         if cell.get("under"):
-            badge = (x1 - 50, y0 + 4, x1 - 4, y0 + 32)
+            badge = (x1 - 50, y0 + 12, x1 - 12, y0 + 40)
             draw.rounded_rectangle(badge, radius=8, fill=PALETTE.panel)
             text_center(
                 draw,
