@@ -205,7 +205,7 @@ def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
     turn = view.get("turn", [])
     room = (x, top, right, top + PANEL_HEIGHT)
     draw.rounded_rectangle(
-        room, radius=12, fill=PALETTE.panel, outline=PALETTE.highlight if seat in turn else PALETTE.panel, width=3
+        room, radius=12, fill=PALETTE.panel, outline=PALETTE.turn if seat in turn else PALETTE.panel, width=3
     )
     seat_token(draw, (x + 24, top + 28), 12, seat)
     scores = view.get("scores", [0, 0])

@@ -54,7 +54,8 @@ class Palette:
     text: Color = rgb("#F2F2F2")
     muted: Color = rgb("#A7AFB8")
     label: Color = rgb("#5B5142")
-    highlight: Color = rgb("#F0E442")  # Okabe–Ito yellow: last move
+    highlight: Color = rgb("#F0E442")  # Okabe–Ito yellow: the last move, and nothing else
+    turn: Color = rgb("#009E73")  # Okabe–Ito bluish green: whose turn, what may act now
     accent: Color = rgb("#56B4E9")  # Okabe–Ito sky blue
     good: Color = rgb("#009E73")  # Okabe–Ito bluish green
     bad: Color = rgb("#D55E00")  # Okabe–Ito vermillion
@@ -544,11 +545,8 @@ class Chrome:
         room = self.width - 2 * self.pad
         if outcome:
             winners = outcome["winners"]
-            if winners:
-                lead = f"{bidi.isolate(header.players[winners[0]])} ({seat_names[winners[0]]}) wins"
-                colour = PALETTE.highlight
-            else:
-                lead, colour = "Draw", PALETTE.accent
+            winner = f"{bidi.isolate(header.players[winners[0]])} ({seat_names[winners[0]]}) wins" if winners else ""
+            lead, colour = winner or "Draw", PALETTE.text
             return (
                 _at_most(wrap(f"{lead}: {outcome['reason']}", self.big, room), FOOTER_LINES, self.big, room),
                 colour,
@@ -576,7 +574,7 @@ class Chrome:
             left = seat * half
             room = (left + 2, 2, left + half - 2, self.header_height - 2)
             if seat in turn:
-                draw.rounded_rectangle(room, radius=10, outline=PALETTE.highlight, width=max(3, self.small // 8))
+                draw.rounded_rectangle(room, radius=10, outline=PALETTE.turn, width=max(3, self.small // 8))
             seat_token(
                 draw,
                 (left + self.pad + self.token, self.pad + line_height(self.small) / 2),
@@ -587,7 +585,7 @@ class Chrome:
             x = left + 2 * self.pad + 2 * self.token
             y = float(self.pad)
             for i, (content, size, key) in enumerate(lines):
-                colour = PALETTE.text if i == 0 else PALETTE.highlight if seat in turn else PALETTE.muted
+                colour = PALETTE.text if i == 0 or seat in turn else PALETTE.muted
                 text(draw, (x, y), content, size, colour, bold=i == 0, box=room, key=key)
                 y += line_height(size)
 
@@ -622,7 +620,7 @@ def frame(
 
 
 CHROME_SOLIDS: tuple[Color, ...] = (
-    PALETTE.background, PALETTE.panel, PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.accent,
+    PALETTE.background, PALETTE.panel, PALETTE.text, PALETTE.muted, PALETTE.turn, PALETTE.highlight, PALETTE.accent,
     PALETTE.pip, *PALETTE.seats,
 )  # fmt: skip
 CHROME_PAIRS: tuple[tuple[Color, Color], ...] = tuple(

@@ -561,7 +561,7 @@ def _draw_seat_card(col: _Column, view: dict[str, Any], seat: int) -> None:
     height = 8 + name_h + boxes_h + 8 + len(details) * line_height(SMALL_TEXT) + 8
     room = (x0, top, x1, top + height)
     draw.rounded_rectangle(
-        room, radius=10, fill=PALETTE.panel, outline=PALETTE.highlight if active else PALETTE.panel, width=4
+        room, radius=10, fill=PALETTE.panel, outline=PALETTE.turn if active else PALETTE.panel, width=4
     )
     seat_token(draw, (x0 + 22, top + 8 + name_h / 2), 12, seat)
     text(draw, (x0 + 42, top + 8 + name_h / 2), ("Orange", "Blue")[seat], SMALL_TEXT, PALETTE.text, anchor="lm",
