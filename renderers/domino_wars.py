@@ -285,12 +285,53 @@ def _pile_rows(private: dict[str, Any]) -> list[tuple[str, str]]:
     return [(t, "top") for t in top] + [(t, "") for t in middle] + [(t, "bottom") for t in bottom]
 
 
+ALL_TILES = tuple(f"{a}-{b}" for a in range(7) for b in range(a + 1, 7))
+"""The 21 tiles a seat drafts from (no doubles in Domino Wars), in reading order."""
+DRAFT_TILE = (96, 48)
+DRAFT_SIZE = 8
+
+
+def _draft_picture(view: dict[str, Any], seat: int) -> Image.Image:
+    """The secret draft as the choice it is: all 21 tiles, the ones picked framed in the
+    seat's colour and marked, the rest free to pick, and how to pick."""
+    picked = set(view["private"].get("draft", []))
+    per_row, gap_x, gap_y = 7, 16, 44
+    rows = -(-len(ALL_TILES) // per_row)
+    left = DRAFT_SIZE - len(picked)
+    how = f"Pick {left} more: type “pick 2-5”, or all at once “draft 0-1 0-2 …”." if left else "Draft complete."
+    lines = wrap(how, SMALL_TEXT, WIDTH - 2 * MARGIN)
+    top = 66 + len(lines) * line_height(SMALL_TEXT) + 8
+    img = Image.new("RGB", (WIDTH, top + rows * (DRAFT_TILE[1] + gap_y) + 10), PALETTE.background)
+    draw = ImageDraw.Draw(img)
+    seat_token(draw, (MARGIN + 14, 34), 13, seat)
+    text(draw, (MARGIN + 36, 34), f"Your secret draft ({len(picked)}/{DRAFT_SIZE})", SMALL_TEXT, PALETTE.text,
+         anchor="lm", bold=True)  # fmt: skip
+    for i, line in enumerate(lines):
+        text(draw, (MARGIN, 58 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.muted)
+    for k, tile in enumerate(ALL_TILES):
+        tx = MARGIN + (k % per_row) * (DRAFT_TILE[0] + gap_x)
+        ty = top + (k // per_row) * (DRAFT_TILE[1] + gap_y)
+        mine = tile in picked
+        if mine:
+            draw.rounded_rectangle(
+                (tx - 5, ty - 5, tx + DRAFT_TILE[0] + 5, ty + DRAFT_TILE[1] + 5), radius=10, fill=PALETTE.seats[seat]
+            )
+        _paste_tile(img, tile, (tx, ty), DRAFT_TILE, PALETTE.pip)
+        label = f"✓ {tile}" if mine else tile
+        colour = PALETTE.text if mine else PALETTE.muted
+        text_center(draw, (tx + DRAFT_TILE[0] / 2, ty + DRAFT_TILE[1] + 20), label, SMALL_TEXT, colour, bold=mine)
+    return img
+
+
 def private(view: dict[str, Any]) -> Image.Image | None:
-    """The seat's own picture: hand (large), draw pile contents (small); None when public."""
+    """The seat's own picture: during the draft the 21 tiles to choose from; later the
+    hand (large) and draw pile contents (small); None when public."""
     mine = view.get("private")
     if mine is None or view.get("you") not in (0, 1):
         return None
     seat = int(view["you"])
+    if view.get("phase") == "draft":
+        return _draft_picture(view, seat)
     hand = list(mine.get("hand", []))
     drafting = view.get("phase") == "draft"
     shown_tiles = sorted(mine.get("draft", [])) if drafting else hand

@@ -42,6 +42,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.wonderland.cards import POOL_SIZE, RANKS, RED_SUITS, SUITS
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -692,14 +693,20 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     rows = max(1, math.ceil(len(cards) / per_row))
     width = max(MIN_WIDTH, per_row * (card_w + gap) + gap)
     secret_lines = _hidden_factor_lines(view)
-    top = 60 + 36 * len(secret_lines)
+    picking = view.get("phase") == "pool" and len(cards) < POOL_SIZE
+    choices_top = 60 + 36 * len(secret_lines)
+    top = choices_top + (_choices_height(small) if picking else 0)
     height = top + rows * (card_h + gap) + 10
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
+    if picking:
+        title += f" of {POOL_SIZE}"
     text(draw, (gap, 14), title, small, PALETTE.text, bold=True)
     for i, line in enumerate(secret_lines):
-        text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.highlight)
+        text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.text)
+    if picking:
+        _draw_choices(draw, cards, int(view.get("you", 0)), choices_top, width, small)
     if not cards:
         text(draw, (gap, top + 10), "(empty)", small, PALETTE.muted)  # under the secret lines, if any
     for i, card in enumerate(cards):
@@ -716,6 +723,54 @@ def private(view: dict[str, Any]) -> Image.Image | None:
         text_center(draw, (x + card_w / 2, y + 118), f"{strength} / {attack} / {defence}", small, BLACK_INK, bold=True)
         text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, CARD_GREY)
     return img
+
+
+CHOICE_W, CHOICE_H, CHOICE_GAP = 58, 46, 6
+
+
+def _choices_height(size: int) -> int:
+    return 2 * line_height(size) + len(SUITS) * (CHOICE_H + CHOICE_GAP) + 12
+
+
+def pool_choices(pool: list[str]) -> dict[str, str]:
+    """Each of the 52 cards as "picked", "blocked" (its rank is in the pool in its colour:
+    the rule forbids it) or "free", read off the seat's own pool."""
+    taken = {(card[:-1], card[-1] in RED_SUITS) for card in pool}
+    out = {}
+    for suit in SUITS:
+        for rank in RANKS:
+            card = f"{rank}{suit}"
+            out[card] = "picked" if card in pool else "blocked" if (rank, suit in RED_SUITS) in taken else "free"
+    return out
+
+
+def _draw_choices(draw: ImageDraw.ImageDraw, pool: list[str], seat: int, top: int, width: int, size: int) -> None:
+    """The pool pick as the choice it is: all 52 cards by suit and rank; picked ones framed in
+    the seat's colour, the ones the rule now forbids (a rank already picked in that colour)
+    greyed, the rest free to pick."""
+    choices = pool_choices(pool)
+    left = POOL_SIZE - len(pool)
+    how = f"Pick {left} more (no two of one rank and colour): type “pick AH”"
+    text(draw, (CHOICE_GAP * 2, top), fit_text(how, size, width - 4 * CHOICE_GAP), size, PALETTE.muted)
+    y0 = top + line_height(size) + 6
+    x0 = (width - len(RANKS) * (CHOICE_W + CHOICE_GAP) + CHOICE_GAP) / 2
+    for row, suit in enumerate(SUITS):
+        for col, rank in enumerate(RANKS):
+            card = f"{rank}{suit}"
+            x, y = x0 + col * (CHOICE_W + CHOICE_GAP), y0 + row * (CHOICE_H + CHOICE_GAP)
+            box = (x, y, x + CHOICE_W, y + CHOICE_H)
+            if choices[card] == "picked":
+                draw.rounded_rectangle((x - 5, y - 5, x + CHOICE_W + 5, y + CHOICE_H + 5), radius=9,
+                                       fill=PALETTE.seats[seat])  # fmt: skip
+            if choices[card] == "blocked":
+                draw.rounded_rectangle(box, radius=6, fill=PALETTE.panel)
+                text_center(draw, (x + CHOICE_W / 2, y + CHOICE_H / 2), card, size, PALETTE.muted)
+            else:
+                draw.rounded_rectangle(box, radius=6, fill=WHITE)
+                card_label(draw, card, x + CHOICE_W / 2, y + CHOICE_H / 2, size)
+    legend_y = y0 + len(SUITS) * (CHOICE_H + CHOICE_GAP) + 4
+    legend = "framed: in your pool  ·  grey: that rank is taken in that colour"
+    text(draw, (CHOICE_GAP * 2, legend_y), fit_text(legend, size, width - 4 * CHOICE_GAP), size, PALETTE.muted)
 
 
 @lru_cache(maxsize=1)
