@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 
 from bot.games import CHANCE, GAMES, GameState
-from renderers import Header, private_picture
+from renderers import Header, describe, describe_private, private_picture
 from renderers.domino_wars import ALL_TILES
 from renderers.kit import recording
 from renderers.wonderland import pool_choices
+from renderers.words import move_words
 
 
 def _until(game: str, phase: str, picks: int, seed: int) -> GameState:
@@ -52,3 +53,26 @@ def test_the_pool_picture_shows_the_52_cards_as_the_rule_allows_them() -> None:
         drawn = {r.content for r in records}
         assert any(line.startswith(f"Pick {15 - picks} more") for line in drawn)
         assert {card for card, kind in choices.items() if kind == "blocked"} <= drawn  # greyed, written out
+
+
+def test_alt_text_says_chance_moves_and_the_choices_in_words() -> None:
+    assert move_words("domino_wars", "shuffle 1") == "Blue's draw pile was shuffled"
+    assert move_words("wonderland", "roll A S M") == "dice rolled: Attack, Summon, Move"
+    assert move_words("focus", "d4-b4") == "d4-b4"
+    state = _until("wonderland", "pool", 5, 2)
+    free = len(state.legal_moves(0))
+    assert f"{free} cards may still be picked" in describe_private("wonderland", state.view(0))
+    draft = _until("domino_wars", "draft", 3, 1)
+    assert "3 of 8 picked" in describe_private("domino_wars", draft.view(0))
+    for game in GAMES:
+        rng = random.Random(game)
+        state = GAMES[game].start(players=2, options={})
+        for _ in range(40):
+            if state.outcome is not None:
+                break
+            seat = CHANCE if CHANCE in state.turn else rng.choice(sorted(state.turn))
+            move = state.sample_chance(rng) if seat == CHANCE else rng.choice(state.legal_moves(seat))
+            state = state.play(seat, move)
+            text = describe(game, state.view(None))
+            assert not any(f"Last move: {word} " in text for word in ("shuffle", "roll", "first", "layout"))
+            assert "phase draft" not in text
