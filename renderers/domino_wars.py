@@ -371,5 +371,5 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     y += pile_rows * (PILE[1] + 40)
     if choices:
         for i, line in enumerate(choice_lines):
-            text(draw, (MARGIN, y + 10 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.highlight)
+            text(draw, (MARGIN, y + 10 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.text)
     return img
