@@ -24,8 +24,10 @@ Representation chosen:
 - A bracket of one pairing (a deathmatch) adds a strip of chips, one per game played.
 - Swiss and round robin have no tree: `bracket_png` draws the standings table (top
   `TABLE_ROWS`, then "+N more") followed by the current round's pairings as a grid of boxes.
-- Names are drawn as written: the kit's fonts cover Latin, Greek, Cyrillic, CJK and emoji
-  with per-character fallback; a name too long for its box is cut with an ellipsis.
+- Names are drawn as written: the kit's fonts cover Latin, Greek, Cyrillic, the scripts of
+  South Asia, South-East Asia, the Middle East and the Caucasus (shaped, right to left where
+  they read so), CJK and emoji, with per-character fallback; a name too long for its box is
+  cut between characters with an ellipsis at its logical end.
 """
 
 from __future__ import annotations
