@@ -112,7 +112,12 @@ def test_brackets_and_standings_show_the_names(script: str, fmt: Format) -> None
 def test_arabic_letters_are_joined_not_drawn_one_by_one() -> None:
     word = "محمد"
     joined = _line(word, anchor="ra")
-    one_by_one = _line("".join(reversed(word)), anchor="ra")  # the letters' isolated forms, in visual order
+    img = Image.new("RGB", joined.size, (0, 0, 0))
+    draw, x = ImageDraw.Draw(img), joined.width - 10.0
+    for letter in word:  # each letter on its own (its isolated form), placed right to left
+        x -= text(draw, (x, 16), letter, 48, (255, 255, 255), anchor="ra")
+    one_by_one = img.convert("L")
+    assert _differ(joined, _line(word, anchor="ra")) == 0  # the comparison is stable
     assert _differ(joined, one_by_one) > 200
     assert abs(text_width(word, 48) - sum(text_width(c, 48) for c in word)) > 5
 
