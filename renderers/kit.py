@@ -115,7 +115,8 @@ def _covers(name: str, char: str) -> bool:
 @lru_cache(maxsize=8192)
 def _face_for(char: str) -> str | None:
     """The first shipped font that has `char` (None: no font has it)."""
-    for name in _coverage():
+    scripts = [name for name in _coverage() if name in script_faces()]
+    for name in (REGULAR, *scripts, *FALLBACKS):
         if _covers(name, char):
             return name
     return None
