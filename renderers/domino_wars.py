@@ -258,8 +258,13 @@ def board(view: dict[str, Any]) -> Image.Image:
     img = _backdrop().copy()
     draw = ImageDraw.Draw(img)
     room = (0, 0, WIDTH, BOARD_Y - 8)
-    for i, line in enumerate(wrap(_status(view), KEY_TEXT, WIDTH - 2 * MARGIN)[:2]):
+    lines = wrap(_status(view), KEY_TEXT, WIDTH - 2 * MARGIN)[:2]
+    for i, line in enumerate(lines):
         text(draw, (MARGIN, 10 + i * line_height(KEY_TEXT)), line, KEY_TEXT, PALETTE.text, box=room, key=True)
+    placement = view.get("last_placement")
+    if placement and len(lines) < 2:  # says what the yellow frame is, in the last move's yellow
+        last = f"Last: {SEAT_NAMES[int(placement['seat'])]} on {'-'.join(placement['squares'])} (framed)"
+        text(draw, (MARGIN, 10 + line_height(KEY_TEXT)), last, KEY_TEXT, PALETTE.highlight, box=room, key=True)
     _draw_board(draw, view)
     for seat in (0, 1):
         _draw_seat_panel(img, draw, view, seat, BOARD_Y - 6 + seat * (PANEL_HEIGHT + PANEL_GAP))
