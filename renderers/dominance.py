@@ -1,7 +1,8 @@
 """Dominance board picture: the 21 Battlefield tiles, the four dice, the Underworld line.
 
 Why this layout: everything a player decides depends on which spaces the dice lit, so
-active halves are tinted yellow right on the tiles, and each stone shows the number of
+active halves are tinted yellow right on the tiles (yellow means only that: the dice
+are yellow too, and a legend under the Underworld names each colour), and each stone shows the number of
 the space under it (the source's complaint: "you have to peek under your stones").  The
 tiles are drawn as separate dominoes with a gap between them so their borders — which
 decide setup and re-entry — are obvious.
@@ -9,8 +10,9 @@ decide setup and re-entry — are obvious.
 Layout (930 px wide): the Battlefield with coordinates on the left; on the right the
 phase, the dice and what the player to move may do now ("move: b3, e5 can move"); the
 Underworld line u1 … u6 u0 across the bottom with one count per colour and space.
-Stones that may act now wear a yellow ring, stones that already moved or captured a
-small tick; the last move's path is a yellow line ending in a dot.
+Stones that may act now wear a green ring (green: may act now, as the header's outline
+of the seat to move), stones that already moved or captured a small tick; the last
+move's path is a white line on a dark casing ending in a dot.
 
 Works only from the public view (`layout`, `tiles`, `stones`, `underworld`, `roll`,
 `active`, `phase`, `can_act`, `moved`, `captured`, `last_path`, ...).
@@ -32,6 +34,7 @@ from renderers.kit import (
     coordinate_labels,
     fixed_palette,
     line_height,
+    phase_words,
     phone_size,
     pips,
     seat_token,
@@ -49,23 +52,17 @@ WIDTH = 820
 PANEL_W = WIDTH - PANEL_X - 14
 UW_TOP = TOP + BOARD_H + 64
 UW_H = 100
-HEIGHT = UW_TOP + UW_H + 14
+LEGEND_Y = UW_TOP + UW_H + 16
+HEIGHT = LEGEND_Y + 44
 UW_NAMES = ("u1", "u2", "u3", "u4", "u5", "u6", "u0")
 
 GAP = 4  # between neighbouring tiles
 OUTLINE: Color = (21, 24, 28)
 ACTIVE_FACE: Color = (247, 226, 92)
+"""Yellow here means one thing: lit by this roll (the dice, and the halves and Underworld
+spaces they light).  The last move is white on a dark casing, what may act now green."""
+LAST: Color = PALETTE.text
 TABLE: Color = (52, 60, 56)
-PHASE_TITLES = {
-    "layout": "Laying the Battlefield",
-    "setup": "Setup",
-    "roll": "Rolling",
-    "move": "Move phase",
-    "capture": "Capture phase",
-    "return": "Return phase",
-    "enter": "Return phase",
-    "over": "Game over",
-}
 
 
 def _seat_names() -> tuple[str, str]:
@@ -109,7 +106,22 @@ def _battlefield(layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, st
             _draw_tile(draw, layout, left, right)
     else:
         text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), "Tiles not laid yet", 30, PALETTE.muted)
+    _draw_legend(draw)
     return img
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw) -> None:
+    """One line under the Underworld saying what each colour means (the same in every picture)."""
+    y = LEGEND_Y + 14
+    x = float(LEFT)
+    room = (0, LEGEND_Y - 4, WIDTH, HEIGHT)
+    draw.rounded_rectangle((x, y - 11, x + 22, y + 11), radius=4, fill=ACTIVE_FACE, outline=OUTLINE, width=2)
+    x += 30 + text(draw, (x + 30, y), "lit by the roll", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
+    draw.ellipse((x, y - 11, x + 22, y + 11), fill=PALETTE.turn, outline=OUTLINE, width=2)
+    x += 30 + text(draw, (x + 30, y), "may act now", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
+    draw.line((x, y, x + 30, y), fill=OUTLINE, width=11)
+    draw.line((x, y, x + 30, y), fill=LAST, width=6)
+    text(draw, (x + 38, y), "last move", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
 
 
 def _tile_box(left: str, right: str) -> tuple[float, float, float, float]:
@@ -175,7 +187,7 @@ def _draw_stones(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         if name in ready:
             ring = radius + 7
             draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), fill=OUTLINE)
-            draw.ellipse((cx - ring + 2, cy - ring + 2, cx + ring - 2, cy + ring - 2), fill=PALETTE.good)
+            draw.ellipse((cx - ring + 2, cy - ring + 2, cx + ring - 2, cy + ring - 2), fill=PALETTE.turn)
         outline = PALETTE.pip if owner == 0 else PALETTE.text
         draw.ellipse(
             (cx - radius, cy - radius, cx + radius, cy + radius), fill=PALETTE.seats[owner], outline=outline, width=3
@@ -191,14 +203,15 @@ def _draw_path(draw: ImageDraw.ImageDraw, path: list[str]) -> None:
     points = [_centre(p) for p in path if p != "u0" or path[-1] == "u0"]
     if len(points) > 1:
         draw.line(points, fill=OUTLINE, width=11, joint="curve")
-        draw.line(points, fill=PALETTE.highlight, width=6, joint="curve")
+        draw.line(points, fill=LAST, width=6, joint="curve")
         sx, sy = points[0]
-        draw.ellipse((sx - 9, sy - 9, sx + 9, sy + 9), fill=PALETTE.highlight, outline=OUTLINE, width=2)
+        draw.ellipse((sx - 9, sy - 9, sx + 9, sy + 9), fill=LAST, outline=OUTLINE, width=2)
     ex, ey = points[-1]
-    draw.ellipse((ex - 12, ey - 12, ex + 12, ey + 12), fill=PALETTE.highlight, outline=OUTLINE, width=3)
+    draw.ellipse((ex - 12, ey - 12, ex + 12, ey + 12), fill=LAST, outline=OUTLINE, width=3)
     if not path[-1].startswith("u"):
         x0, y0, x1, y1 = _square_box(path[-1])
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=PALETTE.highlight, width=4)
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=OUTLINE, width=7)
+        draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=LAST, width=3)
 
 
 def _draw_underworld(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -212,7 +225,7 @@ def _draw_underworld(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             (x0, y0, x1, y1),
             radius=10,
             fill=ACTIVE_FACE if lit else PALETTE.panel,
-            outline=PALETTE.good if name in ready else PALETTE.grid,
+            outline=PALETTE.turn if name in ready else PALETTE.grid,
             width=7 if name in ready else 2,
         )
         ink = PALETTE.pip if lit else PALETTE.text
@@ -254,12 +267,12 @@ def _instruction(view: dict[str, Any]) -> str:
         return f"{who} rolls four dice."
     if phase == "move":
         example = "u3-u5" if acting.startswith("u") else "c3-c5"
-        return f"{who} moves: {acting} can move. Write from-to like `{example}`, or `done`."
+        return f"{who} moves: {acting} can move. Write from-to like “{example}”, or “done”."
     if phase == "capture":
-        return f"{who} captures: {acting} can capture. Write `c5xc6`, or `done`."
+        return f"{who} captures: {acting} can capture. Write “c5xc6”, or “done”."
     if phase == "return":
         return f"{who} rolls two dice to bring a stone back from u0."
-    return f"{who} returns a stone: `enter {view['can_act'][0]}` or `enter {view['can_act'][1]}`."
+    return f"{who} returns a stone: “enter {view['can_act'][0]}” or “enter {view['can_act'][1]}”."
 
 
 SMALL_TEXT = phone_size(WIDTH)
@@ -283,11 +296,7 @@ class _Column:
 def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     names = _seat_names()
     col = _Column(draw, PANEL_X, TOP - 8)
-    title = PHASE_TITLES.get(view["phase"], view["phase"])
-    limit = view["turn_limit"]
-    if view["phase"] not in ("layout", "setup"):
-        title += f" · turn {view['turn_number']}" + (f"/{limit}" if limit else "")
-    col.lines(title, SMALL_TEXT, PALETTE.text)
+    col.lines(phase_words(view["phase"]), SMALL_TEXT, PALETTE.text)
     dice: list[int] = view["roll"]
     if dice:
         roller = view["roll_seat"]
@@ -306,7 +315,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     if not view["outcome"]:
         seat_token(draw, (col.x + 12, col.y + line_height(KEY_TEXT) / 2), 11, who)
         col.lines(f"{names[who]} to play", KEY_TEXT, PALETTE.text, indent=30, key=True)
-    col.lines(_instruction(view), SMALL_TEXT, PALETTE.highlight)
+    col.lines(_instruction(view), SMALL_TEXT, PALETTE.text)
     col.y += 6
     last = view["last_move"]
     if last:
@@ -329,7 +338,7 @@ def palette() -> Image.Image:
     """Every colour a Dominance picture draws, and the anti-aliased edges of its text:
     mapping to it is ~4x faster than finding a palette per picture."""
     solids = [
-        PALETTE.background, TABLE, PALETTE.ivory, OUTLINE, ACTIVE_FACE, PALETTE.panel, *PALETTE.seats, PALETTE.good,
+        PALETTE.background, TABLE, PALETTE.ivory, OUTLINE, ACTIVE_FACE, PALETTE.panel, *PALETTE.seats, PALETTE.turn,
         PALETTE.grid, PALETTE.text, PALETTE.muted, PALETTE.highlight, *PALETTE.seat_ink, PALETTE.label,
         *CHROME_SOLIDS,
     ]  # fmt: skip

@@ -278,7 +278,7 @@ def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) ->
     kept = [set(k) for k in view.get("kept", [[], []])]
     width = POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0]
     centre = POOL_X + width / 2
-    text_center(draw, (centre, POOL_Y + 38), f"{len(left)} left", SMALL_TEXT, PALETTE.highlight)
+    text_center(draw, (centre, POOL_Y + 38), f"{len(left)} left", SMALL_TEXT, PALETTE.text)
     top = POOL_Y + 56
     for i, tile in enumerate(ALL_TILES):
         x = POOL_X + (i % POOL_COLUMNS) * (TILE[0] + POOL_GAP[0])

@@ -2,8 +2,12 @@
 
 Why digits rather than pips on the board: a square shows one mino whose number decides
 what may cover it, so the number must be readable at a glance on a phone; the owner is
-the square's colour (Okabe–Ito orange / blue), and a small badge `+n` says how many minos
-lie under the visible one.  The two squares of the last placement get a yellow frame.
+the tile's colour (Okabe–Ito orange / blue), and a small badge "+n" says how many minos
+lie under the visible one.  Tiles are drawn as dominoes: a domino whose two halves both
+still show is one bordered tile over its two squares with a seam between the halves (the
+view's `dominoes`); a half whose partner was covered is a bordered tile of its own.  The
+two squares of the last placement get a yellow frame (yellow: the last move, as in every
+game).
 
 The right-hand panel lists, per seat, the score (squares showing that seat's minos), the
 direction, hand and pile sizes, pending skips and the public discard pile.
@@ -51,6 +55,9 @@ HEIGHT = BOARD_Y + BOARD + LABEL + 20
 PANEL_GAP = 16
 PANEL_HEIGHT = (BOARD + 12 - PANEL_GAP) // 2
 SEAT_NAMES = ("Orange", "Blue")
+TILE_INSET = 8
+"""Room between a tile's border and its squares' edges: the board shows between tiles."""
+SEAM = 4
 SMALL = (60, 30)
 DISCARDS_SHOWN = 3
 LARGE = (140, 70)
@@ -139,17 +146,42 @@ def _backdrop() -> Image.Image:
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    """The squares' minos (over the backdrop's empty board) and the last placement's frame."""
+    """The minos (over the backdrop's empty board) and the last placement's frame.
+
+    A domino both of whose halves still show is drawn as one tile over its two squares:
+    one border around it and a seam between its halves, so a player sees where each tile
+    ends.  A half whose partner was covered is a tile of its own."""
     board = view.get("board", {})
+    paired: set[str] = set()
+    for a, b in view.get("dominoes", []):
+        if a in board and b in board:
+            boxes = [_cell_box(a), _cell_box(b)]
+            x0, y0 = min(c[0] for c in boxes) + TILE_INSET, min(c[1] for c in boxes) + TILE_INSET
+            x1, y1 = max(c[2] for c in boxes) - TILE_INSET, max(c[3] for c in boxes) - TILE_INSET
+            owner = int(board[a]["owner"])
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=PALETTE.seats[owner], outline=PALETTE.pip, width=3)
+            if boxes[0][1] == boxes[1][1]:  # side by side: a vertical seam
+                mid = (boxes[0][2] + boxes[1][0]) / 2 if boxes[0][0] < boxes[1][0] else (boxes[1][2] + boxes[0][0]) / 2
+                draw.line((mid, y0 + 10, mid, y1 - 10), fill=PALETTE.seat_ink[owner], width=SEAM)
+            else:
+                top, bottom = sorted(boxes, key=lambda c: c[1])
+                mid = (top[3] + bottom[1]) / 2
+                draw.line((x0 + 10, mid, x1 - 10, mid), fill=PALETTE.seat_ink[owner], width=SEAM)
+            paired.update((a, b))
     for name, cell in board.items():
         x0, y0, x1, y1 = _cell_box(name)
         owner = int(cell["owner"])
-        draw.rounded_rectangle(
-            (x0 + 8, y0 + 8, x1 - 8, y1 - 8), radius=14, fill=PALETTE.seats[owner], outline=PALETTE.pip, width=2
-        )
+        if name not in paired:
+            draw.rounded_rectangle(
+                (x0 + TILE_INSET, y0 + TILE_INSET, x1 - TILE_INSET, y1 - TILE_INSET),
+                radius=14,
+                fill=PALETTE.seats[owner],
+                outline=PALETTE.pip,
+                width=3,
+            )
         text_center(draw, ((x0 + x1) / 2 - 4, (y0 + y1) / 2 + 8), str(cell["number"]), 64, PALETTE.seat_ink[owner])
         if cell.get("under"):
-            badge = (x1 - 50, y0 + 4, x1 - 4, y0 + 32)
+            badge = (x1 - 50, y0 + 12, x1 - 12, y0 + 40)
             draw.rounded_rectangle(badge, radius=8, fill=PALETTE.panel)
             text_center(
                 draw,
@@ -173,7 +205,7 @@ def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
     turn = view.get("turn", [])
     room = (x, top, right, top + PANEL_HEIGHT)
     draw.rounded_rectangle(
-        room, radius=12, fill=PALETTE.panel, outline=PALETTE.highlight if seat in turn else PALETTE.panel, width=3
+        room, radius=12, fill=PALETTE.panel, outline=PALETTE.turn if seat in turn else PALETTE.panel, width=3
     )
     seat_token(draw, (x + 24, top + 28), 12, seat)
     scores = view.get("scores", [0, 0])
@@ -226,8 +258,13 @@ def board(view: dict[str, Any]) -> Image.Image:
     img = _backdrop().copy()
     draw = ImageDraw.Draw(img)
     room = (0, 0, WIDTH, BOARD_Y - 8)
-    for i, line in enumerate(wrap(_status(view), KEY_TEXT, WIDTH - 2 * MARGIN)[:2]):
+    lines = wrap(_status(view), KEY_TEXT, WIDTH - 2 * MARGIN)[:2]
+    for i, line in enumerate(lines):
         text(draw, (MARGIN, 10 + i * line_height(KEY_TEXT)), line, KEY_TEXT, PALETTE.text, box=room, key=True)
+    placement = view.get("last_placement")
+    if placement and len(lines) < 2:  # says what the yellow frame is, in the last move's yellow
+        last = f"Last: {SEAT_NAMES[int(placement['seat'])]} on {'-'.join(placement['squares'])} (framed)"
+        text(draw, (MARGIN, 10 + line_height(KEY_TEXT)), last, KEY_TEXT, PALETTE.highlight, box=room, key=True)
     _draw_board(draw, view)
     for seat in (0, 1):
         _draw_seat_panel(img, draw, view, seat, BOARD_Y - 6 + seat * (PANEL_HEIGHT + PANEL_GAP))
@@ -253,12 +290,53 @@ def _pile_rows(private: dict[str, Any]) -> list[tuple[str, str]]:
     return [(t, "top") for t in top] + [(t, "") for t in middle] + [(t, "bottom") for t in bottom]
 
 
+ALL_TILES = tuple(f"{a}-{b}" for a in range(7) for b in range(a + 1, 7))
+"""The 21 tiles a seat drafts from (no doubles in Domino Wars), in reading order."""
+DRAFT_TILE = (96, 48)
+DRAFT_SIZE = 8
+
+
+def _draft_picture(view: dict[str, Any], seat: int) -> Image.Image:
+    """The secret draft as the choice it is: all 21 tiles, the ones picked framed in the
+    seat's colour and marked, the rest free to pick, and how to pick."""
+    picked = set(view["private"].get("draft", []))
+    per_row, gap_x, gap_y = 7, 16, 44
+    rows = -(-len(ALL_TILES) // per_row)
+    left = DRAFT_SIZE - len(picked)
+    how = f"Pick {left} more: type “pick 2-5”, or all at once “draft 0-1 0-2 …”." if left else "Draft complete."
+    lines = wrap(how, SMALL_TEXT, WIDTH - 2 * MARGIN)
+    top = 66 + len(lines) * line_height(SMALL_TEXT) + 8
+    img = Image.new("RGB", (WIDTH, top + rows * (DRAFT_TILE[1] + gap_y) + 10), PALETTE.background)
+    draw = ImageDraw.Draw(img)
+    seat_token(draw, (MARGIN + 14, 34), 13, seat)
+    text(draw, (MARGIN + 36, 34), f"Your secret draft ({len(picked)}/{DRAFT_SIZE})", SMALL_TEXT, PALETTE.text,
+         anchor="lm", bold=True)  # fmt: skip
+    for i, line in enumerate(lines):
+        text(draw, (MARGIN, 58 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.muted)
+    for k, tile in enumerate(ALL_TILES):
+        tx = MARGIN + (k % per_row) * (DRAFT_TILE[0] + gap_x)
+        ty = top + (k // per_row) * (DRAFT_TILE[1] + gap_y)
+        mine = tile in picked
+        if mine:
+            draw.rounded_rectangle(
+                (tx - 5, ty - 5, tx + DRAFT_TILE[0] + 5, ty + DRAFT_TILE[1] + 5), radius=10, fill=PALETTE.seats[seat]
+            )
+        _paste_tile(img, tile, (tx, ty), DRAFT_TILE, PALETTE.pip)
+        label = f"✓ {tile}" if mine else tile
+        colour = PALETTE.text if mine else PALETTE.muted
+        text_center(draw, (tx + DRAFT_TILE[0] / 2, ty + DRAFT_TILE[1] + 20), label, SMALL_TEXT, colour, bold=mine)
+    return img
+
+
 def private(view: dict[str, Any]) -> Image.Image | None:
-    """The seat's own picture: hand (large), draw pile contents (small); None when public."""
+    """The seat's own picture: during the draft the 21 tiles to choose from; later the
+    hand (large) and draw pile contents (small); None when public."""
     mine = view.get("private")
     if mine is None or view.get("you") not in (0, 1):
         return None
     seat = int(view["you"])
+    if view.get("phase") == "draft":
+        return _draft_picture(view, seat)
     hand = list(mine.get("hand", []))
     drafting = view.get("phase") == "draft"
     shown_tiles = sorted(mine.get("draft", [])) if drafting else hand
@@ -298,5 +376,5 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     y += pile_rows * (PILE[1] + 40)
     if choices:
         for i, line in enumerate(choice_lines):
-            text(draw, (MARGIN, y + 10 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.highlight)
+            text(draw, (MARGIN, y + 10 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.text)
     return img

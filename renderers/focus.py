@@ -219,12 +219,12 @@ def _row_disc(seat: int, row: int) -> int | None:
 
 def _draw_cards(draw: ImageDraw.ImageDraw, framed: tuple[bool, bool], in_setup: bool) -> None:
     """What the seat cards show whatever the position: frame, name, row labels and discs.
-    `framed[seat]`: the seat is to move or has won (a yellow outline)."""
+    `framed[seat]`: the seat is to move or has won (a green outline, as in the header)."""
     seat_names = GAMES["focus"].info.seat_names
     for seat in (0, 1):
         top = _card_top(seat)
         box = (PANEL_X, top, PANEL_X + PANEL_W, top + CARD_H)
-        border = PALETTE.highlight if framed[seat] else PALETTE.panel
+        border = PALETTE.turn if framed[seat] else PALETTE.panel
         draw.rounded_rectangle(box, radius=14, fill=PALETTE.panel, outline=border, width=4 if framed[seat] else 1)
         seat_token(draw, (PANEL_X + 30, top + 32), 15, seat)
         name = fit_text(seat_names[seat], SMALL_TEXT, PANEL_W - 70, bold=True)  # the outline marks who moves
@@ -241,7 +241,7 @@ def _draw_cards(draw: ImageDraw.ImageDraw, framed: tuple[bool, bool], in_setup: 
 
 
 def _framed(view: dict[str, Any]) -> tuple[bool, bool]:
-    """Which seat cards wear the yellow outline: the seat to move, or the winner."""
+    """Which seat cards wear the green outline: the seat to move, or the winner."""
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
     turn = set(view.get("turn", []))

@@ -4,6 +4,11 @@ Why one kit: five games should look like one product.  Every renderer draws only
 board body; `frame` adds the same header strip (both players, whose turn, move number,
 clocks) and footer (outcome or a status line) around it.
 
+Text in any script: each character is drawn by the first shipped font that has it (Noto
+Sans, a Noto font per script, CJK, emoji, symbols); a line's right-to-left parts are put in
+order by `renderers.bidi`, and the script fonts are shaped by raqm when Pillow has it.  A
+name inside an English sentence is wrapped in `bidi.isolate` so the two keep their orders.
+
 Colours come from the Okabe–Ito palette, which stays distinguishable with the common
 kinds of colour blindness; the two seats also differ in lightness so a greyscale
 screenshot still tells them apart.
@@ -24,7 +29,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
+
+from renderers import bidi
 
 Color = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont
@@ -47,7 +54,8 @@ class Palette:
     text: Color = rgb("#F2F2F2")
     muted: Color = rgb("#A7AFB8")
     label: Color = rgb("#5B5142")
-    highlight: Color = rgb("#F0E442")  # Okabe–Ito yellow: last move
+    highlight: Color = rgb("#F0E442")  # Okabe–Ito yellow: the last move, and nothing else
+    turn: Color = rgb("#009E73")  # Okabe–Ito bluish green: whose turn, what may act now
     accent: Color = rgb("#56B4E9")  # Okabe–Ito sky blue
     good: Color = rgb("#009E73")  # Okabe–Ito bluish green
     bad: Color = rgb("#D55E00")  # Okabe–Ito vermillion
@@ -64,10 +72,14 @@ FONT_DIR = Path(__file__).with_name("fonts")
 REGULAR = "NotoSans-Regular.ttf"
 BOLD = "NotoSans-Bold.ttf"
 FALLBACKS = ("NotoSansCJKsc-Subset.otf", "NotoEmoji-Regular.ttf", "DejaVuSans-Symbols.ttf")
-"""Tried in order for a character Noto Sans lacks: CJK, then emoji, then symbols."""
+"""Tried last, in order, for a character no Noto Sans font has: CJK, then emoji, then symbols."""
 REPLACEMENT = "\ufffd"
-IGNORED = frozenset("\ufe0e\ufe0f\u200d") | frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
-"""Variation selectors, the zero-width joiner and skin tones: meaningless in a monochrome emoji font."""
+IGNORED = frozenset("\ufe0e\ufe0f") | frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
+"""Variation selectors and skin tones: meaningless in a monochrome emoji font."""
+SHAPING = bool(features.check("raqm"))
+"""Whether Pillow has raqm (HarfBuzz + FriBidi; its wheels ship it): the script fonts are then
+shaped (Arabic letters joined, Indic conjuncts formed, marks placed).  Without it they are
+drawn glyph by glyph, right-to-left runs reversed by cluster: readable, if unjoined."""
 PHONE_WIDTH = 400
 """The width (px) a phone shows a picture at: text sizes are checked as displayed there."""
 MIN_TEXT = 11
@@ -82,9 +94,16 @@ def phone_size(width: int, displayed: int = MIN_TEXT) -> int:
 
 @lru_cache(maxsize=1)
 def _coverage() -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each shipped font's characters as sorted (starts, ends) of ranges, from coverage.json."""
+    """Each shipped font's characters as sorted (starts, ends) of ranges, from coverage.json,
+    in the order fonts are tried: Noto Sans, the per-script Noto fonts, then `FALLBACKS`."""
     raw: dict[str, list[list[int]]] = json.loads((FONT_DIR / "coverage.json").read_text())
     return {name: (tuple(r[0] for r in ranges), tuple(r[1] for r in ranges)) for name, ranges in raw.items()}
+
+
+@lru_cache(maxsize=1)
+def script_faces() -> frozenset[str]:
+    """The per-script fonts (Arabic, Devanagari, Thai, ...): the ones that need shaping."""
+    return frozenset(_coverage()) - {REGULAR, *FALLBACKS}
 
 
 def _covers(name: str, char: str) -> bool:
@@ -96,15 +115,21 @@ def _covers(name: str, char: str) -> bool:
 @lru_cache(maxsize=8192)
 def _face_for(char: str) -> str | None:
     """The first shipped font that has `char` (None: no font has it)."""
-    for name in (REGULAR, *FALLBACKS):
+    scripts = [name for name in _coverage() if name in script_faces()]
+    for name in (REGULAR, *scripts, *FALLBACKS):
         if _covers(name, char):
             return name
     return None
 
 
+def _shaped(name: str) -> bool:
+    return SHAPING and name in script_faces()
+
+
 @lru_cache(maxsize=256)
 def _load(name: str, size: int) -> Font:
-    return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=ImageFont.Layout.BASIC)
+    engine = ImageFont.Layout.RAQM if _shaped(name) else ImageFont.Layout.BASIC
+    return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=engine)
 
 
 def font(size: int, bold: bool = False) -> Font:
@@ -116,6 +141,8 @@ def _drawable(char: str) -> str:
     """`char` as something a shipped font draws: itself, its NFKC form (𝓐 -> A), or U+FFFD."""
     if char in IGNORED:
         return ""
+    if char in bidi.CONTROLS or char in "\u200c\u200d":
+        return char
     if char.isspace():
         return " "
     if _face_for(char) is not None:
@@ -126,33 +153,93 @@ def _drawable(char: str) -> str:
     return REPLACEMENT
 
 
-@lru_cache(maxsize=8192)
-def runs(content: str, bold: bool = False) -> tuple[tuple[str, str], ...]:
-    """`content` cut into (font file, substring) runs, each drawable by its font: the
-    per-character fallback that keeps every script and emoji off the missing-glyph box."""
+def _letters(content: str, bold: bool) -> list[tuple[str, str]]:
+    """Each drawable character of `content` with the font that draws it.
+
+    A mark, joiner, digit, space or punctuation mark after a script font's letter stays in
+    that font when it has it, so that the font shapes the whole word ("محمد علي" is one run)."""
     main = BOLD if bold else REGULAR
-    out: list[list[str]] = []
+    out: list[tuple[str, str]] = []
     for char in unicodedata.normalize("NFC", content):
         for c in _drawable(char):
-            face = None if c.isspace() else _face_for(c)
-            name = main if face in (None, REGULAR) else str(face)
-            if out and out[-1][0] == name:
-                out[-1][1] += c
-            else:
-                out.append([name, c])
+            if c in bidi.CONTROLS:
+                out.append((main, c))
+                continue
+            previous = out[-1][0] if out else main
+            face = _face_for(c)
+            if previous in script_faces() and not unicodedata.category(c).startswith("L") and _covers(previous, c):
+                face = previous
+            elif c in "\u200c\u200d" or c.isspace():
+                face = previous if previous in script_faces() else None
+            out.append((main if face in (None, REGULAR) else str(face), c))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def runs(content: str, bold: bool = False) -> tuple[tuple[str, str], ...]:
+    """`content` cut into (font file, substring) runs in reading (logical) order, each drawable
+    by its font: the per-character fallback that keeps every script and emoji off the
+    missing-glyph box.  Isolate marks (see `bidi.isolate`) are left out."""
+    out: list[list[str]] = []
+    for name, c in _letters(content, bold):
+        if c in bidi.CONTROLS:
+            continue
+        if out and out[-1][0] == name:
+            out[-1][1] += c
+        else:
+            out.append([name, c])
     return tuple((name, chunk) for name, chunk in out)
 
 
+Piece = tuple[str, str, bool]
+"""(font file, text, right to left): one run drawn by one call, in drawing order."""
+
+
+@lru_cache(maxsize=8192)
+def pieces(content: str, bold: bool = False) -> tuple[Piece, ...]:
+    """`content` as runs in the order they are drawn, left to right.
+
+    Bidirectional levels come from `bidi.levels` over the whole line; each run of one font
+    and one level is then placed by rule L2.  A right-to-left run in a shaped (raqm) font
+    keeps its logical text and is laid out right to left by raqm, which also joins and
+    mirrors; any other right-to-left run is reversed here by grapheme cluster, its brackets
+    mirrored, and drawn left to right."""
+    letters = _letters(content, bold)
+    if not letters:
+        return ()
+    char_levels = bidi.levels([c for _, c in letters])
+    grouped: list[tuple[str, str, int]] = []
+    for (name, c), level in zip(letters, char_levels, strict=True):
+        if c in bidi.CONTROLS:
+            continue
+        if grouped and grouped[-1][0] == name and grouped[-1][2] == level:
+            grouped[-1] = (name, grouped[-1][1] + c, level)
+        else:
+            grouped.append((name, c, level))
+    out: list[Piece] = []
+    for index in bidi.visual_order([level for _, _, level in grouped]):
+        name, chunk, level = grouped[index]
+        rtl = level % 2 == 1
+        if rtl and not _shaped(name):
+            chunk, rtl = bidi.mirrored("".join(reversed(bidi.graphemes(chunk)))), False
+        out.append((name, chunk, rtl))
+    return tuple(out)
+
+
+def _direction(rtl: bool, name: str) -> str | None:
+    return ("rtl" if rtl else "ltr") if _shaped(name) else None
+
+
 @lru_cache(maxsize=16384)
-def _chunk_width(name: str, size: int, chunk: str) -> float:
-    return _load(name, size).getlength(chunk)
+def _chunk_width(name: str, size: int, chunk: str, rtl: bool = False) -> float:
+    return _load(name, size).getlength(chunk, direction=_direction(rtl, name))
 
 
 @lru_cache(maxsize=8192)
 def text_width(content: str, size: int, bold: bool = False) -> float:
     """Advance width of `content` at `size` px, fallback fonts included (cached: wrapping and
     fitting measure the same words again and again)."""
-    return sum(_chunk_width(name, size, chunk) for name, chunk in runs(content, bold))
+    return sum(_chunk_width(name, size, chunk, rtl) for name, chunk, rtl in pieces(content, bold))
 
 
 Box = tuple[float, float, float, float]
@@ -192,15 +279,16 @@ def recording() -> Iterator[list[TextRecord]]:
 
 
 @lru_cache(maxsize=4096)
-def _glyph_mask(name: str, size: int, chunk: str) -> tuple[Image.Image, tuple[int, int]]:
+def _glyph_mask(name: str, size: int, chunk: str, rtl: bool = False) -> tuple[Image.Image, tuple[int, int]]:
     """`chunk` rasterised once as an alpha mask, with its offset from the baseline origin.
 
     Why cache: a picture draws the same labels (coordinates, seat names, headings) every
     time, and FreeType rasterising them again costs more than the rest of the drawing."""
     f = _load(name, size)
-    left, top, right, bottom = (math.floor(v) for v in f.getbbox(chunk, anchor="ls"))
+    direction = _direction(rtl, name)
+    left, top, right, bottom = (math.floor(v) for v in f.getbbox(chunk, anchor="ls", direction=direction))
     mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), chunk, font=f, fill=255, anchor="ls")
+    ImageDraw.Draw(mask).text((-left, -top), chunk, font=f, fill=255, anchor="ls", direction=direction)
     return mask, (left, top)
 
 
@@ -236,25 +324,26 @@ def text(
     with `recording()` on, the text's ink and that box are recorded so a test can prove
     that nothing sticks out and that every text is big enough on a phone.
     """
-    pieces = [(_load(name, size), chunk) for name, chunk in runs(content, bold)]
-    widths = [_chunk_width(name, size, chunk) for name, chunk in runs(content, bold)]
+    drawn = pieces(content, bold)
+    widths = [_chunk_width(name, size, chunk, rtl) for name, chunk, rtl in drawn]
     x, y = xy
     x -= {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}[anchor[0]]
     baseline = _baseline(y, anchor[1], size, bold)
     records = _RECORDS.get()
     ink: list[Box] = []
-    for (name, chunk), (f, _), width in zip(runs(content, bold), pieces, widths, strict=True):
+    for (name, chunk, rtl), width in zip(drawn, widths, strict=True):
         if chunk.strip():
+            f, direction = _load(name, size), _direction(rtl, name)
             if stroke_width:
                 draw.text(
                     (x, baseline), chunk, font=f, fill=fill, anchor="ls", stroke_width=stroke_width,
-                    stroke_fill=stroke_fill,
+                    stroke_fill=stroke_fill, direction=direction,
                 )  # fmt: skip
             else:
-                mask, (dx, dy) = _glyph_mask(name, size, chunk)
+                mask, (dx, dy) = _glyph_mask(name, size, chunk, rtl)
                 draw.bitmap((round(x + dx), round(baseline + dy)), mask, fill=fill)
             if records is not None:
-                x0, y0, x1, y1 = f.getbbox(chunk, anchor="ls", stroke_width=stroke_width)
+                x0, y0, x1, y1 = f.getbbox(chunk, anchor="ls", stroke_width=stroke_width, direction=direction)
                 ink.append((x + x0, baseline + y0, x + x1, baseline + y1))
         x += width
     if records is not None and ink:
@@ -271,22 +360,26 @@ def text_center(
 
 
 def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> str:
-    """`content`, shortened with an ellipsis so it fits `max_width` pixels at `size`."""
+    """`content`, shortened with an ellipsis so it fits `max_width` pixels at `size`.
+
+    Cut between grapheme clusters (never inside a conjunct, an accented letter or a flag);
+    the ellipsis goes at the logical end, so a right-to-left name shows it on its left."""
     if text_width(content, size, bold) <= max_width:
         return content
-    low, high = 0, len(content)  # the longest prefix that fits with the ellipsis: binary search
+    clusters = bidi.graphemes(content)
+    low, high = 0, len(clusters)  # the most clusters that fit with the ellipsis: binary search
     while low < high:
         middle = (low + high + 1) // 2
-        if text_width(content[:middle].rstrip() + "…", size, bold) <= max_width:
+        if text_width("".join(clusters[:middle]).rstrip() + "…", size, bold) <= max_width:
             low = middle
         else:
             high = middle - 1
-    return content[:low].rstrip() + "…" if low else "…"
+    return "".join(clusters[:low]).rstrip() + "…" if low else "…"
 
 
 def wrap(content: str, size: int, width: float, bold: bool = False) -> list[str]:
     """`content` broken at spaces into lines that each fit `width` px; a word wider than a
-    line is broken between characters (CJK names have no spaces)."""
+    line is broken between grapheme clusters (CJK names have no spaces)."""
     lines: list[str] = []
     for paragraph in content.split("\n"):
         line = ""
@@ -298,11 +391,11 @@ def wrap(content: str, size: int, width: float, bold: bool = False) -> list[str]
             if line:
                 lines.append(line)
             line = ""
-            for char in word:
-                if line and text_width(line + char, size, bold) > width:
+            for cluster in bidi.graphemes(word):
+                if line and text_width(line + cluster, size, bold) > width:
                     lines.append(line)
                     line = ""
-                line += char
+                line += cluster
         lines.append(line)
     return lines
 
@@ -320,6 +413,35 @@ class Header:
     ply: int | None = None
     clocks: tuple[str, str] | None = None
     status: str | None = None
+
+
+PHASES: dict[str, str] = {
+    # Domino Wars
+    "first": "Choosing who starts", "draft": "Secret draft", "mulligan": "Mulligan", "play": "Playing",
+    "effect": "Resolving an effect",
+    # Dominance
+    "layout": "Laying the Battlefield", "setup": "Setup", "roll": "Rolling", "move": "Move phase",
+    "capture": "Capture phase", "return": "Return phase", "enter": "Return phase", "over": "Game over",
+    # Wonderland
+    "pool": "Picking pool decks", "dice": "Choosing dice", "action": "Action phase", "defence": "Defence",
+}  # fmt: skip
+"""A game phase in players' words, for pictures and alt text alike (the engines' names are
+notation, not English)."""
+
+
+def phase_words(phase: object) -> str:
+    return PHASES.get(str(phase), str(phase).replace("_", " ").capitalize())
+
+
+def counter(view: dict[str, Any], ply: int | None) -> str | None:
+    """The one counter a picture shows, in its footer: the game's own turn number when its
+    view has one ("Turn 57 of 500", the limit only where a limit exists, never past it),
+    else the record's ply ("Move 194").  Boards never repeat it, so two counters cannot disagree."""
+    number = view.get("turn_number")
+    if isinstance(number, int):
+        limit = int(view.get("turn_limit") or 0)
+        return f"Turn {min(number, limit)} of {limit}" if limit else f"Turn {number}"
+    return None if ply is None else f"Move {ply}"
 
 
 def seat_token(
@@ -365,6 +487,17 @@ def _seat_lines(
     return lines
 
 
+FOOTER_LINES = 2
+"""Key-size lines the footer always has room for: an outcome longer than that is shortened."""
+
+
+def _at_most(lines: list[str], count: int, size: int, width: float) -> list[str]:
+    """`lines` cut to `count`, the last one ending in an ellipsis when some were left out."""
+    if len(lines) <= count:
+        return lines
+    return [*lines[: count - 1], fit_text(f"{lines[count - 1]} {' '.join(lines[count:])}", size, width)]
+
+
 class Chrome:
     """The header and footer of one picture, laid out for its width before anything is drawn."""
 
@@ -385,31 +518,53 @@ class Chrome:
         self.seats = [
             _seat_lines(view, header, seat_names, seat, self.column, (self.small, self.big)) for seat in (0, 1)
         ]
-        self.header_height = 2 * self.pad + max(sum(line_height(size) for _, size, _ in lines) for lines in self.seats)
+        self.header_height = 2 * self.pad + max(self._height(lines) for lines in (*self.seats, *self._widest()))
         self.footer_lines, self.footer_colour, footer_key = self._footer()
         self.footer_key = footer_key
-        size = self.big if footer_key else self.small
-        self.footer_height = 2 * self.pad + len(self.footer_lines) * line_height(size) if self.footer_lines else 0
+        self.footer_height = 2 * self.pad + FOOTER_LINES * line_height(self.big)
+
+    @staticmethod
+    def _height(lines: Sequence[tuple[str, int, bool]]) -> int:
+        return sum(line_height(size) for _, size, _ in lines)
+
+    def _widest(self) -> list[list[tuple[str, int, bool]]]:
+        """Each seat's header lines as they would be at their longest in this match (that
+        seat to move, its clock at nine hours): the header is this tall in every position, so
+        consecutive pictures of a match keep one size and the thread does not jump."""
+        clocks = None if self.header.clocks is None else ("888:88:88", "888:88:88")
+        widest = Header(self.header.players, self.header.ply, clocks, self.header.status)
+        view = {**self.view, "turn": [0, 1]}
+        return [
+            _seat_lines(view, widest, self.seat_names, seat, self.column, (self.small, self.big)) for seat in (0, 1)
+        ]
 
     def _footer(self) -> tuple[list[str], Color, bool]:
+        """The outcome (key size) or the counter and status (small), in at most
+        `FOOTER_LINES` key-size lines: the footer's room is the same in every position."""
         outcome = self.view.get("outcome")
         header, seat_names = self.header, self.seat_names
+        room = self.width - 2 * self.pad
         if outcome:
             winners = outcome["winners"]
-            if winners:
-                lead = f"{header.players[winners[0]]} ({seat_names[winners[0]]}) wins"
-                colour = PALETTE.highlight
-            else:
-                lead, colour = "Draw", PALETTE.accent
-            return wrap(f"{lead}: {outcome['reason']}", self.big, self.width - 2 * self.pad), colour, True
+            winner = f"{bidi.isolate(header.players[winners[0]])} ({seat_names[winners[0]]}) wins" if winners else ""
+            lead, colour = winner or "Draw", PALETTE.text
+            return (
+                _at_most(wrap(f"{lead}: {outcome['reason']}", self.big, room), FOOTER_LINES, self.big, room),
+                colour,
+                True,
+            )
         parts = []
-        if header.ply is not None:
-            parts.append(f"Move {header.ply}")
+        if (count := counter(self.view, header.ply)) is not None:
+            parts.append(count)
         if header.status:
             parts.append(header.status)
         if not parts:
             return [], PALETTE.muted, False
-        return wrap("  ·  ".join(parts), self.small, self.width - 2 * self.pad), PALETTE.muted, False
+        return (
+            _at_most(wrap("  ·  ".join(parts), self.small, room), FOOTER_LINES, self.small, room),
+            PALETTE.muted,
+            False,
+        )
 
     def draw_header(self, img: Image.Image) -> None:
         draw = ImageDraw.Draw(img)
@@ -420,7 +575,7 @@ class Chrome:
             left = seat * half
             room = (left + 2, 2, left + half - 2, self.header_height - 2)
             if seat in turn:
-                draw.rounded_rectangle(room, radius=10, outline=PALETTE.highlight, width=max(3, self.small // 8))
+                draw.rounded_rectangle(room, radius=10, outline=PALETTE.turn, width=max(3, self.small // 8))
             seat_token(
                 draw,
                 (left + self.pad + self.token, self.pad + line_height(self.small) / 2),
@@ -431,13 +586,11 @@ class Chrome:
             x = left + 2 * self.pad + 2 * self.token
             y = float(self.pad)
             for i, (content, size, key) in enumerate(lines):
-                colour = PALETTE.text if i == 0 else PALETTE.highlight if seat in turn else PALETTE.muted
+                colour = PALETTE.text if i == 0 or seat in turn else PALETTE.muted
                 text(draw, (x, y), content, size, colour, bold=i == 0, box=room, key=key)
                 y += line_height(size)
 
     def draw_footer(self, img: Image.Image, top: int) -> None:
-        if not self.footer_height:
-            return
         draw = ImageDraw.Draw(img)
         room = (0, top, self.width, top + self.footer_height)
         draw.rectangle(room, fill=PALETTE.panel)
@@ -468,7 +621,7 @@ def frame(
 
 
 CHROME_SOLIDS: tuple[Color, ...] = (
-    PALETTE.background, PALETTE.panel, PALETTE.text, PALETTE.muted, PALETTE.highlight, PALETTE.accent,
+    PALETTE.background, PALETTE.panel, PALETTE.text, PALETTE.muted, PALETTE.turn, PALETTE.highlight, PALETTE.accent,
     PALETTE.pip, *PALETTE.seats,
 )  # fmt: skip
 CHROME_PAIRS: tuple[tuple[Color, Color], ...] = tuple(

@@ -24,8 +24,10 @@ Representation chosen:
 - A bracket of one pairing (a deathmatch) adds a strip of chips, one per game played.
 - Swiss and round robin have no tree: `bracket_png` draws the standings table (top
   `TABLE_ROWS`, then "+N more") followed by the current round's pairings as a grid of boxes.
-- Names are drawn as written: the kit's fonts cover Latin, Greek, Cyrillic, CJK and emoji
-  with per-character fallback; a name too long for its box is cut with an ellipsis.
+- Names are drawn as written: the kit's fonts cover Latin, Greek, Cyrillic, the scripts of
+  South Asia, South-East Asia, the Middle East and the Caucasus (shaped, right to left where
+  they read so), CJK and emoji, with per-character fallback; a name too long for its box is
+  cut between characters with an ellipsis at its logical end.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from PIL import Image, ImageDraw
 from bot.tournaments import Format, Pairing, Player, Standing, Tournament
 from bot.tournaments.brackets import FINAL, LOSERS, MAIN, RESET, WINNERS
 from bot.tournaments.model import BYE, FORFEIT, HOST, PLAYED, UNNEEDED
+from renderers.bidi import isolate
 from renderers.kit import PALETTE, Color, fit_text, fixed_palette, line_height, phone_size, text_width, to_png, wrap
 from renderers.kit import text as kit_text
 
@@ -297,7 +300,7 @@ class _Header:
         if self.champion:
             middle = y + 8 + line_height(self.champion_size) / 2
             trophy(draw, (PAD + 18, middle), 36)
-            text = fit_text(f"Champion: {self.champion}", self.champion_size, inner - 50)
+            text = fit_text(f"Champion: {isolate(self.champion)}", self.champion_size, inner - 50)
             kit_text(draw, (PAD + 48, middle), text, self.champion_size, PALETTE.highlight, anchor="lm", box=room)
 
 
@@ -666,15 +669,22 @@ def _preferred_layout(
 def focused_window(t: Tournament) -> tuple[list[Section], list[Pairing]]:
     """The two columns a player needs: each section's round being played (its pairings
     still to decide) and its next, or, when a section has no next round left, its current
-    round and the grand final; once every section is decided, the finals."""
+    round and the grand final.  Once every section is decided, the final rounds: a single
+    bracket's last two, each section's last round and the grand final, or the grand final
+    and its reset when the reset was played."""
     sections, finals = bracket_sections(t)
     opens = []
     for section in sections:
         open_columns = [i for i, column in enumerate(section.columns) if not all(p.finished for p in column)]
         opens.append(open_columns[0] if open_columns else None)
     live = [(s, o) for s, o in zip(sections, opens, strict=True) if o is not None]
-    if not live:
-        return [], finals[:2]
+    if not live:  # two columns at most, so that it reads on a phone
+        played = [p for p in finals[:2] if p.method != UNNEEDED]
+        if len(played) == 2:
+            return [], played
+        for section in sections:
+            section.start = max(0, len(section.columns) - (1 if played else 2))
+        return sections, played
     room = min(len(s.columns) - o for s, o in live)
     for section, start in live:
         section.start = start
@@ -691,7 +701,8 @@ def focused_bracket(event: Event) -> Image.Image:
     names = round_names(t)
     probe = _Header(event, STANDINGS_WIDTH, phone=True)
     layout = layout_bracket(sections, finals, PHONE, probe.height, names, title_size=PHONE.name_size)
-    return _draw_bracket(event, layout, "the round being played and the next", phone=True)
+    note = "the final rounds" if event.finished else "the round being played and the next"
+    return _draw_bracket(event, layout, note, phone=True)
 
 
 def _bracket_picture(event: Event) -> Image.Image:

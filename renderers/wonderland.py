@@ -11,13 +11,10 @@ silhouette behind them, since the rank already says which piece it is.  Image li
 and pending-attack points (top left) are 35 px red discs hanging off the token's corners,
 drawn last so that nothing covers them.  Coordinates are 22 px.
 
-Crop: the files in use (±1, at least 7) are drawn.  Ranks are never cropped: the two
-Images, the targets, always sit on the first and the last rank, so the used area always
-spans the whole height.  Only the width varies, and that is what sets the phone scale:
-when the crop is narrow the panel sits right of the board; when board plus panel would
-be wider than `MAX_WIDTH` the panel moves BELOW the board (seats side by side), so the
-picture is never wider than ~960 px.  The price is a tall picture (up to ~890×1800 with
-header and footer); a tap in Discord opens it in full.
+Frame: the whole board is drawn, every file and rank, in every position of a match: the
+picture keeps one size and one crop from the first post to the last (a crop that followed
+the pieces made the squares and the picture change size, and the thread jump).  The
+squares take what is left of `WIDTH` beside the panel (40 px on the 13-file boards).
 
 Seats differ by shape and lightness, not only colour: seat 0 lays its dominoes face up
 (ivory faces, orange rims), seat 1 face down (dark blue backs); a being's token has a
@@ -45,6 +42,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.wonderland.cards import POOL_SIZE, RANKS, RED_SUITS, SUITS
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -53,6 +51,7 @@ from renderers.kit import (
     fit_text,
     fixed_palette,
     line_height,
+    phase_words,
     phone_size,
     seat_token,
     text,
@@ -111,16 +110,9 @@ def _coords(name: str) -> tuple[int, int]:
 
 
 def _file_range(view: dict[str, Any]) -> tuple[int, int]:
-    """The files in use (Images, paths, beings) with one spare file each side, at least 7."""
-    used = [image["square"] for image in view["images"]]
-    used += [sq for path in view["paths"] for domino in path["dominoes"] for sq in domino]
-    used += [b["square"] for b in view["beings"]]
-    files = [_coords(s)[0] for s in used]
-    total = int(view["files"])
-    lo, hi = max(0, min(files) - 1), min(total - 1, max(files) + 1)
-    while hi - lo + 1 < min(7, total):
-        lo, hi = max(0, lo - 1), min(total - 1, hi + 1)
-    return lo, hi
+    """Every file of the board: a crop that followed the pieces changed from post to post,
+    so the squares (and the whole picture) changed size and the thread jumped."""
+    return 0, int(view["files"]) - 1
 
 
 class Layout:
@@ -570,7 +562,7 @@ def _draw_seat_card(col: _Column, view: dict[str, Any], seat: int) -> None:
     height = 8 + name_h + boxes_h + 8 + len(details) * line_height(SMALL_TEXT) + 8
     room = (x0, top, x1, top + height)
     draw.rounded_rectangle(
-        room, radius=10, fill=PALETTE.panel, outline=PALETTE.highlight if active else PALETTE.panel, width=4
+        room, radius=10, fill=PALETTE.panel, outline=PALETTE.turn if active else PALETTE.panel, width=4
     )
     seat_token(draw, (x0 + 22, top + 8 + name_h / 2), 12, seat)
     text(draw, (x0 + 42, top + 8 + name_h / 2), ("Orange", "Blue")[seat], SMALL_TEXT, PALETTE.text, anchor="lm",
@@ -653,7 +645,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) ->
     """One column right of the board, always in the same place: status, the last actions,
     seat 1's card (it sits at the top of the board), seat 0's, the dice, pending attacks."""
     col = _Column(draw, lay)
-    col.lines(f"Turn {view['turn_number']}/{view['turn_limit']} · {view['phase']}", SMALL_TEXT, PALETTE.text)
+    col.lines(phase_words(view["phase"]), SMALL_TEXT, PALETTE.text)  # the turn counter is the footer's
     actions = _last_actions(view)
     for action in actions[-3:]:
         col.lines(f"Last: {action}", KEY_TEXT, PALETTE.highlight, key=True)
@@ -701,14 +693,20 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     rows = max(1, math.ceil(len(cards) / per_row))
     width = max(MIN_WIDTH, per_row * (card_w + gap) + gap)
     secret_lines = _hidden_factor_lines(view)
-    top = 60 + 36 * len(secret_lines)
+    picking = view.get("phase") == "pool" and len(cards) < POOL_SIZE
+    choices_top = 60 + 36 * len(secret_lines)
+    top = choices_top + (_choices_height(small) if picking else 0)
     height = top + rows * (card_h + gap) + 10
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
+    if picking:
+        title += f" of {POOL_SIZE}"
     text(draw, (gap, 14), title, small, PALETTE.text, bold=True)
     for i, line in enumerate(secret_lines):
-        text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.highlight)
+        text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.text)
+    if picking:
+        _draw_choices(draw, cards, int(view.get("you", 0)), choices_top, width, small)
     if not cards:
         text(draw, (gap, top + 10), "(empty)", small, PALETTE.muted)  # under the secret lines, if any
     for i, card in enumerate(cards):
@@ -725,6 +723,54 @@ def private(view: dict[str, Any]) -> Image.Image | None:
         text_center(draw, (x + card_w / 2, y + 118), f"{strength} / {attack} / {defence}", small, BLACK_INK, bold=True)
         text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, CARD_GREY)
     return img
+
+
+CHOICE_W, CHOICE_H, CHOICE_GAP = 58, 46, 6
+
+
+def _choices_height(size: int) -> int:
+    return 2 * line_height(size) + len(SUITS) * (CHOICE_H + CHOICE_GAP) + 12
+
+
+def pool_choices(pool: list[str]) -> dict[str, str]:
+    """Each of the 52 cards as "picked", "blocked" (its rank is in the pool in its colour:
+    the rule forbids it) or "free", read off the seat's own pool."""
+    taken = {(card[:-1], card[-1] in RED_SUITS) for card in pool}
+    out = {}
+    for suit in SUITS:
+        for rank in RANKS:
+            card = f"{rank}{suit}"
+            out[card] = "picked" if card in pool else "blocked" if (rank, suit in RED_SUITS) in taken else "free"
+    return out
+
+
+def _draw_choices(draw: ImageDraw.ImageDraw, pool: list[str], seat: int, top: int, width: int, size: int) -> None:
+    """The pool pick as the choice it is: all 52 cards by suit and rank; picked ones framed in
+    the seat's colour, the ones the rule now forbids (a rank already picked in that colour)
+    greyed, the rest free to pick."""
+    choices = pool_choices(pool)
+    left = POOL_SIZE - len(pool)
+    how = f"Pick {left} more (no two of one rank and colour): type “pick AH”"
+    text(draw, (CHOICE_GAP * 2, top), fit_text(how, size, width - 4 * CHOICE_GAP), size, PALETTE.muted)
+    y0 = top + line_height(size) + 6
+    x0 = (width - len(RANKS) * (CHOICE_W + CHOICE_GAP) + CHOICE_GAP) / 2
+    for row, suit in enumerate(SUITS):
+        for col, rank in enumerate(RANKS):
+            card = f"{rank}{suit}"
+            x, y = x0 + col * (CHOICE_W + CHOICE_GAP), y0 + row * (CHOICE_H + CHOICE_GAP)
+            box = (x, y, x + CHOICE_W, y + CHOICE_H)
+            if choices[card] == "picked":
+                draw.rounded_rectangle((x - 5, y - 5, x + CHOICE_W + 5, y + CHOICE_H + 5), radius=9,
+                                       fill=PALETTE.seats[seat])  # fmt: skip
+            if choices[card] == "blocked":
+                draw.rounded_rectangle(box, radius=6, fill=PALETTE.panel)
+                text_center(draw, (x + CHOICE_W / 2, y + CHOICE_H / 2), card, size, PALETTE.muted)
+            else:
+                draw.rounded_rectangle(box, radius=6, fill=WHITE)
+                card_label(draw, card, x + CHOICE_W / 2, y + CHOICE_H / 2, size)
+    legend_y = y0 + len(SUITS) * (CHOICE_H + CHOICE_GAP) + 4
+    legend = "framed: in your pool  ·  grey: that rank is taken in that colour"
+    text(draw, (CHOICE_GAP * 2, legend_y), fit_text(legend, size, width - 4 * CHOICE_GAP), size, PALETTE.muted)
 
 
 @lru_cache(maxsize=1)

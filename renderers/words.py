@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games import CHANCE, GAMES
-from renderers.kit import Header
+from renderers.kit import Header, counter, phase_words
 
 DESCRIPTION_LIMIT = 1000
 """Discord allows 1,024 characters in an attachment's description."""
@@ -102,7 +102,7 @@ def _domineering(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str],
 def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     board: dict[str, dict[str, Any]] = view.get("board", {})
     scores = view.get("scores", [0, 0])
-    facts = [f"phase {view.get('phase')}"]
+    facts = [phase_words(view.get("phase"))]
     facts += [
         f"{seats[s]} scores {scores[s]}, hand {view['hand_sizes'][s]}, pile {view['pile_sizes'][s]}" for s in (0, 1)
     ]
@@ -124,7 +124,7 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
     underworld: dict[str, list[int]] = view.get("underworld", {})
     below = [sum(c[s] for c in underworld.values()) for s in (0, 1)]
     on_board = [sum(1 for o in stones.values() if o == s) for s in (0, 1)]
-    facts = [f"{view['phase']} phase, turn {view.get('turn_number')}"]
+    facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
     facts += [f"{seats[s]}: {on_board[s]} stones on the Battlefield, {below[s]} in the Underworld" for s in (0, 1)]
     if view.get("roll"):
         facts.append("dice " + " ".join(str(d) for d in view["roll"]))
@@ -148,7 +148,7 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
 
 def _wonderland(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     images = view["images"]
-    facts = [f"turn {view['turn_number']} of {view['turn_limit']}, {view['phase']} phase"]
+    facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
     facts += [f"{seats[i['seat']]} Image on {i['square']} with {i['lives']} lives" for i in images]
     for seat in (0, 1):
         beings = [f"{b['card']} on {b['square']}" for b in view["beings"] if b["owner"] == seat]
@@ -186,9 +186,33 @@ _GAMES: dict[str, Callable[[dict[str, Any], Sequence[str]], tuple[list[str], lis
 }
 
 
-def _last(view: dict[str, Any]) -> str:
+FACES = {"C": "Chance", "F": "Force", "D": "Defend", "A": "Attack", "M": "Move", "S": "Summon"}
+"""Wonderland's die faces in words (the notation writes their letters)."""
+
+
+def move_words(game: str, move: str) -> str:
+    """A move as a player would say it: chance notation ("shuffle 1", "roll A S M") becomes
+    a sentence; a player's own move stays in its notation, which players type and read."""
+    seats = GAMES[game].info.seat_names
+    word, _, rest = move.partition(" ")
+    numbers = rest.split()
+    if word == "shuffle" and numbers and numbers[0] in ("0", "1"):
+        return f"{seats[int(numbers[0])]}'s draw pile was shuffled"
+    if word == "first" and numbers and numbers[0] in ("0", "1"):
+        return f"{seats[int(numbers[0])]} was drawn to start"
+    if word == "roll" and numbers:
+        faces = [FACES.get(n, n) for n in numbers] if game == "wonderland" else numbers
+        return "dice rolled: " + ", ".join(faces)
+    if word == "draw" and numbers:
+        return f"tile {numbers[0]} drawn"
+    if word == "layout":
+        return "the Battlefield was laid out"
+    return move
+
+
+def _last(view: dict[str, Any], game: str) -> str:
     last = view.get("last_move")
-    return f"Last move: {last}" if last else "No move yet"
+    return f"Last move: {move_words(game, str(last))}" if last else "No move yet"
 
 
 # ----------------------------------------------------------------------------- public API
@@ -198,13 +222,13 @@ def describe(game: str, view: dict[str, Any], header: Header | None = None) -> s
     """Alt text of the board picture of `view`: the game, whose turn, material, last move."""
     facts, _ = _GAMES[game](view, GAMES[game].info.seat_names)
     title = f"{GAMES[game].info.name} board"
-    return _clip([title, _turn(game, view, header), *facts, _last(view)])
+    return _clip([title, _turn(game, view, header), *facts, _last(view, game)])
 
 
 def text_board(game: str, view: dict[str, Any], header: Header | None = None) -> str:
     """The position in characters (monospaced lines), with whose turn and the last move on top."""
     facts, rows = _GAMES[game](view, GAMES[game].info.seat_names)
-    sentences = [f"{GAMES[game].info.name}: {_turn(game, view, header)}", _last(view), *facts]
+    sentences = [f"{GAMES[game].info.name}: {_turn(game, view, header)}", _last(view, game), *facts]
     top = [s.rstrip(".") + "." for s in sentences]
     return "\n".join([*top, "", *rows])
 
@@ -213,6 +237,12 @@ def describe_private(game: str, view: dict[str, Any]) -> str:
     """Alt text of a seat's private picture: only what that seat's own view holds."""
     mine = view.get("private") or {}
     name = GAMES[game].info.name
+    if game == "domino_wars" and view.get("phase") == "draft":
+        drafted = list(mine.get("draft", []))
+        return _clip([
+            f"{name}: your secret draft, {len(drafted)} of 8 picked: {' '.join(drafted) or 'none yet'}",
+            f"{21 - len(drafted)} of the 21 tiles left to pick from",
+        ])  # fmt: skip
     if game == "domino_wars":
         shown = mine.get("draft") if view.get("phase") == "draft" else mine.get("hand")
         what = "draft" if view.get("phase") == "draft" else "hand"
@@ -220,5 +250,10 @@ def describe_private(game: str, view: dict[str, Any]) -> str:
         return _clip([f"{name}: your {what}: {' '.join(shown or []) or 'empty'}", f"draw pile: {pile or 'empty'}"])
     if game == "wonderland":
         pool = mine.get("pool", [])
-        return _clip([f"{name}: your pool deck, {len(pool)} cards: {' '.join(pool) or 'empty'}"])
+        facts = [f"{name}: your pool deck, {len(pool)} of 15 cards: {' '.join(pool) or 'none yet'}"]
+        if view.get("phase") == "pool" and len(pool) < 15:
+            taken = {(card[:-1], card[-1] in "HD") for card in pool}
+            free = 52 - len(pool) - sum(1 for rank, _ in taken)  # each picked rank-and-colour blocks its twin
+            facts.append(f"{free} cards may still be picked (no two of one rank and colour)")
+        return _clip(facts)
     return _clip([f"{name}: your private view"])

@@ -1,21 +1,32 @@
 """Rebuild the fonts shipped in renderers/fonts/ (a developer's tool, never run at install).
 
-Why a script: the pictures need Latin with accents, Greek, Cyrillic, CJK and emoji, and the
-full Noto CJK collection alone is ~19 MB.  This script cuts the upstream OFL fonts down to
-what player names and the pictures' own text use, writes static instances of the variable
-fonts (Pillow then needs no axis handling), and records each file's character coverage in
-`coverage.json` so the kit can pick a font per character without parsing font tables at
-run time.  The outputs are committed; installing the package needs nothing of this.
+Why a script: the pictures need Latin with accents, Greek, Cyrillic, CJK, emoji and the
+scripts of South and South-East Asia, the Middle East and the Caucasus (Arabic, Hebrew,
+Devanagari, Bengali, Thai, ...), and the full Noto CJK collection alone is ~19 MB.  This
+script cuts the upstream OFL fonts down to what player names and the pictures' own text
+use, writes static instances of the variable fonts (Pillow then needs no axis handling),
+and records each file's character coverage in `coverage.json` so the kit can pick a font
+per character without parsing font tables at run time.  The outputs are committed;
+installing the package needs nothing of this.
 
 Sources (pass their paths; the Noto fonts are OFL 1.1, DejaVu is under the Bitstream Vera
 licence, a permissive font licence of the same kind):
 - Noto Sans and Noto Emoji (variable TTFs), e.g. from the PyPI package `manimgx-fonts`;
 - Noto Sans CJK (NotoSansCJK-Regular.ttc), e.g. from Debian's `fonts-noto-cjk`;
-- DejaVu Sans (DejaVuSans.ttf), e.g. from Debian's `fonts-dejavu-core`, for symbols.
+- DejaVu Sans (DejaVuSans.ttf), e.g. from Debian's `fonts-dejavu-core`, for symbols;
+- the per-script Noto Sans fonts (NotoSansArabic-Regular.ttf, ...), e.g. from Debian's
+  `fonts-noto-core` (/usr/share/fonts/truetype/noto).
 
     pip install fonttools
     python scripts/build_fonts.py NotoSans[wght].ttf NotoEmoji[wght].ttf NotoSansCJK-Regular.ttc \\
-        /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+        /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/noto
+    python scripts/build_fonts.py --scripts /usr/share/fonts/truetype/noto   # only the script fonts
+
+The script fonts keep every character they have but lose their hinting (half their size:
+Pillow draws them anti-aliased at picture sizes, where hints change nothing visible); only
+the Regular weight ships, so a bold name in these scripts is drawn regular.  Their OpenType
+layout tables are kept whole: Arabic joining, Indic conjuncts and Thai marks need them, and
+`renderers/kit.py` shapes these runs with raqm.
 
 The CJK subset is every hanzi/kanji/hanja of GB 2312, JIS X 0208, KS X 1001 and Big5's
 frequent level, the 2,350 Hangul syllables of KS X 1001, kana and CJK punctuation: the
@@ -108,12 +119,42 @@ def _ranges(path: Path) -> list[list[int]]:
     return ranges
 
 
+SCRIPTS = (
+    "Arabic", "Hebrew", "Devanagari", "Bengali", "Thai", "Tamil", "Telugu", "Kannada", "Malayalam",
+    "Gujarati", "Gurmukhi", "Oriya", "Sinhala", "Khmer", "Lao", "Myanmar", "Georgian", "Armenian",
+    "Ethiopic",
+)  # fmt: skip
+"""Scripts with their own Noto Sans font, in the order the kit tries them (no two share letters)."""
+
+
+def script_files() -> list[str]:
+    return [f"NotoSans{script}-Regular.ttf" for script in SCRIPTS]
+
+
+def build_scripts(noto_dir: str) -> None:
+    """Subset (dehint) each per-script font of `noto_dir` into renderers/fonts."""
+    for name in script_files():
+        font = TTFont(Path(noto_dir) / name)
+        _subset(font, set(font.getBestCmap()), OUT / name)
+
+
+def write_coverage() -> None:
+    """coverage.json: each shipped font's characters, in the order the kit tries them."""
+    files = ["NotoSans-Regular.ttf", *script_files(), *FALLBACKS]
+    coverage = {name: _ranges(OUT / name) for name in files}
+    (OUT / "coverage.json").write_text(json.dumps(coverage, separators=(",", ":")) + "\n")
+    for name in [*files, "NotoSans-Bold.ttf", "coverage.json"]:
+        print(f"{name}: {(OUT / name).stat().st_size / 1024:.0f} KiB")
+
+
+FALLBACKS = ("NotoSansCJKsc-Subset.otf", "NotoEmoji-Regular.ttf", "DejaVuSans-Symbols.ttf")
+
 SYMBOLS = [(0x2000, 0x2BFF), (0xFFFD, 0xFFFD), (0x1D400, 0x1D7FF)]
 """What DejaVu Sans adds last: arrows, dingbats, box drawing, the replacement character and
 the mathematical letters some names are written in (𝐀𝐝𝐚)."""
 
 
-def main(sans: str, emoji: str, cjk: str, dejavu: str) -> None:
+def main(sans: str, emoji: str, cjk: str, dejavu: str, noto_dir: str) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     wanted = {cp for lo, hi in LATIN_GREEK_CYRILLIC for cp in range(lo, hi + 1)}
     _subset(_static(sans, 400), wanted, OUT / "NotoSans-Regular.ttf")
@@ -125,12 +166,13 @@ def main(sans: str, emoji: str, cjk: str, dejavu: str) -> None:
     _subset(sc, _cjk_characters(), OUT / "NotoSansCJKsc-Subset.otf")
     symbols = {cp for lo, hi in SYMBOLS for cp in range(lo, hi + 1)}
     _subset(TTFont(dejavu), symbols, OUT / "DejaVuSans-Symbols.ttf")
-    files = ["NotoSans-Regular.ttf", "NotoSansCJKsc-Subset.otf", "NotoEmoji-Regular.ttf", "DejaVuSans-Symbols.ttf"]
-    coverage = {name: _ranges(OUT / name) for name in files}
-    (OUT / "coverage.json").write_text(json.dumps(coverage, separators=(",", ":")) + "\n")
-    for name in [*files, "NotoSans-Bold.ttf", "coverage.json"]:
-        print(f"{name}: {(OUT / name).stat().st_size / 1024:.0f} KiB")
+    build_scripts(noto_dir)
+    write_coverage()
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:5])
+    if sys.argv[1:2] == ["--scripts"]:
+        build_scripts(sys.argv[2])
+        write_coverage()
+    else:
+        main(*sys.argv[1:6])

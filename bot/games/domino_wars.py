@@ -8,7 +8,9 @@ Representation
 --------------
 * The board is three tuples of 16 ints indexed `file + 4 * rank`: the visible mino's
   number (-1: empty), its owner (-1: empty) and how many minos lie under it.  Covered
-  minos matter only as a count, so nothing more is kept.
+  minos matter only as a count, so nothing more is kept.  A fourth tuple, `partners`,
+  names the square holding the other half of each visible mino's domino while both halves
+  are still visible (-1 once one is covered): pictures draw those pairs as dominoes.
 * Per-seat data are pairs of tuples: `drafts` (sorted), `hands` (sorted), `piles` (top
   first), `known` (one flag per pile position: does the owner know that tile's place?),
   `discards` (in the order discarded; public).  A shuffle clears `known`; effect 2 sets the
@@ -156,6 +158,7 @@ class DominoWarsState(GameState):
         "no_draw",
         "options",
         "owners",
+        "partners",
         "pending",
         "phase",
         "piles",
@@ -176,6 +179,7 @@ class DominoWarsState(GameState):
         self.tops: tuple[int, ...] = (-1,) * SQUARES
         self.owners: tuple[int, ...] = (-1,) * SQUARES
         self.under: tuple[int, ...] = (0,) * SQUARES
+        self.partners: tuple[int, ...] = (-1,) * SQUARES
         self.drafts: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
         self.hands: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
         self.piles: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
@@ -335,6 +339,7 @@ class DominoWarsState(GameState):
                 for i in range(SQUARES)
                 if self.tops[i] >= 0
             },
+            "dominoes": [[NAMES[i], NAMES[p]] for i, p in enumerate(self.partners) if i < p],
             "discards": [[str(t) for t in self.discards[s]] for s in (0, 1)],
             "hand_sizes": [len(self.hands[s]) for s in (0, 1)],
             "pile_sizes": [len(self.piles[s]) for s in (0, 1)],
@@ -437,6 +442,7 @@ class DominoWarsState(GameState):
             "first": self.first,
             "to_move": self.to_move,
             "board": [[self.tops[i], self.owners[i], self.under[i]] for i in range(SQUARES)],
+            "partners": list(self.partners),
             "drafts": [format_tiles(x) for x in self.drafts],
             "hands": [format_tiles(x) for x in self.hands],
             "piles": [format_tiles(x) for x in self.piles],
@@ -639,7 +645,12 @@ class DominoWarsState(GameState):
             if tops[square] >= 0:
                 under[square] += 1
             tops[square], owners[square] = number, seat
-        new.tops, new.owners, new.under = tuple(tops), tuple(owners), tuple(under)
+        partners = list(self.partners)
+        for square in (i, j):  # a covered half leaves its old partner a lone half
+            if partners[square] >= 0:
+                partners[partners[square]] = -1
+        partners[i], partners[j] = j, i
+        new.tops, new.owners, new.under, new.partners = tuple(tops), tuple(owners), tuple(under), tuple(partners)
         new.hands = _set(self.hands, seat, _remove_one(self.hands[seat], tile))
         new.discards = _set(self.discards, seat, (*self.discards[seat], tile))
         new.effects = (tile.low, tile.high)
@@ -810,6 +821,7 @@ class DominoWarsRules(Rules):
         state.tops = tuple(int(cell[0]) for cell in board)
         state.owners = tuple(int(cell[1]) for cell in board)
         state.under = tuple(int(cell[2]) for cell in board)
+        state.partners = tuple(int(p) for p in data.get("partners", (-1,) * SQUARES))  # older snapshots: unknown
         state.drafts = _pair(*(_tiles(x) for x in data["drafts"]))
         state.hands = _pair(*(_tiles(x) for x in data["hands"]))
         state.piles = _pair(*(_tiles(x) for x in data["piles"]))

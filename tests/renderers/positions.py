@@ -14,6 +14,8 @@ LONG_NAMES = [
     ("Sir Reginald Maximilian Featherstonehaugh", "Wolfeschlegelsteinhausenbergerdorff"),
     ("李小龍李小龍李小龍李小龍李小龍李小龍", "Жора Александрович Ковальчук-Петренко"),
     ("🐉🐉 Drake the Dragon 🐉🐉🐉🐉", "Ωμέγα Παπαδοπούλου-Χατζηγεωργίου"),
+    ("محمد عبد الرحمن بن سلمان آل سعود", "דוד בן גוריון (David Ben-Gurion)"),
+    ("देवनागरी क्षत्रिय রবীন্দ্রনাথ ঠাকুর", "สมชาย ใจดี สมศรี สำราญ"),
     ("José", "Ann"),
 ]
 

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.games import CHANCE, GAMES, GameState
 from renderers import has_private_picture, render, render_private
 from renderers.domino_wars import BOARD_X, BOARD_Y, CELL, _pile_rows, board, private
+from renderers.kit import PALETTE
 
 RULES = GAMES["domino_wars"]
 KEY = "domino_wars"
@@ -79,3 +80,30 @@ def test_known_pile_positions_are_set_apart_and_labelled() -> None:
     view["private"] = {**view["private"], **mine, "hand": ["3-4"]}
     image = private(view)
     assert image is not None and image.width >= 800
+
+
+def _centre(name: str) -> tuple[int, int]:
+    col, row = "abcd".index(name[0]), 4 - int(name[1:])
+    return BOARD_X + col * CELL + CELL // 2, BOARD_Y + row * CELL + CELL // 2
+
+
+def test_tiles_are_drawn_as_dominoes_with_a_seam_and_a_border() -> None:
+    seen_pair = seen_lone = False
+    for state in _states()[::3]:
+        view = state.view(None)
+        img = board(view).convert("RGB")
+        paired = {square for pair in view["dominoes"] for square in pair}
+        for a, b in view["dominoes"]:
+            owner = view["board"][a]["owner"]
+            (xa, ya), (xb, yb) = _centre(a), _centre(b)
+            seam = ((xa + xb) // 2, (ya + yb) // 2)
+            assert img.getpixel(seam) == PALETTE.seat_ink[owner], (a, b)  # the line between the halves
+            seen_pair = True
+        for name, cell in view["board"].items():
+            x, y = _centre(name)
+            edge = x - CELL // 2 + 9  # just inside the tile's border, on the side away from any partner
+            if name not in paired:
+                assert img.getpixel((edge, y)) == PALETTE.pip, name
+                assert img.getpixel((x - CELL // 2 + 3, y)) != PALETTE.seats[int(cell["owner"])]  # board between tiles
+                seen_lone = True
+    assert seen_pair and seen_lone

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 
 import pytest
 from PIL import Image
 
 from cogs.ratings import trend_text
-from renderers.kit import PALETTE
+from renderers.kit import MIN_TEXT, PALETTE, PHONE_WIDTH, recording
 from renderers.rating_chart import HEIGHT, MARGIN_BOTTOM, MARGIN_RIGHT, MARGIN_TOP, WIDTH, chart_png
 
 
@@ -28,3 +29,19 @@ def test_nothing_to_chart_is_refused() -> None:
 def test_trend_text_runs_from_the_first_to_the_last_rating() -> None:
     assert trend_text([1500.0]) == ""
     assert trend_text([1500.0, 1520.4, 1480.0]) == "\nTrend: 1500 → 1480 ▄█▁"
+
+
+def test_the_chart_has_a_title_axes_and_dates_and_reads_on_a_phone() -> None:
+    series = {"Focus": [1500.0, 1520.0, 1540.0], "Domino Wars": [1490.0, 1470.0]}
+    days = {"Focus": [dt.date(2026, 9, 1), dt.date(2026, 9, 9), dt.date(2026, 10, 7)]}
+    days["Domino Wars"] = [dt.date(2026, 9, 20), dt.date(2026, 10, 1)]
+    with recording() as records:
+        chart_png(series, title="Ada's ratings", dates=days)
+    drawn = [r.content for r in records]
+    assert "Ada's ratings" in drawn and "Rating (Elo)" in drawn and "Date of the match" in drawn
+    assert "1 Sep" in drawn and "7 Oct" in drawn
+    assert all(r.size * PHONE_WIDTH / r.image_size[0] >= MIN_TEXT for r in records)
+    assert all(r.overflow() == 0 for r in records)
+    with recording() as undated:
+        chart_png(series)
+    assert {"now", "Rated matches, oldest to latest"} <= {r.content for r in undated}

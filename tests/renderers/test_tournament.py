@@ -339,3 +339,17 @@ def test_standings_and_round_pictures_read_on_a_phone() -> None:
             for _ in range(3):
                 if not t.finished:
                     play(t, 1)
+
+
+@pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_a_finished_event_shows_its_final_rounds_under_a_subtitle_for_a_finished_event(fmt: Format) -> None:
+    t = finish(Tournament.new(fmt, players(16), best_of=1))
+    with recording() as records:
+        decode(bracket_png(data(t)))
+    drawn = " | ".join(r.content for r in records)
+    assert "the round being played" not in drawn and "final rounds" in drawn
+    assert ("Final" in drawn and "Semi-finals" in drawn) if fmt is Format.SINGLE_ELIMINATION else "Grand final" in drawn
+    assert sum(1 for r in records if r.content.startswith("#")) >= 2  # pairing numbers: boxes, not only the champion
+    with recording() as whole:
+        decode(bracket_png(data(t), whole=True))
+    assert sum(1 for r in whole if r.content.startswith("#")) > sum(1 for r in records if r.content.startswith("#"))

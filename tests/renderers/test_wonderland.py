@@ -87,11 +87,12 @@ def test_start_middle_and_end_render_valid_pngs() -> None:
         assert len(data) < 250_000
 
 
-def test_the_board_crops_to_the_files_in_use() -> None:
-    narrow = Layout(start().view(None))
-    wide = Layout(middle(14).view(None))
-    assert narrow.cols == 7 and (narrow.lo, narrow.hi) == (3, 9)  # d..j around the Images on g
-    assert wide.cols > narrow.cols and board(start().view(None)).width >= 800
+def test_the_board_is_drawn_whole_in_every_position_so_the_crop_never_changes() -> None:
+    first = Layout(start().view(None))
+    later = Layout(middle(14).view(None))
+    assert (first.lo, first.hi) == (later.lo, later.hi) == (0, 12)  # every file, a..m
+    assert (first.cell, first.height) == (later.cell, later.height)
+    assert board(start().view(None)).size == board(middle(14).view(None)).size
 
 
 def test_the_crop_keeps_every_being_and_both_images() -> None:

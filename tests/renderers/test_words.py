@@ -7,6 +7,7 @@ import pytest
 
 from bot.games import GAMES
 from renderers import Header, describe, describe_private, text_board
+from renderers.words import move_words
 from tests.renderers.positions import sample
 
 GAME_KEYS = sorted(GAMES)
@@ -27,7 +28,7 @@ def test_alt_text_says_whose_turn_and_the_last_move(game: str) -> None:
                 if seat in (0, 1):
                     assert f"{HEADER.players[seat]} ({seats[seat]})" in alt and "to move" in alt
         if view.get("last_move"):
-            assert f"Last move: {view['last_move']}" in alt
+            assert f"Last move: {move_words(game, view['last_move'])}" in alt
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)
