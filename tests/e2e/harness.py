@@ -76,7 +76,7 @@ class Harness:
         """A PostgreSQL URL: the bot uses it instead of the SQLite file (DATABASE_URL)."""
         self.expected_errors: list[str] = []
         """Beginnings of ERROR log messages a test provokes on purpose; any other ERROR fails the test."""
-        fake.watch_client(self.busy)
+        self._unwatch: Callable[[], None] | None = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ class Harness:
         """Start a NEW bot (commands are synced in its setup hook) and wait until it identified."""
         self.fake.gateway.ready.clear()
         bot = Boneyard(self.settings())
-        self._bot = bot
+        self.adopt(bot)
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
         await self.fake.wait_until_ready()
         await bot.lobby.configure(self.fake.guild.id, venue=self.venue, clock=self.clock)
@@ -118,6 +118,16 @@ class Harness:
         # A closed bot leaves no discord.py `on_ready` announcer behind to fail later (issue 14).
         assert self._bot._connection._ready_task is None, "the bot closed with its ready task pending"
         self._bot, self._runner = None, None
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+
+    def adopt(self, bot: Boneyard) -> None:
+        """Make `bot` this harness's running bot, and let the fake ask it whether it is busy
+        (`busy`): only a bot started here is watched, one in another process is not."""
+        self._bot = bot
+        if self._unwatch is None:
+            self._unwatch = self.fake.watch_client(self.busy)
 
     def busy(self) -> bool:
         """Whether the running bot is still at work, for `FakeDiscord.wait_until_idle`: a gateway

@@ -69,7 +69,7 @@ class ShardHarness(Harness):
         bot = Boneyard(self.settings())
         bot.clock_time = (self.time.now, self.time.sleep)
         bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
-        self._bot = bot
+        self.adopt(bot)
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
         await self.fake.wait_for_shards(self.shards, COUNT)
         assert bot.clocks is not None
