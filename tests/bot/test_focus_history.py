@@ -72,10 +72,15 @@ async def after_a_capture(store: Store, seed: int) -> int:
     rng = random.Random(seed)
     state = await current(service, match_id)
     while state.captured == (0, 0):
-        moves = [m for m in state.legal_moves(state.to_move) if state.play(state.to_move, m).outcome is None]
-        move = rng.choice(moves)
+        moves = state.legal_moves(state.to_move)
+        while True:  # a random move among those that do not end the game
+            move = rng.choice(moves)
+            after = state.play(state.to_move, move)
+            if after.outcome is None:
+                break
+            moves = [m for m in moves if m != move]
         await service.play(match_id, USERS[state.to_move], move)
-        state = state.play(state.to_move, move)  # the service's position, without replaying the log each ply
+        state = after  # the service's position, without replaying the log each ply
     assert state == await current(service, match_id)
     return match_id
 
