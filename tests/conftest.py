@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 import asyncpg
 import pytest
 
+from bot.store import Store
 from tests.postgres import PostgresServer
 
 _numbers = itertools.count(1)
@@ -25,13 +28,37 @@ def postgres_server() -> Iterator[PostgresServer]:
         server.stop()
 
 
+MIGRATED_TEMPLATE = "boneyard_migrated"
+
+
+@pytest.fixture(scope="session")
+def migrated_template(postgres_server: PostgresServer) -> str:
+    """A database with every migration applied, made once, never opened by a test: the stores
+    of the storage tests are copies of it (each test its own), not new databases migrated one
+    by one.  Tests of migrating or refusing a database use `postgres_url` (empty) instead."""
+
+    async def make() -> None:
+        admin = await asyncpg.connect(postgres_server.url())
+        try:
+            await admin.execute(f"CREATE DATABASE {MIGRATED_TEMPLATE}")
+        finally:
+            await admin.close()
+        store = await Store.open(postgres_server.url(MIGRATED_TEMPLATE))
+        await store.close()
+
+    with ThreadPoolExecutor(1) as thread:  # asked for from async fixtures: a loop of its own
+        thread.submit(asyncio.run, make()).result()
+    return MIGRATED_TEMPLATE
+
+
 @asynccontextmanager
-async def fresh_database(server: PostgresServer) -> AsyncIterator[str]:
-    """The URL of a new empty database on `server`, dropped afterwards."""
+async def fresh_database(server: PostgresServer, *, template: str | None = None) -> AsyncIterator[str]:
+    """The URL of a new database on `server`, dropped afterwards: empty, or a copy of `template`."""
     name = f"test_{next(_numbers)}"
     admin = await asyncpg.connect(server.url())
     try:
-        await admin.execute(f"CREATE DATABASE {name}")
+        copy = f" TEMPLATE {template} STRATEGY FILE_COPY" if template else ""
+        await admin.execute(f"CREATE DATABASE {name}{copy}")
     finally:
         await admin.close()
     try:

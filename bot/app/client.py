@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.app.config import Settings
 from bot.clocks import ClockKeeper, Gate
+from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS
 from bot.clocks.scheduler import Now, Sleep
 from bot.infra.worker_pool import WorkerPool
 from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
@@ -161,9 +162,17 @@ class Boneyard(commands.AutoShardedBot):
         await self.start_clocks(now=now, sleep=sleep)
         await self._sync_commands()
 
-    async def start_clocks(self, *, now: Now = time.time, sleep: Sleep = asyncio.sleep) -> ClockKeeper:
+    async def start_clocks(
+        self,
+        *,
+        now: Now = time.time,
+        sleep: Sleep = asyncio.sleep,
+        heartbeat_every: float = HEARTBEAT_SECONDS,
+        max_sleep: float = MAX_SLEEP_SECONDS,
+    ) -> ClockKeeper:
         """(Re)start the match clocks: re-armed from the store, with downtime charged or forgiven
-        per `FORGIVE_DOWNTIME_MINUTES`.  Tests call it again with a fake `now`/`sleep`."""
+        per `FORGIVE_DOWNTIME_MINUTES`.  Tests call it again with a fake `now`/`sleep` (and may
+        slow the keeper's wake-ups down when they advance fake time by days)."""
         if self.clocks is not None:
             await self.clocks.close()
         self.clocks = attach_clocks(
@@ -174,6 +183,8 @@ class Boneyard(commands.AutoShardedBot):
             forgive_downtime_over=self.settings.forgive_downtime_seconds,
             shards=self.leases,
             gate=self._clock_gate,
+            heartbeat_every=heartbeat_every,
+            max_sleep=max_sleep,
         )
         await self.clocks.start()
         return self.clocks

@@ -45,6 +45,8 @@ keeper (another process runs its match's shard now; the stored clock is left to 
 _HEARTBEAT = "heartbeat"
 HEARTBEAT_SECONDS = 2.0
 """How stale the durable "alive at" record may be when the bot is killed."""
+MAX_SLEEP_SECONDS = 60.0
+"""The scheduler's cap on one sleep: how late a wall-clock jump may make a due clock."""
 
 
 class ClockKeeper:
@@ -59,6 +61,7 @@ class ClockKeeper:
         sleep: Sleep = asyncio.sleep,
         forgive_downtime_over: float | None = None,
         heartbeat_every: float = HEARTBEAT_SECONDS,
+        max_sleep: float = MAX_SLEEP_SECONDS,
         retry_after: float = 5.0,
         lock_for: LockFor | None = None,
         gate: ClockGate | None = None,
@@ -75,7 +78,9 @@ class ClockKeeper:
         self._gate = gate
         self._clocks: dict[MatchId, ClockState] = {}
         self._beating = False
-        self._scheduler: ClockScheduler[MatchId | str] = ClockScheduler(self._due, now=now, sleep=sleep)
+        self._scheduler: ClockScheduler[MatchId | str] = ClockScheduler(
+            self._due, now=now, sleep=sleep, max_sleep=max_sleep
+        )
 
     # --- life cycle -----------------------------------------------------------------
 

@@ -6,6 +6,7 @@ blank tried as every distance 1-6; nothing of the engine's bitmasks or step tabl
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import cast
 
 import pytest
@@ -48,7 +49,15 @@ def reference_placements(pieces: list[Square], blocked: set[Square], tile: Tile)
     """Rules 5-7: two different pieces, either number first; the tile lies on the first
     piece's square (already blocked: a piece stood there) and the first piece on its
     destination before the second one moves."""
-    found: set[tuple[Square, ...]] = set()
+    return set(_reference_placements(pieces, blocked, tile))
+
+
+def reference_can_place(pieces: list[Square], blocked: set[Square], tile: Tile) -> bool:
+    """Whether `reference_placements` is not empty (it stops at the first placement found)."""
+    return next(_reference_placements(pieces, blocked, tile), None) is not None
+
+
+def _reference_placements(pieces: list[Square], blocked: set[Square], tile: Tile) -> Iterator[tuple[Square, ...]]:
     for first in pieces:
         for second in pieces:
             if first == second:
@@ -63,8 +72,7 @@ def reference_placements(pieces: list[Square], blocked: set[Square], tile: Tile)
                             for d2 in _distances(b):
                                 to2 = _walk(second, way2, d2, blocked | {to1})
                                 if to2 is not None:
-                                    found.add((first, to1, second, to2))
-    return found
+                                    yield (first, to1, second, to2)
 
 
 def _index(square: Square) -> int:
@@ -139,7 +147,7 @@ def reference_reply_value(mine: list[Square], theirs: list[Square], walls: list[
             if not rest:
                 values.append(0.5)  # rule 9: our turn would begin with an empty pool
                 continue
-            ours = sum(bool(reference_placements(mine, board, t)) for t in rest)
+            ours = sum(reference_can_place(mine, board, t) for t in rest)
             values.append(SURVIVAL_WORTH * ours / len(rest))
         total += CAREFUL * min(values) + (1 - CAREFUL) * sum(values) / len(values)
     return total / len(pool)

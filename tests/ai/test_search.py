@@ -41,7 +41,11 @@ def _play_against_random(key: str, ai_seat: int, seed: int, options: dict[str, o
     return state
 
 
-@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize(
+    "key",
+    # Focus has no move limit: the computer beats a random player after 1,300-1,600 plies of search.
+    [pytest.param(key, marks=pytest.mark.slow) if key == "focus" else key for key in GAME_KEYS],
+)
 def test_it_finishes_games_against_a_random_player_with_legal_moves(key: str) -> None:
     for ai_seat in (0, 1):
         final = _play_against_random(key, ai_seat, seed=ai_seat + 3)

@@ -4,6 +4,7 @@ uses only its seat's view, and that it beats a random player."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -121,11 +122,24 @@ def test_dice_give_the_best_summon_chance_and_keep_the_weakest_card_back() -> No
 
 def _plan_against_random(
     seed: int, plan_seat: int, options: dict[str, object] | None = None
-) -> Iterator[tuple[WonderlandState, str | None]]:
+) -> tuple[tuple[WonderlandState, str | None], ...]:
     """Positions of a game the plan plays against a random player, with the planned moves
     (the final position comes last, with None)."""
+    return _planned_game(seed, plan_seat, tuple(sorted((options or {}).items())))
+
+
+@functools.cache
+def _planned_game(
+    seed: int, plan_seat: int, options: tuple[tuple[str, object], ...]
+) -> tuple[tuple[WonderlandState, str | None], ...]:
+    """`_plan_against_random`, played once for given arguments: five tests read the same
+    games, and none can change them (states are immutable)."""
+    return tuple(_play_plan(seed, plan_seat, dict(options)))
+
+
+def _play_plan(seed: int, plan_seat: int, options: dict[str, object]) -> Iterator[tuple[WonderlandState, str | None]]:
     rng = random.Random(seed)
-    state = cast(WonderlandState, GAMES["wonderland"].start(options=options or {}))
+    state = cast(WonderlandState, GAMES["wonderland"].start(options=options))
     while state.outcome is None:
         if CHANCE in state.turn:
             state = state.play(CHANCE, state.sample_chance(rng))

@@ -24,7 +24,8 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         yield store
         await store.close()
         return
-    async with fresh_database(request.getfixturevalue("postgres_server")) as url:
+    template = request.getfixturevalue("migrated_template")
+    async with fresh_database(request.getfixturevalue("postgres_server"), template=template) as url:
         store = await Store.open(url)
         yield store
         await store.close()

@@ -69,10 +69,18 @@ async def after_a_capture(store: Store, seed: int) -> int:
     service = restarted(store)
     match_id = await start_match(service, "focus", seat_pref="first")
     rng = random.Random(seed)
-    while (await current(service, match_id)).captured == (0, 0):
-        state = await current(service, match_id)
-        moves = [m for m in state.legal_moves(state.to_move) if state.play(state.to_move, m).outcome is None]
-        await service.play(match_id, USERS[state.to_move], rng.choice(moves))
+    state = await current(service, match_id)
+    while state.captured == (0, 0):
+        moves = state.legal_moves(state.to_move)
+        while True:  # a random move among those that do not end the game
+            move = rng.choice(moves)
+            after = state.play(state.to_move, move)
+            if after.outcome is None:
+                break
+            moves = [m for m in moves if m != move]
+        await service.play(match_id, USERS[state.to_move], move)
+        state = after  # the service's position, without replaying the log each ply
+    assert state == await current(service, match_id)
     return match_id
 
 

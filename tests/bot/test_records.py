@@ -18,7 +18,7 @@ from bot.services.matches import Agreements, MatchService, Offered, build_record
 from bot.verify import main as verify_main
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import play_randomly, start_match
-from tests.games.playout import step
+from tests.games.playout import PLAYOUT_OPTIONS, step
 
 NASTY = string.ascii_letters + string.digits + ' "\\\n\t{}[]=-_é🎲'
 
@@ -27,28 +27,35 @@ def _random_text(rng: random.Random, size: int = 12) -> str:
     return "".join(rng.choice(NASTY) for _ in range(rng.randrange(1, size)))
 
 
-def _random_record(game: str, rng: random.Random) -> Record:
-    """A record of one random game of `game` (engine log, chance drawn from a random seed)."""
+MAX_PLIES = 2_000
+"""Where `_random_record` cuts a game that has not ended.  Random Focus ends by its own
+`ply_limit` (the shared playout bound, a draw at ply 400) long before; this bounds any game,
+and a game cut here is simply a running record."""
+
+
+def _random_record(game: str, rng: random.Random, max_plies: int = MAX_PLIES) -> Record:
+    """A record of one random game of `game` (engine log, chance drawn from a random seed),
+    started with the shared playout bound and cut after `max_plies` plies if still running."""
     rules = GAMES[game]
+    options = rules.resolve_options(PLAYOUT_OPTIONS.get(game))
     seed = "".join(rng.choice("0123456789abcdef") for _ in range(32))
-    state = rules.start()
+    state = rules.start(options=options)
     moves: list[RecordMove] = []
-    while state.outcome is None:
+    while state.outcome is None and len(moves) < max_plies:
         seat, move = step(state, rng)
         if seat == CHANCE:
             move = state.sample_chance(chance_rng(seed, len(moves)))
         state = state.play(seat, move)
         base = len(moves)
         moves.extend(RecordMove(base + i, e.seat, e.move, e.public, e.forced) for i, e in enumerate(state.applied))
-    running = rng.random() < 0.3
+    outcome = state.outcome
+    running = rng.random() < 0.3 or outcome is None
     if running:
         moves = [RecordMove(m.ply, m.seat, None, public=False) if not m.public else m for m in moves]
-    outcome = state.outcome
-    assert outcome is not None
     status = "active" if running else rng.choice(["finished", "aborted"])
     return Record(
         game=game,
-        options={k: str(v) for k, v in rules.resolve_options().items()},
+        options={k: str(v) for k, v in options.items()},
         players=(_random_text(rng), _random_text(rng)),
         player_ids=(rng.randrange(10**18), None if rng.random() < 0.2 else rng.randrange(10**18)),
         match_id=rng.choice([None, rng.randrange(1, 10**6)]),
@@ -56,9 +63,9 @@ def _random_record(game: str, rng: random.Random) -> Record:
         start="2026-11-23T13:00:00Z",
         end="-" if running else "2026-11-23T14:00:00Z",
         status=status,
-        result=result_of(status, sorted(outcome.winners)),
+        result=result_of(status, sorted(outcome.winners) if outcome is not None else None),
         reason=None if running else _random_text(rng, 40),
-        scores=None if running else outcome.scores,
+        scores=None if running or outcome is None else outcome.scores,
         seed_hash="ab" * 32,
         seed=None if running else seed,
         moves=tuple(moves),

@@ -14,6 +14,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.services.shard_leases import RENEW_EVERY
 from bot.store import Store
 from bot.store.leases import LeaseStore
@@ -22,6 +24,7 @@ from tests.fake_discord import FakeDiscord
 HANG = 60  # seconds: far beyond a refusal, short enough to fail a hanging start-up
 
 
+@pytest.mark.slow  # two real bot processes; the second waits for the first's lease renewal
 async def test_a_second_process_on_a_running_shard_is_refused_in_one_line(tmp_path: Path, postgres_url: str) -> None:
     async with FakeDiscord() as fake:
         environment = {

@@ -157,6 +157,7 @@ def test_a_bad_setting_is_refused_in_one_line_naming_it(tmp_path: Path) -> None:
     assert not (tmp_path / "db.sqlite3").exists()
 
 
+@pytest.mark.slow  # two real bot processes: the first connected to the fake Discord
 async def test_a_new_database_is_announced_and_a_second_bot_on_it_is_refused(tmp_path: Path) -> None:
     database = tmp_path / "data" / "boneyard.sqlite3"
     database.parent.mkdir()
@@ -268,6 +269,7 @@ def test_a_large_file_is_fully_checked_after_start_instead(tmp_path: Path) -> No
     assert health.scan_sqlite_file(migrated_database(tmp_path / "sound.sqlite3")) is None
 
 
+@pytest.mark.slow  # a real bot process connected to the fake Discord, stopped by its own scan
 async def test_a_large_damaged_file_stops_the_started_bot_with_exit_3(tmp_path: Path) -> None:
     database = damaged_in_the_middle(tmp_path / "boneyard.sqlite3")
     as_if_large = (

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from bot.store import MIGRATIONS
 from tests.bot.test_startup import HANG, bot_environment, run_bot, single_line
@@ -79,6 +80,7 @@ async def test_a_read_only_database_is_refused_in_one_line_and_left_unchanged(
         await connection.close()
 
 
+@pytest.mark.slow  # a real bot process connected to the fake Discord
 async def test_a_usable_database_starts_the_bot_and_is_migrated(tmp_path: Path, postgres_url: str) -> None:
     async with FakeDiscord() as fake:
         environment = bot_environment(

@@ -15,6 +15,9 @@ import renderers
 from bot.games import GAMES
 from bot.infra.worker_pool import WORKER_NICENESS, WorkerPool, machine_workers
 
+MAX_NICENESS = 19
+"""Linux's lowest priority: `os.nice` stops there."""
+
 
 @pytest.fixture
 async def pool() -> WorkerPool:
@@ -62,7 +65,7 @@ async def test_workers_run_at_a_lower_priority_than_the_bot(pool: WorkerPool) ->
         niceness = await pool.run(os.nice, 0)
     finally:
         await pool.close()
-    assert niceness == os.nice(0) + WORKER_NICENESS
+    assert niceness == min(os.nice(0) + WORKER_NICENESS, MAX_NICENESS)  # a suite run under `nice` too
 
 
 KILLED_BOT = """

@@ -34,6 +34,8 @@ from tests.fake_discord import (
 HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
 """Name prefixes of the tasks discord.py runs the bot's handlers in (events, views and dynamic
 items, slash commands)."""
+WORKING_TASKS = (*HANDLER_TASKS, "computer-")
+"""... and of the tasks the bot's computer player thinks and moves in."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHALLENGE_ID = re.compile(r"boneyard:accept:(\d+)")
 
@@ -74,6 +76,7 @@ class Harness:
         """A PostgreSQL URL: the bot uses it instead of the SQLite file (DATABASE_URL)."""
         self.expected_errors: list[str] = []
         """Beginnings of ERROR log messages a test provokes on purpose; any other ERROR fails the test."""
+        self._unwatch: Callable[[], None] | None = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -99,7 +102,7 @@ class Harness:
         """Start a NEW bot (commands are synced in its setup hook) and wait until it identified."""
         self.fake.gateway.ready.clear()
         bot = Boneyard(self.settings())
-        self._bot = bot
+        self.adopt(bot)
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
         await self.fake.wait_until_ready()
         await bot.lobby.configure(self.fake.guild.id, venue=self.venue, clock=self.clock)
@@ -115,6 +118,37 @@ class Harness:
         # A closed bot leaves no discord.py `on_ready` announcer behind to fail later (issue 14).
         assert self._bot._connection._ready_task is None, "the bot closed with its ready task pending"
         self._bot, self._runner = None, None
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+
+    def adopt(self, bot: Boneyard) -> None:
+        """Make `bot` this harness's running bot, and let the fake ask it whether it is busy
+        (`busy`): only a bot started here is watched, one in another process is not."""
+        self._bot = bot
+        if self._unwatch is None:
+            self._unwatch = self.fake.watch_client(self.busy)
+
+    def busy(self) -> bool:
+        """Whether the running bot is still at work, for `FakeDiscord.wait_until_idle`: a gateway
+        event it has not read yet, a handler or a computer's move running, a clock callback
+        running, or a picture being drawn (each of these ends in requests, or in nothing)."""
+        bot = self._bot
+        if bot is None:
+            return False
+        if bot.pictures.in_flight:
+            return True
+        if any(not task.done() and task.get_name().startswith(WORKING_TASKS) for task in asyncio.all_tasks()):
+            return True
+        clocks = bot.clocks
+        if clocks is not None and clocks._scheduler._callbacks:
+            return True
+        read = {}
+        for shard_id in bot.shards:
+            ws = bot._get_websocket(shard_id=shard_id)
+            if ws is not None and ws.session_id is not None:
+                read[ws.session_id] = ws.sequence
+        return self.fake.unread_events(read)
 
     async def wait_for_handlers(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
         """Wait until no handler of the bot runs and the fake saw no request for a moment.

@@ -30,7 +30,7 @@ from bot.store.lobby import LobbyStore
 from tests.e2e.harness import Harness, board_png
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, restore_discord_defaults
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # a real bot process killed at every crash point
 
 START_TIMEOUT = 60.0
 

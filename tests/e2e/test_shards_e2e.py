@@ -68,7 +68,8 @@ class ShardHarness(Harness):
         self.fake.gateway.identified_shards -= {(shard, COUNT) for shard in self.shards}
         bot = Boneyard(self.settings())
         bot.clock_time = (self.time.now, self.time.sleep)
-        self._bot = bot
+        bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
+        self.adopt(bot)
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
         await self.fake.wait_for_shards(self.shards, COUNT)
         assert bot.clocks is not None
@@ -97,6 +98,11 @@ class ShardHarness(Harness):
         await bot.leases.close(release=False)
         await self.stop()
         return owner
+
+
+async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    """discord.py's default `before_identify_hook` sleeps 5 s before every IDENTIFY but the
+    first, for the real Discord's identify rate limit; the fake has none."""
 
 
 def guild_on_each_shard(fake: FakeDiscord) -> tuple[list[FakeGuild], list[FakeChannel]]:

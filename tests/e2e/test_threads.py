@@ -188,7 +188,12 @@ async def test_abandoned_casual_match_ends_on_the_default_clock(harness: Harness
     fake = harness.fake
     alice, bob, _ = fake.players
     clock = SettlingTime(float(int(time.time())))
-    clock.keepers.append(await harness.bot.start_clocks(now=clock.now, sleep=clock.sleep))
+    # Four fake days at the product's pace (a heartbeat every 2 s) would be 172,800 wake-ups,
+    # each settled against SQLite, and even without the heartbeat the scheduler's 60 s cap on one
+    # sleep would wake it 5,760 times.  Fake time has no wall-clock jump for that cap to catch:
+    # an hourly pace keeps the keeper beating and waking all along, 96 times.
+    keeper = await harness.bot.start_clocks(now=clock.now, sleep=clock.sleep, heartbeat_every=3600.0, max_sleep=3600.0)
+    clock.keepers.append(keeper)
     _, unclocked = await challenge(harness, alice, bob, clock="none")
     assert "Clock: none." in unclocked.content
     match_id, thread = await start(harness, alice, bob)

@@ -90,6 +90,8 @@ class RestApi:
         self.unhandled: list[RecordedRequest] = []
         self.server_errors: list[tuple[RecordedRequest, str]] = []
         self.new_request: Callable[[RecordedRequest], Awaitable[None]] = _ignore
+        self.in_flight = 0
+        """Requests being read or answered right now (`FakeDiscord.wait_until_idle` waits for none)."""
         snowflake = r"(\d+)"
         table: list[tuple[str, str, Handler]] = [
             ("GET", "/users/@me", self.get_me),
@@ -134,16 +136,20 @@ class RestApi:
     # -- plumbing -----------------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
-        recorded = await self._record(request)
+        self.in_flight += 1
         try:
-            status, body = await self._route(recorded)
-        except ApiError as exc:
-            status, body = exc.status, payloads.error(exc.code, exc.message)
-        except Exception:
-            status = 400
-            body = payloads.error(0, f"fake Discord crashed on {recorded.method} {recorded.path}")
-            self.server_errors.append((recorded, traceback.format_exc()))
-        recorded.status, recorded.response = status, body
+            recorded = await self._record(request)
+            try:
+                status, body = await self._route(recorded)
+            except ApiError as exc:
+                status, body = exc.status, payloads.error(exc.code, exc.message)
+            except Exception:
+                status = 400
+                body = payloads.error(0, f"fake Discord crashed on {recorded.method} {recorded.path}")
+                self.server_errors.append((recorded, traceback.format_exc()))
+            recorded.status, recorded.response = status, body
+        finally:
+            self.in_flight -= 1
         await self.new_request(recorded)
         return json_response(status, body)
 

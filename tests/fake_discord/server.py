@@ -47,6 +47,11 @@ from tests.fake_discord.world import (
 T = TypeVar("T")
 
 DEFAULT_TIMEOUT = 5.0
+IDLE_TURNS = 5
+"""Turns of the event loop a watched client must stay idle for ``wait_until_idle``: what one
+turn starts (a task, a callback) shows as busy in the next."""
+IDLE_POLL = 0.002
+"""How often ``wait_until_idle`` looks again while a watched client is busy."""
 
 OPTION_SUBCOMMAND = 1
 OPTION_SUBCOMMAND_GROUP = 2
@@ -94,6 +99,7 @@ class FakeDiscord:
         self.rest.new_request = self._on_request
         self._changed = asyncio.Condition()
         self._pending_events: list[tuple[str, JSON]] = []
+        self._clients: list[Callable[[], bool]] = []
         self._runner: web.AppRunner | None = None
         self.base_url = ""
         self.ws_url = ""
@@ -318,17 +324,50 @@ class FakeDiscord:
         lines = [f"{r.method} {r.path} -> {r.status}" for r in self.world.requests[-15:]]
         return "last requests: " + ("; ".join(lines) or "none")
 
+    def watch_client(self, busy: Callable[[], bool]) -> Callable[[], None]:
+        """Let ``wait_until_idle`` ask a client running in this process whether it is still at work
+        (``busy()``: its handlers, its pictures, gateway events it has not read, see
+        ``unread_events``) instead of waiting for a quiet period; returns the function that stops it."""
+        self._clients.append(busy)
+        return lambda: self._clients.remove(busy)
+
+    def unread_events(self, read: Mapping[str, int | None]) -> bool:
+        """Whether a gateway session was sent events its client has not read yet: ``read`` maps the
+        client's session ids to the sequence number it last read (``DiscordWebSocket.sequence``)."""
+        return any(
+            session.id in read and (read[session.id] or 0) < session.seq for session in self.gateway.active_sessions
+        )
+
     async def wait_until_idle(self, quiet: float = 0.05, timeout: float = DEFAULT_TIMEOUT) -> None:  # noqa: ASYNC109
-        """Wait until the bot made no request for ``quiet`` seconds (use before closing the bot, so
-        that handlers still running do not fail against a closed session and log noise)."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            seen = len(self.world.requests)
-            await asyncio.sleep(quiet)
-            if len(self.world.requests) == seen:
-                return
-            if asyncio.get_running_loop().time() > deadline:
+        """Wait until the bot is done for now (use before closing the bot, so that handlers still
+        running do not fail against a closed session and log noise, and before asserting that
+        something did not happen).
+
+        A client watched with ``watch_client`` is done when no request of its is in flight and it
+        says it is not busy, over a few turns of the event loop in which it made no request: that
+        is a condition, not a duration.  A client in another process cannot say: it is taken to be
+        done when it made no request for ``quiet`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if not self._clients:
+            while True:
+                seen = len(self.world.requests)
+                await asyncio.sleep(quiet)
+                if len(self.world.requests) == seen:
+                    return
+                if loop.time() > deadline:
+                    raise AssertionError(f"the bot was still busy after {timeout} s; {self._summary()}")
+        calm = 0
+        while calm < IDLE_TURNS:
+            if loop.time() > deadline:
                 raise AssertionError(f"the bot was still busy after {timeout} s; {self._summary()}")
+            seen = len(self.world.requests)
+            if self.rest.in_flight or any(busy() for busy in list(self._clients)):
+                calm = 0
+                await asyncio.sleep(IDLE_POLL)  # a poll interval: the bot's threads and workers need the GIL
+                continue
+            await asyncio.sleep(0)
+            calm = calm + 1 if len(self.world.requests) == seen else 0
 
     async def wait_for_request(
         self,

@@ -257,6 +257,25 @@ async def test_message_listener_replies_and_dm_round_trip(fake: FakeDiscord, bot
     assert fake.find_requests("POST", rf"/channels/{dm_channel.id}/typing")
 
 
+async def test_idle_waits_for_a_watched_client_and_for_the_events_it_has_not_read(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    """With a client watched, `wait_until_idle` is a condition, not a quiet period: it returns
+    only once the client says it is done; an event sent to its session and not read yet counts."""
+    done = asyncio.Event()
+    unwatch = fake.watch_client(lambda: not done.is_set())
+    try:
+        asyncio.get_running_loop().call_later(0.1, done.set)
+        await fake.wait_until_idle()
+        assert done.is_set()
+    finally:
+        unwatch()
+    session = fake.gateway.active_sessions[0]
+    assert session.seq > 0 and not fake.unread_events({session.id: session.seq})
+    assert fake.unread_events({session.id: session.seq - 1}) and fake.unread_events({session.id: None})
+    assert not fake.unread_events({"a session of another client": 0})
+
+
 async def test_dm_send_and_closed_dms_403(fake: FakeDiscord, bot: TinyBot) -> None:
     await sync_commands(bot, fake)
     alice, bob, carol = fake.players

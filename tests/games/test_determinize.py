@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import pytest
 
 from bot.games import GAMES, GameState
-from tests.games.playout import playout, step
+from tests.games.playout import playout, start, step
 
 GAME_KEYS = sorted(GAMES)
 SECRET_GAMES = ["domino_wars", "wonderland"]
@@ -30,10 +30,12 @@ def _key(state: GameState) -> str:
 
 
 def _sampled_positions(key: str, options: Mapping[str, object], seed: int, every: int) -> list[GameState]:
+    """Every `every`-th position of a random game started with the shared playout bound (random
+    Focus would otherwise run to the 20,000-ply limit here: it draws at ply 400 instead)."""
     rng = random.Random(seed)
     found = []
     limit = 600 if key == "wonderland" else 20_000
-    for ply, (before, _seat, _move) in enumerate(playout(GAMES[key].start(options=options), rng, max_plies=10**6)):
+    for ply, (before, _seat, _move) in enumerate(playout(start(key, options), rng, max_plies=10**6)):
         if ply % every == 0:
             found.append(before)
         if ply >= limit:

@@ -139,12 +139,14 @@ def test_private_picture_is_the_pool_deck_and_none_for_the_public() -> None:
 
 
 def test_render_is_fast_enough() -> None:
+    """In CPU seconds of this process, not wall time: what a render costs, however busy the
+    machine is (a render runs in this thread alone)."""
     view = middle(14).view(None)
     times = []
     for _ in range(9):
-        began = time.perf_counter()
+        began = time.process_time()
         render("wonderland", view, HEADER)
-        times.append(time.perf_counter() - began)
+        times.append(time.process_time() - began)
     assert statistics.median(times) < 0.25  # the target is 40 ms; generous for slow CI machines
 
 

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.clocks import ClockEvent, ClockGate, ClockKeeper, ClockState
+from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS
 from bot.clocks.scheduler import Now, Sleep
 from bot.infra.shards import Ownership
 from bot.services.matches.updates import ClockResult
@@ -52,15 +53,20 @@ def attach_clocks(
     forgive_downtime_over: float | None = None,
     shards: Ownership | None = None,
     gate: ClockGate | None = None,
+    heartbeat_every: float = HEARTBEAT_SECONDS,
+    max_sleep: float = MAX_SLEEP_SECONDS,
 ) -> ClockKeeper:
     """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
     locks), attach it, and return it; the caller starts it with `await keeper.start()` once
     whoever handles `on_result` is ready, and closes it before closing the store.
 
     Each due event goes to `service.on_clock_event`; a non-None result goes to `on_result`
-    (the bot announces it).  `now` / `sleep` are injectable so tests never wait.  With
-    `shards`, only the clocks of the guilds this process owns are loaded after a restart;
-    with `gate`, a due clock is fired only when the gate says so (bot/clocks/keeper.py)."""
+    (the bot announces it).  `now` / `sleep` are injectable so tests never wait, and so is
+    the keeper's wake-up pace, `heartbeat_every` / `max_sleep` (the product keeps the
+    defaults), so that a test advancing fake time by days need not wake every few fake
+    seconds.  With `shards`, only the clocks of the guilds this process owns are loaded after
+    a restart; with `gate`, a due clock is fired only when the gate says so
+    (bot/clocks/keeper.py)."""
 
     async def on_event(match_id: int, event: ClockEvent) -> None:
         result = await service.on_clock_event(match_id, event)
@@ -75,6 +81,8 @@ def attach_clocks(
         forgive_downtime_over=forgive_downtime_over,
         lock_for=service.lock_for,
         gate=gate,
+        heartbeat_every=heartbeat_every,
+        max_sleep=max_sleep,
     )
     service.clocks = keeper
     return keeper

@@ -7,6 +7,7 @@ public; a seat's pool deck (and, with `hidden_factors`, its factors) is private.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -34,8 +35,12 @@ def public_cards(view: dict) -> set[str]:
     return cards
 
 
-def playout(seed: int, hidden: str, plies: int = 500) -> list[tuple[dict, dict, LogEntry, str | None]]:
-    """A random game with random pools: (public before, public after, entry, sentence) per move."""
+@functools.cache
+def playout(seed: int, hidden: str, plies: int = 500) -> tuple[tuple[dict, dict, LogEntry, str | None], ...]:
+    """A random game with random pools: (public before, public after, entry, sentence) per move.
+
+    The same for the same arguments, so played once for both tests that read it (neither
+    changes it)."""
     rng = random.Random(seed)
     state = RULES.start(options={"hidden_factors": hidden})
     told = []
@@ -54,7 +59,7 @@ def playout(seed: int, hidden: str, plies: int = 500) -> list[tuple[dict, dict, 
         for entry, text in state.narrate(new.applied):
             told.append((before, new.view(None), entry, text))
         state = new
-    return told
+    return tuple(told)
 
 
 @pytest.mark.parametrize("seed", range(4))
