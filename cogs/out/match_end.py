@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
-from bot.services.matches import NoMatchHere, Update
 from bot.services.outbox import MATCH_RESULT, THREAD_ARCHIVE, Announcement
-from cogs.out.outbox import Act, Post, Renderer
+from cogs.out.outbox import Act, Post, Renderer, board_update
 from cogs.ui.lobby_buttons import add_rematch
 from cogs.ui.verify_button import verify_view
 
@@ -27,13 +26,10 @@ if TYPE_CHECKING:
 
 async def render_result(bot: Boneyard, row: Announcement) -> Post | None:
     """`🏁 Match #12 in #thread:` and the final board's text, picture and buttons."""
-    if row.match_id is None:
+    update = await board_update(bot, row)
+    if update is None:
         return None
-    try:
-        match = await bot.service.get(row.match_id)
-    except NoMatchHere:
-        return None
-    update = Update.from_board_payload(match, row.payload, row.key)
+    match = update.match
     shown = bot.presenter
     told = ([update.intro] if update.intro else []) + await shown.told_lines(update)
     text = await shown.describe(update, told=told)

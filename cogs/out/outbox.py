@@ -341,28 +341,28 @@ async def _extras(post: Post) -> dict[str, Any]:
     return extra
 
 
-async def _announce_board(bot: Boneyard, row: Announcement) -> bool:
-    """A board left unsent: announced by the presenter like a live one (turn posts, quiet
-    drafts, the result in the thread's channel, Rematch), through `deliver_by`."""
-    match = None
-    if row.match_id is not None:
-        try:
-            match = await bot.service.get(row.match_id)
-        except NoMatchHere:
-            match = None
-    if match is None:
-        await bot.outbox._mark(row, None, failure="nothing left to announce")
-        return False
-    update = Update.from_board_payload(match, row.payload, row.key)
-    return await bot.presenter.announce(update) is None
-
-
-async def _render_board(bot: Boneyard, row: Announcement) -> Post | None:
+async def board_update(bot: Boneyard, row: Announcement) -> Update | None:
+    """The update a stored board row (or a row carrying a board's payload) shows, with its
+    match as it is now; None when the match is gone."""
     if row.match_id is None:
         return None
     try:
         match = await bot.service.get(row.match_id)
     except NoMatchHere:
         return None
-    update = Update.from_board_payload(match, row.payload, row.key)
-    return await bot.presenter.board_post(update)
+    return Update.from_board_payload(match, row.payload, row.key)
+
+
+async def _announce_board(bot: Boneyard, row: Announcement) -> bool:
+    """A board left unsent: announced by the presenter like a live one (turn posts, quiet
+    drafts, the result in the thread's channel, Rematch), through `deliver_by`."""
+    update = await board_update(bot, row)
+    if update is None:
+        await bot.outbox._mark(row, None, failure="nothing left to announce")
+        return False
+    return await bot.presenter.announce(update) is None
+
+
+async def _render_board(bot: Boneyard, row: Announcement) -> Post | None:
+    update = await board_update(bot, row)
+    return await bot.presenter.board_post(update) if update is not None else None
