@@ -5,7 +5,9 @@ latest rated matches (`RatingBook.trend`), as a text sparkline and a small chart
 
 from __future__ import annotations
 
+import datetime as dt
 import io
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +18,7 @@ from bot.services.ratings import PlayerRecord
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
 from cogs.play import GAME_CHOICES
+from renderers.bidi import isolate
 from renderers.rating_chart import chart_png
 
 if TYPE_CHECKING:
@@ -64,24 +67,22 @@ class RatingsCog(BoneyardCog):
             return
         embed = discord.Embed(title=f"{who.display_name} — ratings")
         series: dict[str, list[float]] = {}
+        dates: dict[str, list[dt.date]] = {}
         for record in records:
             name = GAMES[record.game].info.name
-            series[name] = await rating_trend(self.bot, who.id, record.game)
+            points = await self.bot.ratings.trend(who.id, record.game, matches=TREND_MATCHES)
+            series[name] = [rating for _, rating in points]
+            dates[name] = [dt.datetime.fromtimestamp(when, dt.UTC).date() for when, _ in points]
             embed.add_field(name=name, value=record_text(record) + trend_text(series[name]), inline=False)
         extra: dict[str, Any] = {}
         if any(len(line) > 1 for line in series.values()):
-            png = await self.bot.pictures.run(chart_png, series)
+            title = f"{isolate(who.display_name)}: rating after each rated match"  # any script, left to right
+            png = await self.bot.pictures.run(partial(chart_png, series, title=title, dates=dates))
             extra["file"] = discord.File(io.BytesIO(png), filename="ratings.png")
             embed.set_image(url="attachment://ratings.png")
         await answer(
             interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False, **extra
         )
-
-
-async def rating_trend(bot: Boneyard, user_id: int, game: str) -> list[float]:
-    """The rating before the oldest of the latest `TREND_MATCHES` rated matches, then after
-    each, oldest first (from the rating changes stored with each finished match)."""
-    return await bot.ratings.trend(user_id, game, matches=TREND_MATCHES)
 
 
 def trend_text(values: list[float]) -> str:

@@ -119,12 +119,16 @@ class RatingBook:
         (everywhere when `guild_id` is None): a server's leaderboard shows its own players."""
         return [_record(r) for r in await self.rows.leaderboard(game, guild_id=guild_id, limit=limit)]
 
-    async def trend(self, user_id: int, game: str, *, matches: int) -> list[float]:
-        """The rating before the oldest of the player's latest `matches` rated matches of
-        `game`, then after each, oldest first (from the changes stored with each match)."""
+    async def trend(self, user_id: int, game: str, *, matches: int) -> list[tuple[float, float]]:
+        """(when, rating) points, oldest first: the rating when the oldest of the player's latest
+        `matches` rated matches of `game` started, then after each one ended (from the changes
+        stored with each match)."""
         history = await self.store.match_history(user_id, game=game, limit=matches)
-        steps = [(b, a) for _, changes in reversed(history) for u, b, a in changes if u == user_id]
-        return [steps[0][0], *(after for _, after in steps)] if steps else []
+        steps = [(row, b, a) for row, changes in reversed(history) for u, b, a in changes if u == user_id]
+        if not steps:
+            return []
+        first, before, _ = steps[0]
+        return [(first.created_at, before), *((row.updated_at, after) for row, _, after in steps)]
 
 
 def _or_new(row: Sequence[Any] | None, user_id: int, game: str) -> PlayerRecord:

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.records.format import parse_record
 from bot.records.verify import verify_text
 from bot.services.matches import job_for
+from renderers import rating_chart
 from renderers.replay_frames import replay_frames
 from tests.e2e.harness import Harness
 from tests.fake_discord import FakeInteraction, FakeMessage
@@ -134,4 +135,4 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
     assert "Trend: 1500 → " in fields["Focus"] and "Trend: 1500 → " in fields["Domineering"]
     _, chart = _only_file(fake.original_response(stats), "ratings.png")
-    assert Image.open(io.BytesIO(chart)).size == (720, 340)
+    assert Image.open(io.BytesIO(chart)).size == (rating_chart.WIDTH, rating_chart.HEIGHT)
