@@ -153,6 +153,9 @@ class GameInfo:
     draw_by_agreement: bool = False
     """The rulings let the players agree a draw (`/draw`); games without it end drawn only
     by their own rules."""
+    has_chance: bool = True
+    """The game rolls, draws or shuffles (CHANCE moves): its final board offers the dice check.
+    Focus has none."""
 
 
 class Rules(ABC):

@@ -486,6 +486,7 @@ def _encode(moves: Sequence[str]) -> str:
 
 class FocusRules(Rules):
     info = GameInfo(
+        has_chance=False,
         key="focus",
         name="Focus",
         seat_names=("Orange", "Blue"),

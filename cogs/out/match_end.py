@@ -33,7 +33,7 @@ async def render_result(bot: Boneyard, row: Announcement) -> Post | None:
     shown = bot.presenter
     told = ([update.intro] if update.intro else []) + await shown.told_lines(update)
     text = await shown.describe(update, told=told)
-    buttons = verify_view(match.id)
+    buttons = verify_view(match)
     await add_rematch(bot, match, buttons)
 
     async def picture() -> discord.File:

@@ -344,7 +344,7 @@ class Presenter:
         """The move buttons, or under a final board Verify dice and Rematch."""
         if update.outcome is None:
             return self._move_buttons(update)
-        buttons = verify_view(update.match.id)  # the seed is out: anyone can check the dice
+        buttons = verify_view(update.match)  # the seed is out: anyone can check the dice
         await lobby_buttons.add_rematch(self.bot, update.match, buttons)
         return buttons
 

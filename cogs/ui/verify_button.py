@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.games import GAMES
 from bot.records.format import format_record
 from bot.records.verify import verify_text
-from bot.services.matches import MatchStatus, ServiceError, build_record
+from bot.services.matches import MatchRow, MatchStatus, ServiceError, build_record
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter_of, report_error
 from cogs.ui.match_button import MatchButton
@@ -53,7 +54,10 @@ class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
         await answer(interaction, f"{mark} {verdict.sentence}", ephemeral=True)
 
 
-def verify_view(match_id: int) -> discord.ui.View:
+def verify_view(row: MatchRow) -> discord.ui.View:
+    """The buttons under a final board: the dice check, for a game that has dice (others get an
+    empty view the Rematch button may join)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(VerifyButton(match_id))
+    if GAMES[row.game].info.has_chance:
+        view.add_item(VerifyButton(row.id))
     return view

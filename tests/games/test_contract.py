@@ -171,3 +171,13 @@ def test_drafting_is_exactly_the_secret_draft_phase(key: str, seed: int) -> None
         assert state.drafting == expected, phase
         drafted = drafted or expected
     assert drafted == (key in SECRET_DRAFT_PHASE)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_has_chance_says_whether_the_game_ever_asks_for_a_chance_move(key: str) -> None:
+    """The final board offers the dice check only where there are dice: `has_chance` must
+    agree with what random games of the engine actually do."""
+    asked = any(
+        seat == CHANCE for seed in SEEDS[:3] for _state, seat, _move in playout(start(key), random.Random(seed))
+    )
+    assert GAMES[key].info.has_chance == asked
