@@ -66,6 +66,7 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "Records and replays",
         (
             ("/history", "`/history member:@bob game:Focus`: finished matches, newest first"),
+            ("/moves", "`/moves`: this match's moves so far, numbered as in its record (also a button at the end)"),
             ("/export", "`/export match:12`: the match record as a text file (this channel's match by default)"),
             ("/replay", "`/replay match:12`: an animated replay; the final board's Verify dice button checks it"),
         ),

@@ -27,6 +27,7 @@ from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter_of, report_error
 from cogs.out.presenter import channel_link
 from cogs.play import GAME_CHOICES
+from cogs.ui.moves_list import LAST_PAGE, MovesButton, moves_page
 from cogs.ui.verify_button import VerifyButton
 from renderers.replay_frames import render_replay
 
@@ -168,6 +169,17 @@ class RecordsCog(BoneyardCog):
             ephemeral=True,
         )
 
+    @app_commands.command(name="moves", description="A match's moves, numbered as in its record (secrets withheld).")
+    @app_commands.describe(
+        match="Match number (default: this channel's match, else your latest)", page="Page (default: the last)"
+    )
+    async def moves(self, interaction: discord.Interaction, match: int | None = None, page: int | None = None) -> None:
+        await defer(interaction, ephemeral=True)
+        row = await find_match(interaction, match)
+        embed, view = await moves_page(self.bot, row, page - 1 if page is not None else LAST_PAGE)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        await answer(interaction, embed=embed, ephemeral=True, **extra)
+
     @app_commands.command(
         name="replay", description="An animated replay of a match (public information while it runs)."
     )
@@ -209,5 +221,5 @@ class RecordsCog(BoneyardCog):
 
 
 async def setup(bot: Boneyard) -> None:
-    bot.add_dynamic_items(VerifyButton, HistoryPageButton)
+    bot.add_dynamic_items(VerifyButton, HistoryPageButton, MovesButton)
     await bot.add_cog(RecordsCog(bot))

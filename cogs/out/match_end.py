@@ -18,6 +18,7 @@ import discord
 from bot.services.outbox import MATCH_RESULT, THREAD_ARCHIVE, Announcement
 from cogs.out.outbox import Act, Post, Renderer, board_update
 from cogs.ui.lobby_buttons import add_rematch
+from cogs.ui.moves_list import moves_button
 from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ async def render_result(bot: Boneyard, row: Announcement) -> Post | None:
     told = ([update.intro] if update.intro else []) + await shown.told_lines(update)
     text = await shown.describe(update, told=told)
     buttons = verify_view(match)
+    buttons.add_item(moves_button(match.id))
     await add_rematch(bot, match, buttons)
 
     async def picture() -> discord.File:

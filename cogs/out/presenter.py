@@ -25,6 +25,7 @@ from cogs.out.outbox import NotPosted, Post
 from cogs.out.turn_posts import TurnPost, TurnPosts
 from cogs.ui import lobby_buttons, private
 from cogs.ui.buttons import move_buttons
+from cogs.ui.moves_list import moves_button
 from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
@@ -345,6 +346,7 @@ class Presenter:
         if update.outcome is None:
             return self._move_buttons(update)
         buttons = verify_view(update.match)  # the seed is out: anyone can check the dice
+        buttons.add_item(moves_button(update.match.id))
         await lobby_buttons.add_rematch(self.bot, update.match, buttons)
         return buttons
 

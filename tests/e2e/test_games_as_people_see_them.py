@@ -93,7 +93,8 @@ async def test_a_game_to_its_end_as_two_players_and_a_spectator_see_it(
     assert ("🏆" in final.content or "🤝 **Draw**" in final.content) and "to move" not in final.content
     assert f"Secret seed (check every roll and draw): `{row.seed}`" in final.content
     dice_check = [f"boneyard:verify:{match_id}"] if GAMES[game].info.has_chance else []
-    assert final.custom_ids == [*dice_check, f"boneyard:lbrematch:{match_id}"], (
+    moves = f"boneyard:moves:{match_id}:0:f"
+    assert final.custom_ids == [*dice_check, moves, f"boneyard:lbrematch:{match_id}"], (
         "a finished match offers no move buttons, only the dice check (where there are dice) and a rematch"
     )
 

@@ -9,6 +9,7 @@ import random
 import pytest
 from PIL import Image
 
+from bot.games import CHANCE, GAMES
 from bot.records.format import parse_record
 from bot.records.verify import verify_text
 from bot.services.matches import job_for
@@ -59,6 +60,10 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     assert not verify_text(text).ok
     replay = await _deferred_followup(harness, await harness.command("replay", {"match": wars_id}, user=carol))
     assert "public information only" in replay.content
+    listed = await harness.command("moves", {"match": wars_id}, user=carol)
+    shown = await fake.wait_for_answer(listed, ephemeral=True)
+    lines = shown.embeds[0]["description"]
+    assert "(secret)" in lines and pick not in lines, "a running match's move list withholds its secrets"
     _only_file(replay, ".gif")
 
     # A Domineering match played to its end by slash commands.
@@ -71,9 +76,21 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
         final = await harness.slash_move(user, rng.choice(await service.legal_moves(match_id, user.id)))
     assert final is not None and ("wins" in final.content or "Draw" in final.content)
     row = await service.get(match_id)
-    assert final.custom_ids == [f"boneyard:verify:{match_id}", f"boneyard:lbrematch:{match_id}"], (
-        "the final board offers the dice check (and a rematch)"
-    )
+    assert final.custom_ids == [
+        f"boneyard:verify:{match_id}",
+        f"boneyard:moves:{match_id}:0:f",
+        f"boneyard:lbrematch:{match_id}",
+    ], "the final board offers the dice check, the move list and a rematch"
+
+    # The spectator reads the move list privately, numbered by ply like the record.
+    listed = await fake.click_button(final, f"boneyard:moves:{match_id}:0:f", user=carol)
+    first_page = await fake.wait_for_followup(listed)
+    assert first_page.ephemeral
+    logged = await service.log(match_id)
+    embed = first_page.embeds[0]
+    assert embed["title"].endswith(f"match #{match_id} · moves")
+    assert embed["description"].splitlines()[0] == f"0. {_who(logged[0].seat)}: `{logged[0].move}`"
+    assert f"of {-(-len(logged) // 25)}" in embed["footer"]["text"]
 
     # The spectator checks the dice with the button: the answer is private.
     click = await fake.click_button(final, f"boneyard:verify:{match_id}", user=carol)
@@ -136,3 +153,8 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     assert "Trend: 1500 → " in fields["Focus"] and "Trend: 1500 → " in fields["Domineering"]
     _, chart = _only_file(fake.original_response(stats), "ratings.png")
     assert Image.open(io.BytesIO(chart)).size == (rating_chart.WIDTH, rating_chart.HEIGHT)
+
+
+def _who(seat: int) -> str:
+    """Domineering's seat names as the move list shows them."""
+    return "Chance" if seat == CHANCE else GAMES["domineering"].info.seat_names[seat]

@@ -109,14 +109,19 @@ async def test_three_matches_in_one_channel_each_played_to_its_end_in_its_thread
     for reply, (match_id, thread, _) in zip(last, started, strict=True):
         assert "🤝 **Draw**: 2 plies were played without a result." in reply.content
         assert reply.channel_id == thread.id
-        assert reply.custom_ids == [f"boneyard:lbrematch:{match_id}"], "Focus has no dice to check"
+        assert reply.custom_ids == [f"boneyard:moves:{match_id}:0:f", f"boneyard:lbrematch:{match_id}"], (
+            "Focus has no dice to check"
+        )
         assert (await harness.bot.service.get(match_id)).status == "finished"
         assert thread.archived and not thread.deleted, "a finished match's thread is archived, not deleted"
     results = [m for m in fake.bot_messages(fake.channel) if m.id > mark.snowflake]
     assert len(results) == 3
     for match_id, thread, _ in started:
         [result] = [m for m in results if f"Match #{match_id} in {thread.mention}" in m.content]
-        assert "🤝 **Draw**" in result.content and result.custom_ids == [f"boneyard:lbrematch:{match_id}"]
+        assert "🤝 **Draw**" in result.content and result.custom_ids == [
+            f"boneyard:moves:{match_id}:0:f",
+            f"boneyard:lbrematch:{match_id}",
+        ]
         board_png(result)
     assert "no match in this channel" in await harness.error_reply("move", {"notation": "d2-d1"}, user=alice)
 
