@@ -46,7 +46,10 @@ from tests.fake_discord.world import (
 
 T = TypeVar("T")
 
-DEFAULT_TIMEOUT = 5.0
+DEFAULT_TIMEOUT = 30.0
+"""How long a wait for the bot may last before the test fails: it only bounds a failure (every
+wait returns as soon as its condition holds), so it is generous enough that a loaded machine
+never turns a slow answer into a failure."""
 IDLE_TURNS = 5
 """Turns of the event loop a watched client must stay idle for ``wait_until_idle``: what one
 turn starts (a task, a callback) shows as busy in the next."""
