@@ -18,6 +18,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bench snapshots  # largest snapshot at any ply of random complete games, every variant
     python -m bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
     python -m bench ai         # computer players: strength, thinking time, loop stall (hours)
+    python -m bench attention  # posts, pings and DMs a complete game of each sends each player
 """
 
 from __future__ import annotations
@@ -624,6 +625,12 @@ def history_rows() -> list[Row]:
     return rows
 
 
+def attention_rows() -> list[Row]:
+    from bench.attention import attention_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 def scale_rows() -> list[Row]:
     from bench.scale import scale_rows as rows
 
@@ -663,6 +670,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "snapshots": snapshot_rows,
     "processes": process_rows,
     "ai": ai_bench_rows,
+    "attention": attention_rows,
 }
 
 
