@@ -21,7 +21,7 @@ import discord
 from bot.games import CHANCE
 from bot.services.matches import Update
 
-GAMES_WITH_TURN_POSTS = frozenset({"wonderland"})
+GAMES_WITH_TURN_POSTS = frozenset({"wonderland", "dominance"})
 """Games whose turn is many quick public actions (dice, summons, moves, attacks, abilities)."""
 WINDOW = 300.0
 """Seconds after its last change during which a turn post takes more actions."""

@@ -55,7 +55,7 @@ def test_a_new_post_when_the_turn_passes_changes_or_the_game_ends() -> None:
     assert posts.continuing(update(1, 0)) is None, "the other seat acted"
     assert posts.continuing(update(0, 0, turn_number=4)) is None, "a new turn number"
     assert posts.continuing(update(0, 0, note="timeout")) is None, "a timeout is announced anew"
-    assert posts.continuing(update(0, 0, game="dominance")) is None, "only games with many quick actions"
+    assert posts.continuing(update(0, 0, game="focus")) is None, "only games whose turn is several actions"
     posts.interrupted(7)
     assert posts.continuing(update(0, 0)) is None, "another post came in between"
 

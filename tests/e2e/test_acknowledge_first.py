@@ -60,13 +60,15 @@ async def test_an_old_button_is_refused_with_a_link_to_the_current_board(
     assert old_done in first_board.custom_ids
 
     click = await fake.click_button(first_board, old_done, user=mover)
-    newer = await fake.wait_for_followup(click)
-    assert "played `done`" in newer.content
+    await fake.wait_for_followup(click)
+    await harness.wait_for_handlers()
+    assert "played `done`" in first_board.content  # the turn's post, edited as the turn goes on
     played = await harness.move_count(match_id)
 
-    # The same button again, on the board it was drawn for: that position is gone.
+    # The same button again, on a copy of the board it was drawn for: that position is gone.
+    stale = _bot_message_with_button(harness, first_board, old_done)
     for clicker in (alice, bob):
-        again = await fake.click_button(first_board, old_done, user=clicker)
+        again = await fake.click_button(stale, old_done, user=clicker)
         text = await harness.ephemeral_reply(again)
         assert "older position" in text, text
         newest = [m for m in fake.bot_messages(fake.channel) if "board.png" in m.files()][-1]

@@ -34,6 +34,9 @@ async def test_done_button_plays_done_for_the_player_to_move_only(
 
     click = await fake.click_button(board, done_id, user=mover)
     reply = await fake.wait_for_followup(click)
-    assert "played `done`" in reply.content
-    assert reply.files()["board.png"].startswith(b"\x89PNG")
+    await harness.wait_for_handlers()
+    # the mover's turn goes on (the roll's last stone): one post per turn, edited as it goes
+    assert reply.ephemeral and "Played `done`" in reply.content and "added to this turn's message" in reply.content
+    assert board.edited and "played `done`" in board.content
+    assert board.files()["board.png"].startswith(b"\x89PNG")
     assert await service.store.move_count(match_id) > before
