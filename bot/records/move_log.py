@@ -11,6 +11,16 @@ one (earlier takebacks included); `effective` does exactly that, and playing wha
 returns from the match's start state gives the current state.  Ply numbers keep growing
 after a takeback (the log's key is (match, ply)), so a later chance move gets a fresh
 number and hence a fresh draw of the match RNG.
+
+Endings that are not moves of the game (a resignation, a loss on time, an agreed draw, an
+abort) are lines of the log too, so that the record alone proves the result: ONE record
+
+    seat = ENDING_SEAT (-3), move = "resign 1" | "timeout 0 0:00+0:00" | "draw agreed"
+                                    | "abort" | "abort moderator", public, not forced
+
+written in the same transaction that ends the match, always the log's last line.  It is
+not a move: everything that replays the log (`effective`, `effective_after`) skips it like
+it skips takeback records, and `ending_of` reads it back.
 """
 
 from __future__ import annotations
@@ -22,6 +32,12 @@ from typing import Final, Protocol, TypeVar
 TAKEBACK_SEAT: Final = -2
 """The log's seat for takeback records (CHANCE is -1, players 0 and 1)."""
 _RECORD = re.compile(r"takeback (\d+)")
+ENDING_SEAT: Final = -3
+"""The log's seat for the line that ends a match outside the game's rules."""
+_ENDING = re.compile(
+    r"(?P<how>resign) (?P<seat>[01])|(?P<how2>timeout) (?P<loser>[01]) [0-9a-z:.+-]{1,40}"
+    r"|draw agreed|abort(?: moderator)?"
+)
 
 
 class LoggedMove(Protocol):
@@ -41,6 +57,68 @@ def takeback_record(first_undone_ply: int) -> str:
     return f"takeback {first_undone_ply}"
 
 
+def resign_record(seat: int) -> str:
+    """The ending line of `seat`'s resignation (a tournament forfeit is one too)."""
+    return f"resign {seat}"
+
+
+def timeout_record(seat: int, clock: str) -> str:
+    """The ending line of `seat` losing on time; `clock` is its stopped clock as the board
+    showed it (`0:00` or `0:00 + 0:00`), written without spaces."""
+    return f"timeout {seat} {''.join(clock.split()) or '-'}"
+
+
+DRAW_RECORD: Final = "draw agreed"
+ABORT_RECORD: Final = "abort"
+MODERATOR_ABORT_RECORD: Final = "abort moderator"
+
+
+def is_ending_text(text: str) -> bool:
+    """`text` is one of the canonical ending lines."""
+    return _ENDING.fullmatch(text) is not None
+
+
+def _ending(text: str) -> tuple[str, int | None]:
+    """(kind, losing seat or None) of an ending line; ValueError for a text that is none."""
+    found = _ENDING.fullmatch(text)
+    if found is None:
+        raise ValueError(f"not an ending: {text!r}")
+    if found["how"]:
+        return "resign", int(found["seat"])
+    if found["how2"]:
+        return "timeout", int(found["loser"])
+    return text, None
+
+
+def ending_result(text: str) -> tuple[str, str]:
+    """(status, result) an ending line gives: `finished` with `1-0`, `0-1`, `1/2-1/2`, or
+    `aborted` with `-`.  ValueError for a text that is no ending."""
+    _, seat = _ending(text)
+    if seat is not None:  # a resignation or a loss on time: the other seat wins
+        return "finished", ("0-1" if seat == 0 else "1-0")
+    if text == DRAW_RECORD:
+        return "finished", "1/2-1/2"
+    return "aborted", "-"
+
+
+def ending_reason(text: str, seat_names: Sequence[str]) -> str:
+    """The `Reason` a match ended by the ending line `text` is stored and exported with: the
+    service writes it and the checker expects it, so the header's reason follows from the line."""
+    kind, seat = _ending(text)
+    if kind == "resign" and seat is not None:
+        return f"{seat_names[seat]} resigned."
+    if kind == "timeout" and seat is not None:
+        return f"{seat_names[seat]} ran out of time"
+    if text == DRAW_RECORD:
+        return "Drawn by agreement."
+    return "A moderator aborted the match." if text == MODERATOR_ABORT_RECORD else "The match was aborted."
+
+
+def is_play(entry: LoggedMove) -> bool:
+    """A line that a replay plays: a move of a seat or of chance, not a takeback or an ending."""
+    return entry.seat not in (TAKEBACK_SEAT, ENDING_SEAT)
+
+
 def undone_from(entry: LoggedMove) -> int | None:
     """The first ply a takeback record withdraws (None: not a takeback record)."""
     if entry.seat != TAKEBACK_SEAT:
@@ -55,6 +133,8 @@ def effective(log: Iterable[M]) -> list[M]:
     """The records still in force, in order: what a replay plays."""
     kept: list[M] = []
     for entry in log:
+        if entry.seat == ENDING_SEAT:
+            continue
         first = undone_from(entry)
         if first is None:
             kept.append(entry)
@@ -73,7 +153,8 @@ def effective_after(count: int, records: Sequence[M], total: int) -> list[M] | N
     a long game's whole log is thousands of rows.  An entry's place among the effective ones
     is at most its ply, so the tail lies at plies >= `count`; the takeback records alone say
     which plies are not in force (the records themselves and, for a record at ply r taking
-    back from ply f, every entry at f <= ply < r), hence where the effective tail starts."""
+    back from ply f, every entry at f <= ply < r), hence where the effective tail starts.
+    An ending record is the log's last line, so it shifts no place: it is only left out."""
     tail = [e for e in records if e.ply >= count]
     if (tail[-1].ply if tail else None) != (total - 1 if total > count else None):
         return None  # the last ply is not total - 1: a gap somewhere
@@ -92,4 +173,6 @@ def effective_after(count: int, records: Sequence[M], total: int) -> list[M] | N
         if start > first_kept:
             break
         first_kept += end - start
-    return [e for e in tail if e.ply >= first_kept and not any(a <= e.ply < b for a, b in merged)]
+    return [
+        e for e in tail if e.ply >= first_kept and e.seat != ENDING_SEAT and not any(a <= e.ply < b for a, b in merged)
+    ]

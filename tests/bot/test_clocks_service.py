@@ -212,7 +212,8 @@ async def test_a_move_after_the_flag_fell_loses_on_time_even_before_the_keeper_n
     await keeper.close()
     assert result.note == "timeout" and result.outcome is not None
     assert result.outcome.reason.endswith("ran out of time")
-    assert await store.move_count(row.id) == 0  # the late move was not played
+    logged = await store.moves(row.id)  # the late move was not played: the log holds the ending only
+    assert [(m.seat, m.move.split()[:2]) for m in logged] == [(-3, ["timeout", str(update.match.seats.index(first))])]
     await store.close()
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from bot.games import GAMES
 from bot.games.base import LogEntry
 from bot.records.format import RUNNING, Record, RecordMove, result_of
+from bot.records.move_log import ENDING_SEAT
 from bot.records.replay import ReplayJob
 from bot.services.matches.options import started_options
 from bot.store import MatchRow, MatchStatus, MoveRow
@@ -71,6 +72,7 @@ def build_record(
 
 
 def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
-    """The replay job of a started match as stored."""
-    log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves)
+    """The replay job of a started match as stored (its ending line, not a move, left out:
+    the replay shows how the match ended from `ended` and the final position)."""
+    log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves if m.seat != ENDING_SEAT)
     return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != MatchStatus.ACTIVE)

@@ -43,7 +43,6 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from bot.clocks import (
-    TIMEOUT_REASON,
     ClockEvent,
     ClockKeeper,
     ClockState,
@@ -55,7 +54,14 @@ from bot.clocks import (
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.records.fairness import chance_rng, seed_hash
-from bot.records.move_log import effective
+from bot.records.move_log import (
+    ABORT_RECORD,
+    MODERATOR_ABORT_RECORD,
+    effective,
+    ending_reason,
+    resign_record,
+    timeout_record,
+)
 from bot.services.matches.cache import StateCache
 from bot.services.matches.clocks import TIME_UP, clock_of
 from bot.services.matches.commit import FinishListener, Transition, commit_transition
@@ -444,9 +450,9 @@ class MatchService:
             if row.status != MatchStatus.ACTIVE:
                 raise NotRunning()
             seat = self._seat(row, user_id)
-            name = self._rules(row.game).info.seat_names[seat]
-            outcome = Outcome(frozenset((1 - seat,)), f"{name} resigned.")
-            return await self.end(row, outcome, MatchStatus.FINISHED)
+            line = resign_record(seat)
+            outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
+            return await self.end(row, outcome, MatchStatus.FINISHED, line=line)
 
     async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Update | None:
         """Abort when both players asked (or a moderator does).  Returns None while the
@@ -465,19 +471,18 @@ class MatchService:
                 votes = await self.store.add_abort_vote(match_id, user_id)
                 if not row.seats or not set(row.seats) <= votes:
                     return None
-            outcome = Outcome(
-                frozenset(), "The match was aborted." if not moderator else "A moderator aborted the match."
-            )
-            return await self.end(row, outcome, MatchStatus.ABORTED)
+            line = MODERATOR_ABORT_RECORD if moderator else ABORT_RECORD
+            outcome = Outcome(frozenset(), ending_reason(line, self._rules(row.game).info.seat_names))
+            return await self.end(row, outcome, MatchStatus.ABORTED, line=line)
 
-    async def claim_timeout(self, match_id: int, loser_seat: int, reason: str) -> Update:
-        """End a match on time (called by the clock; the reason names who ran out)."""
+    async def claim_timeout(self, match_id: int, loser_seat: int) -> Update:
+        """End a match on time, `loser_seat` losing (its ending line and reason are the ones
+        every loss on time has, so the record proves it)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != MatchStatus.ACTIVE:
                 raise NotRunning()
-            outcome = Outcome(frozenset((1 - loser_seat,)), reason)
-            return await self.end(row, outcome, MatchStatus.FINISHED, note="timeout")
+            return await self._lose_on_time(row, loser_seat, clock_of(row), self.now())
 
     # --- clocks ------------------------------------------------------------------------
 
@@ -533,9 +538,16 @@ class MatchService:
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
                 return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
-        name = self._rules(row.game).info.seat_names[seat]
-        outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
-        return await self.end(row, outcome, MatchStatus.FINISHED, note="timeout", intro=intro)
+        return await self._lose_on_time(row, seat, clock, now, intro=intro)
+
+    async def _lose_on_time(
+        self, row: MatchRow, seat: int, clock: ClockState | None, now: float, *, intro: str | None = None
+    ) -> Update:
+        """`seat` loses on time (lock held); the ending line keeps its stopped clock's reading."""
+        reading = clock.stop_all(now).display(seat, now) if clock is not None else ""
+        line = timeout_record(seat, reading)
+        outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
+        return await self.end(row, outcome, MatchStatus.FINISHED, line=line, note="timeout", intro=intro)
 
     async def _complete_draft(
         self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
@@ -721,15 +733,31 @@ class MatchService:
         )
 
     async def end(
-        self, row: MatchRow, outcome: Outcome, status: MatchStatus, *, note: str | None = None, intro: str | None = None
+        self,
+        row: MatchRow,
+        outcome: Outcome,
+        status: MatchStatus,
+        *,
+        line: str,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         """End `row`'s running match for a reason outside the game (its lock held): a
-        resignation, an abort, a loss on time, an agreed draw.  The clock stops."""
+        resignation, an abort, a loss on time, an agreed draw.  The clock stops; `line` (the
+        ending's text, `bot.records.move_log`) is appended to the log in the same commit."""
         state = await self.state_of(row)
         clock = clock_of(row)
         stopped = clock.stop_all(self.now()) if clock is not None else None
         ending = Transition.ending(
-            row, state, outcome, status, first_ply=await self.plies(row), clock=stopped, note=note, intro=intro
+            row,
+            state,
+            outcome,
+            status,
+            line=line,
+            first_ply=await self.plies(row),
+            clock=stopped,
+            note=note,
+            intro=intro,
         )
         return await self.commit(ending)
 
