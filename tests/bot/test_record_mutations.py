@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import unicodedata
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +31,7 @@ from bot.records.move_log import (
     timeout_record,
 )
 from bot.records.verify import Verdict, verify, verify_bytes, verify_text
+from bot.verify import main as verify_main
 from tests.games.playout import PLAYOUT_OPTIONS, step
 
 GAME_KEYS = sorted(GAMES)
@@ -237,3 +239,31 @@ def test_random_bytes_never_crash_the_checker(game: str) -> None:
 def test_a_verdict_on_an_unchanged_record_object_agrees_with_its_text() -> None:
     record = honest_record("dominance", random.Random(1), ending="timeout")
     assert verify(record) == verify_text(format_record(record))
+
+
+def test_the_command_line_reads_any_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A non-UTF-8 byte, a BOM with CRLF, a 5 MB move line, bidi overrides: one sentence each."""
+    record = honest_record("dominance", random.Random(2), ending="resign")
+    text = format_record(record)
+    cases = {
+        "bom-crlf": ("\ufeff" + text.replace("\n", "\r\n")).encode(),
+        "latin1": text.replace("alice", "alicé").encode("latin-1"),
+        "huge": (text + f"{len(record.moves)} 0 " + "x" * 5_000_000 + "\n").encode(),
+        "bidi": text.replace("[Game ", "[Ga\u202eme\u200b ").encode(),
+        "huge-ply": (text + "9" * 10_000 + " 0 pass\n").encode(),
+    }
+    outcomes = {}
+    for name, data in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        code = verify_main([str(path)])
+        out = capsys.readouterr().out
+        assert out.count("\n") == 1 and len(out) < 400, out[:500]
+        assert not any(unicodedata.category(c) in ("Cc", "Cf") for c in out.rstrip("\n")), repr(out)
+        outcomes[name] = (code, out)
+    assert outcomes["bom-crlf"][0] == 0 and "holds" in outcomes["bom-crlf"][1]
+    assert outcomes["latin1"] == (1, outcomes["latin1"][1])
+    assert "line 5 has a byte that is not UTF-8 (0xe9" in outcomes["latin1"][1]
+    assert outcomes["huge"][0] == 1 and outcomes["huge"][1].startswith(f"Ply {len(record.moves)}: ")
+    assert outcomes["bidi"][0] == 1 and "Line 2: " in outcomes["bidi"][1]
+    assert outcomes["huge-ply"][0] == 1 and "a move line is" in outcomes["huge-ply"][1]
