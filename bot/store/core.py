@@ -370,21 +370,32 @@ class Store:
         return [_match(r) for r in rows]
 
     async def match_history(
-        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+        self,
+        user_id: int,
+        *,
+        game: str | None = None,
+        guild_id: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
     ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
         """`user_id`'s finished matches (of `game`, or all), newest first, from `offset`: each
         with its rating changes (user id, before, after; empty when it was not rated).
 
         The two seats of a match are its challenger and the accepter (`opponent_id`), so each
         side is one ordered range of a partial index; the page is the merge of the two.  The
-        cost depends on `offset + limit`, not on how many matches are stored."""
+        cost depends on `offset + limit`, not on how many matches are stored.  `guild_id`: only
+        the matches played in that server (who may read them: cogs/access.py)."""
         depth = offset + limit
-        where = "status = 'finished'" + (" AND game = ?" if game is not None else "")
+        where = (
+            "status = 'finished'"
+            + (" AND game = ?" if game is not None else "")
+            + (" AND guild_id = ?" if guild_id is not None else "")
+        )
         side = (
             f"SELECT id, updated_at FROM matches WHERE {{seat}} = ? AND {where} "
             "ORDER BY updated_at DESC, id DESC LIMIT ?"
         )
-        params = (user_id, *([game] if game is not None else []), depth)
+        params = (user_id, *([game] if game is not None else []), *([guild_id] if guild_id is not None else []), depth)
         sql = (
             f"SELECT {_MATCH_COLUMNS}, r.changes FROM ("
             f"SELECT * FROM ({side.format(seat='challenger_id')}) a UNION ALL "

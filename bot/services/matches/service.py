@@ -631,11 +631,11 @@ class MatchService:
         return await self.store.matches_of(user_id)
 
     async def history(
-        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+        self, user_id: int, *, game: str | None = None, guild_id: int | None = None, offset: int = 0, limit: int = 10
     ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
-        """The player's finished matches, newest first, each with its rating changes
-        (user id, before, after)."""
-        return await self.store.match_history(user_id, game=game, offset=offset, limit=limit)
+        """The player's finished matches (played in `guild_id`'s server, or anywhere), newest
+        first, each with its rating changes (user id, before, after)."""
+        return await self.store.match_history(user_id, game=game, guild_id=guild_id, offset=offset, limit=limit)
 
     async def log(self, match_id: int) -> list[MoveRow]:
         """The match's whole log as stored, takeback records and withdrawn moves included
