@@ -32,7 +32,9 @@ The format is PGN-like: a header of tags, a blank line, then the move log, one m
     4 1 {withheld}
     5 1 done {forced}
     6 takeback 4
-    7 end resign 1
+    7 complete 1
+    8 1 pick 3-3 {secret}
+    9 end resign 1
 
 Tags, in this order (a reader must accept and keep tags it does not know, after these):
 
@@ -59,6 +61,9 @@ match runs, a secret move is written `<ply> <who> {withheld}`, without its text 
 `<ply> takeback <n>` is an agreed takeback: the moves from ply `n` up to it are withdrawn
 (they stay in the record); replaying reads the lines in order and, at each takeback line,
 drops the moves it withdrew (`bot.records.move_log.effective`).
+`<ply> complete <seat>` says that seat's draft ran out of time: the picks that follow it,
+while the seat must still pick, were drawn from the seed (`chance_rng(seed, <this ply>)`, one
+`rng.choice(sorted(legal picks))` each), and the checker redraws them.
 `<ply> end <how>` ends a match outside the game's rules, and is then its last line:
 `end resign <seat>`, `end timeout <seat> <clock>` (the loser's stopped clock, e.g. `0:00` or
 `0:00+0:00`, `-` without a clock), `end draw agreed`, `end abort` (both players agreed) or
@@ -75,7 +80,16 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from bot.games import CHANCE
-from bot.records.move_log import ENDING_SEAT, TAKEBACK_SEAT, is_ending_text, takeback_record, undone_from
+from bot.records.move_log import (
+    COMPLETION_SEAT,
+    ENDING_SEAT,
+    TAKEBACK_SEAT,
+    completed_seat,
+    completion_record,
+    is_ending_text,
+    takeback_record,
+    undone_from,
+)
 
 FORMAT_VERSION = 1
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*", "-")
@@ -104,7 +118,7 @@ _KNOWN_TAGS = (
 )
 _REQUIRED_TAGS = ("Boneyard", "Game", "Options", "Player0", "Player1", "Start", "End", "Status", "Result", "SeedHash")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
-_MOVE_LINE = re.compile(r"(\d{1,9}) (0|1|chance|takeback|end) (.*)")
+_MOVE_LINE = re.compile(r"(\d{1,9}) (0|1|chance|takeback|complete|end) (.*)")
 _PLY = re.compile(r"[0-9]{1,9}")
 _FLAGS = ("{secret}", "{forced}")
 WITHHELD = "{withheld}"
@@ -234,6 +248,8 @@ def format_move(move: RecordMove) -> str:
         return f"{move.ply} takeback {undone_from(move)}"
     if move.seat == ENDING_SEAT and move.move is not None:
         return f"{move.ply} end {move.move}"
+    if move.seat == COMPLETION_SEAT and move.move is not None:
+        return f"{move.ply} complete {completed_seat(move)}"
     if move.move is None:
         return f"{move.ply} {_who(move.seat)} {WITHHELD}"
     text = f"{move.ply} {_who(move.seat)} {' '.join(move.move.split())}"
@@ -283,6 +299,10 @@ def _parse_move(text: str, line: int, ply: int) -> RecordMove:
         if _PLY.fullmatch(rest) is None or int(rest) >= number:
             raise RecordError(f"Line {line}: a takeback names an earlier ply, not `{quote(rest, 20)}`.")
         return RecordMove(number, TAKEBACK_SEAT, takeback_record(int(rest)))
+    if who == "complete":
+        if rest not in ("0", "1"):
+            raise RecordError(f"Line {line}: a completed draft names seat 0 or 1, not `{quote(rest, 20)}`.")
+        return RecordMove(number, COMPLETION_SEAT, completion_record(int(rest)))
     if who == "end":
         if not is_ending_text(rest):
             raise RecordError(

@@ -20,7 +20,16 @@ abort) are lines of the log too, so that the record alone proves the result: ONE
 
 written in the same transaction that ends the match, always the log's last line.  It is
 not a move: everything that replays the log (`effective`, `effective_after`) skips it like
-it skips takeback records, and `ending_of` reads it back.
+it skips takeback records.
+
+A draft completed at random because its time ran out starts with ONE marker record
+
+    seat = COMPLETION_SEAT (-4), move = "complete <seat>", public, not forced
+
+and the picks that follow it, while that seat must still pick, are drawn with ONE generator,
+`chance_rng(seed, <the marker's ply>)`: `rng.choice(sorted(legal picks))` each.  So the record
+says which picks the player made and which the seed made, and the checker redraws the latter.
+Replays skip the marker like the other records that are not moves.
 """
 
 from __future__ import annotations
@@ -55,6 +64,26 @@ M = TypeVar("M", bound=LoggedMove)
 def takeback_record(first_undone_ply: int) -> str:
     """The move text of a takeback record withdrawing plies from `first_undone_ply` on."""
     return f"takeback {first_undone_ply}"
+
+
+COMPLETION_SEAT: Final = -4
+"""The log's seat for the marker before the picks of a draft completed at random."""
+_COMPLETION = re.compile(r"complete ([01])")
+
+
+def completion_record(seat: int) -> str:
+    """The marker's text: `seat`'s draft is completed at random from here."""
+    return f"complete {seat}"
+
+
+def completed_seat(entry: LoggedMove) -> int | None:
+    """The seat a completion marker names (None: not a marker); ValueError when malformed."""
+    if entry.seat != COMPLETION_SEAT:
+        return None
+    found = _COMPLETION.fullmatch(entry.move or "")
+    if found is None:
+        raise ValueError(f"malformed completion record at ply {entry.ply}: {entry.move!r}")
+    return int(found[1])
 
 
 def resign_record(seat: int) -> str:
@@ -114,9 +143,14 @@ def ending_reason(text: str, seat_names: Sequence[str]) -> str:
     return "A moderator aborted the match." if text == MODERATOR_ABORT_RECORD else "The match was aborted."
 
 
+NOT_PLAYED: Final = frozenset((TAKEBACK_SEAT, ENDING_SEAT, COMPLETION_SEAT))
+"""The seats of the log's records that are not moves (all below CHANCE, -1)."""
+
+
 def is_play(entry: LoggedMove) -> bool:
-    """A line that a replay plays: a move of a seat or of chance, not a takeback or an ending."""
-    return entry.seat not in (TAKEBACK_SEAT, ENDING_SEAT)
+    """A line that a replay plays: a move of a seat or of chance, not a takeback record, an
+    ending or a completion marker."""
+    return entry.seat not in NOT_PLAYED
 
 
 def undone_from(entry: LoggedMove) -> int | None:
@@ -133,7 +167,7 @@ def effective(log: Iterable[M]) -> list[M]:
     """The records still in force, in order: what a replay plays."""
     kept: list[M] = []
     for entry in log:
-        if entry.seat == ENDING_SEAT:
+        if entry.seat in (ENDING_SEAT, COMPLETION_SEAT):
             continue
         first = undone_from(entry)
         if first is None:
@@ -144,14 +178,15 @@ def effective(log: Iterable[M]) -> list[M]:
 
 
 def effective_after(count: int, records: Sequence[M], total: int) -> list[M] | None:
-    """`effective(log)[count:]` from part of the log: `records` holds every takeback record of
-    the log and every entry at ply >= `count`, in ply order; `total` is the log's length.
+    """`effective(log)[count:]` from part of the log: `records` holds every record of the log
+    that is not a move (seats in NOT_PLAYED: takebacks, completion markers, the ending) and
+    every entry at ply >= `count`, in ply order; `total` is the log's length.
     None when the log's plies do not run 0..total-1 without a gap (never written so: the
     caller then reads the whole log).
 
     Why: a snapshot that leaves its recent history to the log needs only the log's tail, and
     a long game's whole log is thousands of rows.  An entry's place among the effective ones
-    is at most its ply, so the tail lies at plies >= `count`; the takeback records alone say
+    is at most its ply, so the tail lies at plies >= `count`; those records alone say
     which plies are not in force (the records themselves and, for a record at ply r taking
     back from ply f, every entry at f <= ply < r), hence where the effective tail starts.
     An ending record is the log's last line, so it shifts no place: it is only left out."""
@@ -159,7 +194,7 @@ def effective_after(count: int, records: Sequence[M], total: int) -> list[M] | N
     if (tail[-1].ply if tail else None) != (total - 1 if total > count else None):
         return None  # the last ply is not total - 1: a gap somewhere
     spans = sorted(
-        [(e.ply, e.ply + 1) for e in records if e.seat == TAKEBACK_SEAT]
+        [(e.ply, e.ply + 1) for e in records if e.seat in NOT_PLAYED]
         + [(first, e.ply) for e in records if (first := undone_from(e)) is not None and first < e.ply]
     )
     merged: list[tuple[int, int]] = []

@@ -14,6 +14,7 @@ The same `verify` runs behind the "Verify dice" button under a finished match.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +22,15 @@ from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions
 from bot.games.base import GameState, normalise
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.format import Record, RecordError, RecordMove, format_move, parse_record, quote, result_of
-from bot.records.move_log import ENDING_SEAT, ending_reason, ending_result, is_play, undone_from
+from bot.records.move_log import (
+    COMPLETION_SEAT,
+    ENDING_SEAT,
+    completed_seat,
+    ending_reason,
+    ending_result,
+    is_play,
+    undone_from,
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,7 @@ def _verify(record: Record) -> Verdict:
     moves, index, chance = record.moves, 0, 0
     in_force: list[tuple[int, GameState, int]] = []  # (first ply, state before, records incl. forced)
     ending: RecordMove | None = None  # the `end` line, once read
+    completing: tuple[int, int, random.Random] | None = None  # (seat, marker ply, rng) of a draft completed at random
     over_at: int | None = None  # the last ply of the move that ended the game by its rules
     while index < len(moves):
         entry = moves[index]
@@ -73,6 +83,29 @@ def _verify(record: Record) -> Verdict:
             ending = entry
             index += 1
             continue
+        if entry.seat == COMPLETION_SEAT:
+            try:
+                seat = completed_seat(entry)
+            except ValueError:
+                return Verdict(False, f"Ply {entry.ply}: `{_line(entry)}` is not a completed draft.")
+            assert seat is not None
+            if not _picking(state, seat) or not state.drafting:
+                return Verdict(False, f"Ply {entry.ply}: {_who(record, seat)} is not drafting here.")
+            completing = (seat, entry.ply, chance_rng(record.seed, entry.ply))
+            index += 1
+            continue
+        if completing is not None:  # the picks the seed made for a draft whose time ran out
+            seat, since, rng = completing
+            if _picking(state, seat):
+                wanted = rng.choice(sorted(state.legal_moves(seat)))
+                if (entry.seat, entry.move) != (seat, wanted):
+                    return Verdict(
+                        False,
+                        f"Ply {entry.ply}: the draft completed at random from ply {since} picks `{wanted}` here, "
+                        f"but the record has `{_line(entry)}`.",
+                    )
+            else:
+                completing = None
         try:
             first_undone = undone_from(entry)
         except ValueError:
@@ -137,6 +170,11 @@ def _verify(record: Record) -> Verdict:
         f"The record of {number} holds: all {played} moves are legal{also} and all {chance} chance moves "
         f"are the ones the revealed seed gives{_ended(ending, state)}.",
     )
+
+
+def _picking(state: GameState, seat: int) -> bool:
+    """`seat` must still act, and no chance move is due: a completed draft picks on."""
+    return state.outcome is None and seat in state.turn and CHANCE not in state.turn
 
 
 def _line(entry: RecordMove) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.infra.shards import ShardLayout
-from bot.records.move_log import TAKEBACK_SEAT, effective, effective_after
+from bot.records.move_log import NOT_PLAYED, effective, effective_after
 from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 from bot.store.outbox import Announcement
@@ -535,9 +535,9 @@ class Store:
         rows = await self.db.fetch_all(
             "SELECT x.version, c.n, m.ply, m.seat, m.move "
             "FROM matches x CROSS JOIN (SELECT COUNT(*) AS n FROM moves WHERE match_id = ?) c "  # counted once
-            "LEFT JOIN moves m ON m.match_id = x.id AND (m.ply >= ? OR m.seat = ?) "
+            "LEFT JOIN moves m ON m.match_id = x.id AND (m.ply >= ? OR m.seat <= ?) "  # and every non-move
             "WHERE x.id = ? ORDER BY m.ply",
-            (match_id, count, TAKEBACK_SEAT, match_id),
+            (match_id, count, max(NOT_PLAYED), match_id),
         )
         if not rows or rows[0][0] != version:
             return None

@@ -15,7 +15,7 @@ from typing import Any
 from bot.games import GAMES
 from bot.games.base import LogEntry
 from bot.records.format import RUNNING, Record, RecordMove, result_of
-from bot.records.move_log import ENDING_SEAT
+from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT, takeback_record, undone_from
 from bot.records.replay import ReplayJob
 from bot.services.matches.options import started_options
 from bot.store import MatchRow, MatchStatus, MoveRow
@@ -72,7 +72,16 @@ def build_record(
 
 
 def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
-    """The replay job of a started match as stored (its ending line, not a move, left out:
-    the replay shows how the match ended from `ended` and the final position)."""
-    log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves if m.seat != ENDING_SEAT)
-    return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != MatchStatus.ACTIVE)
+    """The replay job of a started match as stored (its ending line and completion markers,
+    which are not moves, left out; takeback records stay: the replay shows them)."""
+    skipped = [m.ply for m in moves if m.seat in (ENDING_SEAT, COMPLETION_SEAT)]
+    log: list[LogEntry] = []
+    for m in moves:
+        if m.seat in (ENDING_SEAT, COMPLETION_SEAT):
+            continue
+        first = undone_from(m)
+        move = m.move
+        if first is not None:  # the job's lines are numbered without the skipped ones
+            move = takeback_record(first - sum(1 for p in skipped if p < first))
+        log.append(LogEntry(m.seat, move, m.public, m.forced))
+    return ReplayJob(row.game, engine_options(row), tuple(log), players, ended=row.status != MatchStatus.ACTIVE)

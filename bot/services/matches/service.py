@@ -56,7 +56,9 @@ from bot.games.base import LogEntry
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.move_log import (
     ABORT_RECORD,
+    COMPLETION_SEAT,
     MODERATOR_ABORT_RECORD,
+    completion_record,
     effective,
     ending_reason,
     resign_record,
@@ -555,21 +557,24 @@ class MatchService:
         """The draft limit ran out (lock held): play random legal picks for `seat` until it
         need not act any more, drawn from the match seed (so the log replays and anyone can
         recheck them with `chance_rng`), then commit like a move."""
-        ply = await self.plies(row)
+        ply = await self.plies(row)  # the marker's ply (bot.records.move_log: COMPLETION_SEAT)
+        marker = LogEntry(COMPLETION_SEAT, completion_record(seat), True, False)
         rng = chance_rng(row.seed, ply)
         new, record = state, list[LogEntry]()
         while new.outcome is None and seat in new.turn and CHANCE not in new.turn:
             new = new.play(seat, rng.choice(sorted(new.legal_moves(seat))))
             record.extend(new.applied)
-        new, record = self._advance(new, row.seed, ply + len(record), record)
+        new, record = self._advance(new, row.seed, ply + 1 + len(record), record)
         if new.outcome is not None:
             clock = clock.stop_all(now)
         else:
             clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
         rules = self._rules(row.game)
-        return await self.commit(
-            Transition.of_moves(rules, row, state, new, ply, record, clock=clock, intro=intro, completed_for=seat)
+        moves = Transition.of_moves(
+            rules, row, state, new, ply + 1, record, clock=clock, intro=intro, completed_for=seat
         )
+        # the marker goes first in the same commit; it is not a move, so it is not narrated
+        return await self.commit(replace(moves, first_ply=ply, moves=(marker, *moves.moves)))
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
