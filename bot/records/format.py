@@ -50,6 +50,9 @@ Tags, in this order (a reader must accept and keep tags it does not know, after 
 - `Reason` (how it ended), `Scores` (space-separated, when the game keeps scores): optional.
 - `SeedHash`: SHA-256 of the match's secret seed, published when the match started.
 - `Seed`: the seed itself, present only after the end.
+- `SeatDraw`: `challenger 0` or `challenger 1` when the seats were drawn from the seed (a
+  challenge that left them to chance): the seat `chance_rng(seed, -1).randrange(2)` gave the
+  challenger, so the challenger is that seat's player.  Absent when the seats were chosen.
 
 Tag values are in double quotes; a backslash escapes `"`, `\\` and a newline (`\\n`).
 
@@ -115,6 +118,7 @@ _KNOWN_TAGS = (
     "Scores",
     "SeedHash",
     "Seed",
+    "SeatDraw",
 )
 _REQUIRED_TAGS = ("Boneyard", "Game", "Options", "Player0", "Player1", "Start", "End", "Status", "Result", "SeedHash")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
@@ -180,6 +184,8 @@ class Record:
     reason: str | None = None
     scores: tuple[int, ...] | None = None
     seed: str | None = None
+    seat_draw: int | None = None
+    """The challenger's seat when it was drawn from the seed (`SeatDraw`), else None."""
     extra: tuple[tuple[str, str], ...] = field(default=())
     """Tags this version does not know, kept in order so a round trip loses nothing."""
     version: int = FORMAT_VERSION
@@ -280,6 +286,7 @@ def format_record(record: Record) -> str:
         ("Scores", " ".join(map(str, record.scores)) if record.scores is not None else None),
         ("SeedHash", record.seed_hash),
         ("Seed", record.seed),
+        ("SeatDraw", f"challenger {record.seat_draw}" if record.seat_draw is not None else None),
         *record.extra,
     ]
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags if value is not None]
@@ -386,9 +393,18 @@ def parse_record(text: str) -> Record:
         scores=_scores(tags.get("Scores"), at.get("Scores", 0)),
         seed_hash=tags["SeedHash"],
         seed=tags.get("Seed"),
+        seat_draw=_seat_draw(tags.get("SeatDraw"), at.get("SeatDraw", 0)),
         moves=tuple(moves),
         extra=tuple(extra),
     )
+
+
+def _seat_draw(value: str | None, line: int) -> int | None:
+    if value is None:
+        return None
+    if value not in ("challenger 0", "challenger 1"):
+        raise RecordError(f"Line {line}: `SeatDraw` is `challenger 0` or `challenger 1`, not `{quote(value)}`.")
+    return int(value[-1])
 
 
 _WHOLE = re.compile(r"[0-9]{1,20}")

@@ -61,6 +61,8 @@ def _verify(record: Record) -> Verdict:
         return Verdict(False, "This record has no seed: the match was still running when it was exported.")
     if seed_hash(record.seed) != record.seed_hash:
         return Verdict(False, "The seed does not match the seed hash published when the match started.")
+    if record.seat_draw is not None and chance_rng(record.seed, -1).randrange(2) != record.seat_draw:
+        return Verdict(False, f"`SeatDraw` says challenger {record.seat_draw}, but the seed draws the other seat.")
     withheld = [m.ply for m in record.moves if m.move is None]
     if withheld:
         return Verdict(False, f"Ply {withheld[0]} is withheld: export the record again after the match ended.")

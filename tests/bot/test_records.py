@@ -280,3 +280,23 @@ async def test_every_ending_is_the_last_line_of_the_log_and_the_record_proves_it
     with pytest.raises(ServiceError):
         await agreements.request_takeback(match_id, ALICE)
     assert await service.store.move_count(match_id) == before + 1
+
+
+async def test_a_seat_draw_is_in_the_record_and_rechecked(service: MatchService) -> None:
+    """A challenge that left the seats to chance: the record says which seat the seed gave the
+    challenger, and a record that claims the other one is refused."""
+    match_id = await start_match(service, "dominance")
+    await service.resign(match_id, ALICE)
+    row = await service.get(match_id)
+    assert row.seats is not None
+    record = build_record(row, await service.store.moves(match_id), ("alice", "bob"))
+    assert record.seat_draw == row.seats.index(ALICE)
+    text = format_record(record)
+    assert f'[SeatDraw "challenger {record.seat_draw}"]' in text and verify_text(text).ok
+    assert record.seed is not None and chance_rng(record.seed, -1).randrange(2) == record.seat_draw
+    lied = verify_text(text.replace(f"challenger {record.seat_draw}", f"challenger {1 - record.seat_draw}"))
+    assert not lied.ok and lied.sentence.startswith("`SeatDraw` says challenger")
+    chosen = await start_match(service, "dominance", seat_pref="first")
+    await service.resign(chosen, ALICE)
+    row = await service.get(chosen)
+    assert build_record(row, await service.store.moves(chosen), ("alice", "bob")).seat_draw is None

@@ -62,6 +62,9 @@ def build_record(
         scores=tuple(int(s) for s in scores) if ended and scores is not None else None,
         seed_hash=row.seed_hash,
         seed=row.seed if ended else None,
+        seat_draw=row.seats.index(row.challenger_id)
+        if row.seat_pref == "random" and row.challenger_id in row.seats
+        else None,
         moves=tuple(
             RecordMove(m.ply, m.seat, m.move, m.public, m.forced)
             if ended or m.public
