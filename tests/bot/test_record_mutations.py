@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -267,3 +269,14 @@ def test_the_command_line_reads_any_bytes(tmp_path: Path, capsys: pytest.Capture
     assert outcomes["huge"][0] == 1 and outcomes["huge"][1].startswith(f"Ply {len(record.moves)}: ")
     assert outcomes["bidi"][0] == 1 and "Line 2: " in outcomes["bidi"][1]
     assert outcomes["huge-ply"][0] == 1 and "a move line is" in outcomes["huge-ply"][1]
+
+
+def test_the_checker_imports_only_the_pure_record_and_game_packages() -> None:
+    """`python -m bot.verify` needs neither Discord, nor a database, nor the services."""
+    code = (
+        "import sys, bot.verify; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('discord', 'aiosqlite', 'asyncpg', 'PIL', 'cogs', "
+        "'renderers') or m.startswith(('bot.services', 'bot.store', 'bot.app', 'bot.clocks'))); print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out
