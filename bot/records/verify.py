@@ -6,8 +6,16 @@ record marks as forced is exactly what the rules applied by themselves, that the
 hash is the one published when the match started, and that every chance move (roll, draw,
 shuffle) is the one `bot.records.fairness.chance_rng(seed, ply)` draws.  Moves an agreed takeback
 withdrew are checked too, in the position they were played in: they were played, so they
-must have been legal and their dice fair.  It prints one sentence and
-exits 0 when the record holds, 1 when it does not (the sentence says where).
+must have been legal and their dice fair.  Picks after a `complete <seat>` marker (a draft
+whose time ran out) are redrawn from the seed like chance moves, and so is a `SeatDraw`.
+
+Why the header is not trusted: the lines are what can be replayed, so the result comes from
+them alone — the game's own end, else the `end` line (resignation, time, agreed draw,
+abort) — and a Status, Result, Reason or Scores tag that says otherwise is refused, as is
+any line after the end and an ended record whose lines do not end it.  Moves must be written
+as the rules write them, so one match has one record text.  It prints one sentence and
+exits 0 when the record holds, 1 when it does not (the sentence says where); whatever the
+input, it never raises (`verify_bytes` takes a file's raw bytes).
 
 The same `verify` runs behind the "Verify dice" button under a finished match.
 """
