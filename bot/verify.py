@@ -1,7 +1,10 @@
 """The record checker on the command line: `python -m bot.verify RECORD_FILE`.
 
 Prints the checker's one sentence (bot/records/verify.py) and exits 0 when the record holds,
-1 when it does not or cannot be read.
+1 when it does not or cannot be read.  Whatever the file holds (any bytes, a byte order
+mark, CRLF line ends, a line of megabytes), the answer is one sentence, never a traceback:
+the file is read as bytes and `verify_bytes` decides what they say.  Imports only the pure
+record and game packages, so the checker can be run without the bot's dependencies on Discord.
 """
 
 from __future__ import annotations
@@ -9,7 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bot.records.verify import verify_text
+from bot.records.format import quote
+from bot.records.verify import verify_bytes
 
 
 def main(argv: list[str]) -> int:
@@ -17,11 +21,11 @@ def main(argv: list[str]) -> int:
         print("Usage: python -m bot.verify RECORD_FILE")
         return 1
     try:
-        text = Path(argv[0]).read_text(encoding="utf-8")
+        data = Path(argv[0]).read_bytes()
     except OSError as exc:
-        print(f"Cannot read {argv[0]}: {exc.strerror}.")
+        print(f"Cannot read {quote(argv[0])}: {exc.strerror}.")
         return 1
-    verdict = verify_text(text)
+    verdict = verify_bytes(data)
     print(verdict.sentence)
     return 0 if verdict.ok else 1
 

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
+from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT
 from bot.services.matches import MatchRow, MatchService, MatchStatus, NotInMatch, SecretMove, ServiceError, clock_of
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
@@ -244,7 +245,9 @@ class MovesCog(BoneyardCog):
             for seat, user_id in enumerate(row.seats):
                 embed.add_field(name=info.seat_names[seat], value=f"<@{user_id}>")
         embed.add_field(name="Status", value=row.status)
-        public_moves = sum(1 for move in await service.log(row.id) if move.public)
+        public_moves = sum(
+            1 for move in await service.log(row.id) if move.public and move.seat not in (ENDING_SEAT, COMPLETION_SEAT)
+        )
         embed.add_field(name="Moves everyone knows", value=str(public_moves))
         if row.options:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)

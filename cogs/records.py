@@ -7,7 +7,10 @@ views); after the end, everything.  Both answer privately: a record is for its r
 who may share it.  Replays are drawn in the bot's worker processes (`Boneyard.pictures`), never on
 the loop.
 
-`/history` lists a player's finished matches newest first, five a page, with Previous and
+Who may read what is cogs/access.py: a match's server and its players.
+
+`/history` lists a player's finished matches played in this server (in DMs: your own, all)
+newest first, five a page, with Previous and
 Next buttons whose custom ids carry the player, game and page (they work after restarts).
 """
 
@@ -23,6 +26,7 @@ from discord import app_commands
 from bot.games import GAMES
 from bot.records.format import format_record
 from bot.services.matches import MatchRow, NoMatchHere, ServiceError, build_record, job_for
+from cogs.access import check_readable, history_scope
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter_of, report_error
 from cogs.out.presenter import channel_link
@@ -58,6 +62,7 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
             raise NoMatchHere("There is no match here and you have no finished match; give a match number.")
         found = latest[0][0]
     row = found
+    check_readable(interaction, row)
     if row.seats is None:
         raise ServiceError(f"Match #{row.id} has not started yet.")
     return row
@@ -71,10 +76,15 @@ def _outcome_word(row: MatchRow, member_id: int) -> str:
 
 
 async def history_page(
-    bot: Boneyard, member_id: int, member_name: str, game: str, page: int
+    bot: Boneyard, member_id: int, member_name: str, game: str, page: int, *, guild_id: int | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of `member_id`'s finished matches played in `guild_id`'s server (None: all)."""
     rows = await bot.service.history(
-        member_id, game=None if game == ALL_GAMES else game, offset=page * PAGE_SIZE, limit=PAGE_SIZE + 1
+        member_id,
+        game=None if game == ALL_GAMES else game,
+        guild_id=guild_id,
+        offset=page * PAGE_SIZE,
+        limit=PAGE_SIZE + 1,
     )
     title = f"{member_name} — finished matches" + ("" if game == ALL_GAMES else f" of {GAMES[game].info.name}")
     embed = discord.Embed(title=title)
@@ -108,7 +118,8 @@ class HistoryPageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"boneyard:hist:(?P<member>[0-9]+):(?P<game>\w+):(?P<page>[0-9]+):(?P<way>[no])",
 ):
-    """The Newer/Older button of a `/history` list; anyone may page it (history is public).
+    """The Newer/Older button of a `/history` list; anyone may page it, within the server it is
+    clicked in (cogs/access.py).
     `way` (`n` newer, `o` older) keeps the two buttons' custom ids apart."""
 
     LABELS: ClassVar[dict[str, str]] = {"n": "◀ Newer", "o": "Older ▶"}
@@ -136,8 +147,9 @@ class HistoryPageButton(
             await defer(interaction)
             if self.game != ALL_GAMES and self.game not in GAMES:
                 raise ServiceError("That list is out of date; run `/history` again.")
+            scope = history_scope(interaction, self.member_id)
             name = await bot.presenter.name(self.member_id)
-            embed, view = await history_page(bot, self.member_id, name, self.game, self.page)
+            embed, view = await history_page(bot, self.member_id, name, self.game, self.page, guild_id=scope)
         except Exception as error:
             await report_error(interaction, error)
             return
@@ -215,7 +227,10 @@ class RecordsCog(BoneyardCog):
         who = member or interaction.user
         presenter_of(interaction).remember(who)
         await defer(interaction, ephemeral=True)
-        embed, view = await history_page(self.bot, who.id, who.display_name, game.value if game else ALL_GAMES, 0)
+        scope = history_scope(interaction, who.id)
+        embed, view = await history_page(
+            self.bot, who.id, who.display_name, game.value if game else ALL_GAMES, 0, guild_id=scope
+        )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         await answer(interaction, embed=embed, ephemeral=True, **extra)
 

@@ -32,6 +32,9 @@ The format is PGN-like: a header of tags, a blank line, then the move log, one m
     4 1 {withheld}
     5 1 done {forced}
     6 takeback 4
+    7 complete 1
+    8 1 pick 3-3 {secret}
+    9 end resign 1
 
 Tags, in this order (a reader must accept and keep tags it does not know, after these):
 
@@ -47,6 +50,9 @@ Tags, in this order (a reader must accept and keep tags it does not know, after 
 - `Reason` (how it ended), `Scores` (space-separated, when the game keeps scores): optional.
 - `SeedHash`: SHA-256 of the match's secret seed, published when the match started.
 - `Seed`: the seed itself, present only after the end.
+- `SeatDraw`: `challenger 0` or `challenger 1` when the seats were drawn from the seed (a
+  challenge that left them to chance): the seat `chance_rng(seed, -1).randrange(2)` gave the
+  challenger, so the challenger is that seat's player.  Absent when the seats were chosen.
 
 Tag values are in double quotes; a backslash escapes `"`, `\\` and a newline (`\\n`).
 
@@ -58,15 +64,35 @@ match runs, a secret move is written `<ply> <who> {withheld}`, without its text 
 `<ply> takeback <n>` is an agreed takeback: the moves from ply `n` up to it are withdrawn
 (they stay in the record); replaying reads the lines in order and, at each takeback line,
 drops the moves it withdrew (`bot.records.move_log.effective`).
+`<ply> complete <seat>` says that seat's draft ran out of time: the picks that follow it,
+while the seat must still pick, were drawn from the seed (`chance_rng(seed, <this ply>)`, one
+`rng.choice(sorted(legal picks))` each), and the checker redraws them.
+`<ply> end <how>` ends a match outside the game's rules, and is then its last line:
+`end resign <seat>`, `end timeout <seat> <clock>` (the loser's stopped clock, e.g. `0:00` or
+`0:00+0:00`, `-` without a clock), `end draw agreed`, `end abort` (both players agreed) or
+`end abort moderator`.  Why a line and not only the header: the header is the exporter's
+word, the lines are what the checker replays, so a result must follow from the lines alone
+(`bot.records.verify`).  Records written before these lines existed have none; the checker
+then cannot prove an ending the moves do not reach, and says so.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from bot.games import CHANCE
-from bot.records.move_log import TAKEBACK_SEAT, takeback_record, undone_from
+from bot.records.move_log import (
+    COMPLETION_SEAT,
+    ENDING_SEAT,
+    TAKEBACK_SEAT,
+    completed_seat,
+    completion_record,
+    is_ending_text,
+    takeback_record,
+    undone_from,
+)
 
 FORMAT_VERSION = 1
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*", "-")
@@ -92,12 +118,32 @@ _KNOWN_TAGS = (
     "Scores",
     "SeedHash",
     "Seed",
+    "SeatDraw",
 )
 _REQUIRED_TAGS = ("Boneyard", "Game", "Options", "Player0", "Player1", "Start", "End", "Status", "Result", "SeedHash")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
-_MOVE_LINE = re.compile(r"(\d+) (0|1|chance|takeback) (.*)")
+_MOVE_LINE = re.compile(r"(\d{1,9}) (0|1|chance|takeback|complete|end) (.*)")
+_PLY = re.compile(r"[0-9]{1,9}")
 _FLAGS = ("{secret}", "{forced}")
 WITHHELD = "{withheld}"
+
+
+QUOTE_LIMIT = 80
+"""At most this many characters of a record are echoed back in a sentence."""
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` fit to be echoed inside a sentence: control, format and bidi characters (a BOM,
+    a right-to-left override, a zero-width space) and backticks dropped, runs of white space
+    made one space, cut to `limit` characters with `…`.  Why: a checker's sentence must show
+    what it refuses, and must not be made to lie by what it shows, nor flood a terminal."""
+    kept = "".join(
+        " " if char.isspace() else char
+        for char in text[: limit * 4]
+        if char == " " or (char != "`" and unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
+    )
+    kept = " ".join(kept.split())
+    return kept if len(kept) <= limit and len(text) <= limit * 4 else kept[: limit - 1] + "…"
 
 
 class RecordError(ValueError):
@@ -138,6 +184,8 @@ class Record:
     reason: str | None = None
     scores: tuple[int, ...] | None = None
     seed: str | None = None
+    seat_draw: int | None = None
+    """The challenger's seat when it was drawn from the seed (`SeatDraw`), else None."""
     extra: tuple[tuple[str, str], ...] = field(default=())
     """Tags this version does not know, kept in order so a round trip loses nothing."""
     version: int = FORMAT_VERSION
@@ -192,7 +240,7 @@ def parse_options(text: str, line: int = 0) -> dict[str, str]:
     for word in text.split():
         name, sep, value = word.partition("=")
         if not sep or not name or not value:
-            raise RecordError(f"Line {line}: options are `name=value` pairs, not `{word}`.")
+            raise RecordError(f"Line {line}: options are `name=value` pairs, not `{quote(word)}`.")
         options[name] = value
     return options
 
@@ -204,6 +252,10 @@ def _who(seat: int) -> str:
 def format_move(move: RecordMove) -> str:
     if move.seat == TAKEBACK_SEAT and move.move is not None:
         return f"{move.ply} takeback {undone_from(move)}"
+    if move.seat == ENDING_SEAT and move.move is not None:
+        return f"{move.ply} end {move.move}"
+    if move.seat == COMPLETION_SEAT and move.move is not None:
+        return f"{move.ply} complete {completed_seat(move)}"
     if move.move is None:
         return f"{move.ply} {_who(move.seat)} {WITHHELD}"
     text = f"{move.ply} {_who(move.seat)} {' '.join(move.move.split())}"
@@ -234,6 +286,7 @@ def format_record(record: Record) -> str:
         ("Scores", " ".join(map(str, record.scores)) if record.scores is not None else None),
         ("SeedHash", record.seed_hash),
         ("Seed", record.seed),
+        ("SeatDraw", f"challenger {record.seat_draw}" if record.seat_draw is not None else None),
         *record.extra,
     ]
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags if value is not None]
@@ -245,14 +298,25 @@ def format_record(record: Record) -> str:
 def _parse_move(text: str, line: int, ply: int) -> RecordMove:
     found = _MOVE_LINE.fullmatch(text)
     if found is None:
-        raise RecordError(f"Line {line}: a move line is `<ply> <0|1|chance> <move>`, not `{text[:60]}`.")
+        raise RecordError(f"Line {line}: a move line is `<ply> <0|1|chance|takeback|end> <move>`, not `{quote(text)}`.")
     number, who, rest = int(found[1]), found[2], found[3]
     if number != ply:
         raise RecordError(f"Line {line}: expected ply {ply}, found ply {number}.")
     if who == "takeback":
-        if not rest.isdigit() or int(rest) >= number:
-            raise RecordError(f"Line {line}: a takeback names an earlier ply, not `{rest[:20]}`.")
+        if _PLY.fullmatch(rest) is None or int(rest) >= number:
+            raise RecordError(f"Line {line}: a takeback names an earlier ply, not `{quote(rest, 20)}`.")
         return RecordMove(number, TAKEBACK_SEAT, takeback_record(int(rest)))
+    if who == "complete":
+        if rest not in ("0", "1"):
+            raise RecordError(f"Line {line}: a completed draft names seat 0 or 1, not `{quote(rest, 20)}`.")
+        return RecordMove(number, COMPLETION_SEAT, completion_record(int(rest)))
+    if who == "end":
+        if not is_ending_text(rest):
+            raise RecordError(
+                f"Line {line}: an ending is `resign <seat>`, `timeout <seat> <clock>`, `draw agreed`, `abort` "
+                f"or `abort moderator`, not `{quote(rest)}`."
+            )
+        return RecordMove(number, ENDING_SEAT, rest)
     seat = CHANCE if who == "chance" else int(who)
     if rest == WITHHELD:
         return RecordMove(number, seat, None, public=False)
@@ -262,24 +326,28 @@ def _parse_move(text: str, line: int, ply: int) -> RecordMove:
         flags.add(words.pop())
     move = " ".join(words)
     if not move or "{" in move or "}" in move:
-        raise RecordError(f"Line {line}: ply {number} has no readable move (`{rest[:60]}`).")
+        raise RecordError(f"Line {line}: ply {number} has no readable move (`{quote(rest)}`).")
     return RecordMove(number, seat, move, public="{secret}" not in flags, forced="{forced}" in flags)
 
 
 def parse_record(text: str) -> Record:
     """The `Record` written in `text`; raises RecordError naming the line at fault."""
+    if text.startswith("\ufeff"):  # a byte order mark some editors write: not part of the record
+        text = text[1:]
     lines = text.splitlines()
     tags: dict[str, str] = {}
+    at: dict[str, int] = {}
     extra: list[tuple[str, str]] = []
     index = 0
     while index < len(lines) and lines[index].strip():
         line = lines[index].strip()
         found = _TAG_LINE.fullmatch(line)
         if found is None:
-            raise RecordError(f'Line {index + 1}: a header line is `[Name "value"]`, not `{line[:60]}`.')
+            raise RecordError(f'Line {index + 1}: a header line is `[Name "value"]`, not `{quote(line)}`.')
         name, value = found[1], _unescape(found[2], index + 1)
         if name in tags or any(name == n for n, _ in extra):
             raise RecordError(f"Line {index + 1}: the tag `{name}` appears twice.")
+        at[name] = index + 1
         if name in _KNOWN_TAGS:
             tags[name] = value
         else:
@@ -287,14 +355,24 @@ def parse_record(text: str) -> Record:
         index += 1
     version = tags.get("Boneyard")
     if version is not None and version != str(FORMAT_VERSION):
-        raise RecordError(f"This is a version {version} record; this reader knows version {FORMAT_VERSION}.")
+        raise RecordError(
+            f"Line {at['Boneyard']}: this is a version {quote(version, 20)} record; "
+            f"this reader knows version {FORMAT_VERSION}."
+        )
     missing = [name for name in _REQUIRED_TAGS if name not in tags]
     if missing:
-        raise RecordError(f"The header lacks the tag{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
+        raise RecordError(
+            f"Line {index + 1}: the header ends here but lacks the tag{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)}."
+        )
     if tags["Status"] not in STATUSES:
-        raise RecordError(f"`Status` must be one of {', '.join(STATUSES)}, not `{tags['Status']}`.")
+        raise RecordError(
+            f"Line {at['Status']}: `Status` must be one of {', '.join(STATUSES)}, not `{quote(tags['Status'])}`."
+        )
     if tags["Result"] not in RESULTS:
-        raise RecordError(f"`Result` must be one of {', '.join(RESULTS)}, not `{tags['Result']}`.")
+        raise RecordError(
+            f"Line {at['Result']}: `Result` must be one of {', '.join(RESULTS)}, not `{quote(tags['Result'])}`."
+        )
     moves: list[RecordMove] = []
     for number, raw in enumerate(lines[index:], start=index + 1):
         if raw.strip():
@@ -302,37 +380,49 @@ def parse_record(text: str) -> Record:
     return Record(
         version=FORMAT_VERSION,
         game=tags["Game"],
-        options=parse_options(tags["Options"]),
-        match_id=_int_tag(tags, "Match"),
+        options=parse_options(tags["Options"], at["Options"]),
+        match_id=_int_tag(tags, at, "Match"),
         site=tags.get("Site"),
         players=(tags["Player0"], tags["Player1"]),
-        player_ids=(_int_tag(tags, "Player0Id"), _int_tag(tags, "Player1Id")),
+        player_ids=(_int_tag(tags, at, "Player0Id"), _int_tag(tags, at, "Player1Id")),
         start=tags["Start"],
         end=tags["End"],
         status=tags["Status"],
         result=tags["Result"],
         reason=tags.get("Reason"),
-        scores=_scores(tags.get("Scores")),
+        scores=_scores(tags.get("Scores"), at.get("Scores", 0)),
         seed_hash=tags["SeedHash"],
         seed=tags.get("Seed"),
+        seat_draw=_seat_draw(tags.get("SeatDraw"), at.get("SeatDraw", 0)),
         moves=tuple(moves),
         extra=tuple(extra),
     )
 
 
-def _int_tag(tags: dict[str, str], name: str) -> int | None:
+def _seat_draw(value: str | None, line: int) -> int | None:
+    if value is None:
+        return None
+    if value not in ("challenger 0", "challenger 1"):
+        raise RecordError(f"Line {line}: `SeatDraw` is `challenger 0` or `challenger 1`, not `{quote(value)}`.")
+    return int(value[-1])
+
+
+_WHOLE = re.compile(r"[0-9]{1,20}")
+_SCORE = re.compile(r"-?[0-9]{1,9}")
+
+
+def _int_tag(tags: dict[str, str], at: dict[str, int], name: str) -> int | None:
     value = tags.get(name)
     if value is None:
         return None
-    if not value.isdigit():
-        raise RecordError(f"`{name}` must be a whole number, not `{value}`.")
+    if _WHOLE.fullmatch(value) is None:
+        raise RecordError(f"Line {at[name]}: `{name}` must be a whole number, not `{quote(value)}`.")
     return int(value)
 
 
-def _scores(value: str | None) -> tuple[int, ...] | None:
+def _scores(value: str | None, line: int) -> tuple[int, ...] | None:
     if value is None:
         return None
-    try:
-        return tuple(int(v) for v in value.split())
-    except ValueError:
-        raise RecordError(f"`Scores` must be whole numbers, not `{value}`.") from None
+    if not all(_SCORE.fullmatch(v) for v in value.split()):
+        raise RecordError(f"Line {line}: `Scores` must be whole numbers, not `{quote(value)}`.")
+    return tuple(int(v) for v in value.split())

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.infra.shards import ShardLayout
-from bot.records.move_log import TAKEBACK_SEAT, effective, effective_after
+from bot.records.move_log import NOT_PLAYED, effective, effective_after
 from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 from bot.store.outbox import Announcement
@@ -380,21 +380,32 @@ class Store:
         return [_match(r) for r in rows]
 
     async def match_history(
-        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+        self,
+        user_id: int,
+        *,
+        game: str | None = None,
+        guild_id: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
     ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
         """`user_id`'s finished matches (of `game`, or all), newest first, from `offset`: each
         with its rating changes (user id, before, after; empty when it was not rated).
 
         The two seats of a match are its challenger and the accepter (`opponent_id`), so each
         side is one ordered range of a partial index; the page is the merge of the two.  The
-        cost depends on `offset + limit`, not on how many matches are stored."""
+        cost depends on `offset + limit`, not on how many matches are stored.  `guild_id`: only
+        the matches played in that server (who may read them: cogs/access.py)."""
         depth = offset + limit
-        where = "status = 'finished'" + (" AND game = ?" if game is not None else "")
+        where = (
+            "status = 'finished'"
+            + (" AND game = ?" if game is not None else "")
+            + (" AND guild_id = ?" if guild_id is not None else "")
+        )
         side = (
             f"SELECT id, updated_at FROM matches WHERE {{seat}} = ? AND {where} "
             "ORDER BY updated_at DESC, id DESC LIMIT ?"
         )
-        params = (user_id, *([game] if game is not None else []), depth)
+        params = (user_id, *([game] if game is not None else []), *([guild_id] if guild_id is not None else []), depth)
         sql = (
             f"SELECT {_MATCH_COLUMNS}, r.changes FROM ("
             f"SELECT * FROM ({side.format(seat='challenger_id')}) a UNION ALL "
@@ -534,9 +545,9 @@ class Store:
         rows = await self.db.fetch_all(
             "SELECT x.version, c.n, m.ply, m.seat, m.move "
             "FROM matches x CROSS JOIN (SELECT COUNT(*) AS n FROM moves WHERE match_id = ?) c "  # counted once
-            "LEFT JOIN moves m ON m.match_id = x.id AND (m.ply >= ? OR m.seat = ?) "
+            "LEFT JOIN moves m ON m.match_id = x.id AND (m.ply >= ? OR m.seat <= ?) "  # and every non-move
             "WHERE x.id = ? ORDER BY m.ply",
-            (match_id, count, TAKEBACK_SEAT, match_id),
+            (match_id, count, max(NOT_PLAYED), match_id),
         )
         if not rows or rows[0][0] != version:
             return None

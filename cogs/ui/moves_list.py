@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, Final, Self
 import discord
 
 from bot.games import CHANCE, GAMES
-from bot.records.move_log import TAKEBACK_SEAT
+from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT, TAKEBACK_SEAT
 from bot.services.matches import MatchRow, MatchStatus, build_record
+from cogs.access import check_readable
 from cogs.acknowledge import defer
 from cogs.common import bot_of, report_error
 
@@ -54,6 +55,10 @@ async def moves_page(bot: Boneyard, row: MatchRow, page: int) -> tuple[discord.E
 def _line(seat_names: tuple[str, str], ply: int, seat: int, move: str | None) -> str:
     if seat == TAKEBACK_SEAT:
         return f"{ply}. ↩️ `{move}` (the moves from that ply on were taken back)"
+    if seat == ENDING_SEAT:
+        return f"{ply}. 🏁 `{move}`"
+    if seat == COMPLETION_SEAT:
+        return f"{ply}. ⏰ `{move}` (the draft time ran out: the picks below were drawn at random)"
     who = "Chance" if seat == CHANCE else seat_names[seat] if seat in (0, 1) else "Match"
     return f"{ply}. {who}: " + (f"`{move}`" if move is not None else "(secret)")
 
@@ -92,6 +97,7 @@ class MovesButton(
             else:
                 await defer(interaction)
             row = await bot.service.get(self.match_id)
+            check_readable(interaction, row)
             embed, view = await moves_page(bot, row, self.page)
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             if self.way == "f":

@@ -17,6 +17,7 @@ from bot.games import GAMES
 from bot.records.format import format_record
 from bot.records.verify import verify_text
 from bot.services.matches import MatchRow, MatchStatus, ServiceError, build_record
+from cogs.access import check_readable
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter_of, report_error
 from cogs.ui.match_button import MatchButton
@@ -45,6 +46,7 @@ class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
         try:
             # acknowledged first; "thinking…" rather than a silent defer: the check can take seconds
             await interaction.response.defer(ephemeral=True, thinking=True)
+            check_readable(interaction, await bot.service.get(self.match_id))
             text = await full_record_text(bot, self.match_id)
             verdict = await bot.pictures.run(verify_text, text)
         except Exception as error:

@@ -8,6 +8,7 @@ A restart is a new Store + MatchService + keeper on the same file.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -17,7 +18,18 @@ from bot.app.config import ConfigError, Settings
 from bot.clocks import ClockKeeper, ClockState
 from bot.games import GAMES, GameInfo, GameState, IllegalMove, Outcome, Rules
 from bot.games.base import OptionValue
-from bot.services.matches import ClockNotice, ClockResult, MatchService, ServiceError, Update, attach_clocks, clock_of
+from bot.records.move_log import COMPLETION_SEAT
+from bot.records.verify import verify
+from bot.services.matches import (
+    ClockNotice,
+    ClockResult,
+    MatchService,
+    ServiceError,
+    Update,
+    attach_clocks,
+    build_record,
+    clock_of,
+)
 from bot.store import MIGRATIONS, Store
 from bot.store.clocks import MatchClockStore
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
@@ -212,7 +224,8 @@ async def test_a_move_after_the_flag_fell_loses_on_time_even_before_the_keeper_n
     await keeper.close()
     assert result.note == "timeout" and result.outcome is not None
     assert result.outcome.reason.endswith("ran out of time")
-    assert await store.move_count(row.id) == 0  # the late move was not played
+    logged = await store.moves(row.id)  # the late move was not played: the log holds the ending only
+    assert [(m.seat, m.move.split()[:2]) for m in logged] == [(-3, ["timeout", str(update.match.seats.index(first))])]
     await store.close()
 
 
@@ -458,6 +471,20 @@ async def test_when_the_draft_time_runs_out_the_missing_picks_are_completed_at_r
         public = await bot.service.view(match_id, None)
         clock = await bot.clock(match_id)
         replayed = await bot.service.replay(match_id)
+        await bot.service.resign(match_id, ALICE)
+        row = await bot.service.get(match_id)
+        record = build_record(row, await bot.service.log(match_id), ("alice", "bob"))
+    # The record marks each completed draft and the checker redraws its picks from the seed.
+    markers = [i for i, m in enumerate(record.moves) if m.seat == COMPLETION_SEAT]
+    assert sorted(record.moves[i].move or "" for i in markers) == ["complete 0", "complete 1"]
+    assert verify(record).ok, verify(record).sentence
+    at = markers[0] + 1
+    picked = record.moves[at]
+    other = next(f"pick {t}" for t in ("0-0", "0-1", "0-2") if f"pick {t}" != picked.move)
+    moves = list(record.moves)
+    moves[at] = replace(picked, move=other)
+    refused = verify(replace(record, moves=tuple(moves)))
+    assert not refused.ok and refused.sentence.startswith(f"Ply {picked.ply}: the draft completed at random from ply")
     assert len(alice) == len(bob) == 8 and set(mine) <= set(alice)
     assert len(set(alice)) == len(set(bob)) == 8  # neither seat holds Domino Repeat
     assert public["phase"] != "draft" and public["outcome"] is None  # nobody lost on time

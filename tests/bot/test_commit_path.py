@@ -272,7 +272,7 @@ async def test_a_transition_must_show_its_match_at_the_version_it_writes(world: 
     row = await world.service.get(match_id)
     state = await world.service.state_of(row)
     ending = Transition.ending(
-        row, state, Outcome(frozenset(), "Drawn."), MatchStatus.FINISHED, first_ply=0, clock=None
+        row, state, Outcome(frozenset(), "Drawn."), MatchStatus.FINISHED, line="draw agreed", first_ply=0, clock=None
     )
     assert ending.update.match.version == row.version + 1
     with pytest.raises(ValueError, match="version"):  # an update built for the row as loaded

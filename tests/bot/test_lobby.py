@@ -178,6 +178,7 @@ async def test_random_playouts_with_takebacks_replay_to_the_current_state(servic
     if (await service.get(match_id)).status == "active":
         await service.resign(match_id, ALICE)
     row = await service.get(match_id)
+    log = await service.store.moves(match_id)  # with its ending line
     text = format_record(build_record(row, log, ("alice", "bob")))
     assert " takeback " in text and format_record(parse_record(text)) == text
     verdict = verify_text(text)

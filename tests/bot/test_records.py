@@ -12,9 +12,9 @@ import pytest
 from bot.games import CHANCE, GAMES
 from bot.records.fairness import chance_rng
 from bot.records.format import Record, RecordError, RecordMove, format_record, parse_record, result_of
-from bot.records.move_log import TAKEBACK_SEAT, effective, takeback_record
+from bot.records.move_log import ENDING_SEAT, TAKEBACK_SEAT, effective, is_play, takeback_record
 from bot.records.verify import verify, verify_text
-from bot.services.matches import Agreements, MatchService, Offered, build_record
+from bot.services.matches import Agreements, MatchService, Offered, ServiceError, build_record
 from bot.verify import main as verify_main
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import play_randomly, start_match
@@ -178,7 +178,7 @@ async def test_a_swapped_result_fails(service: MatchService) -> None:
     flipped = {"1-0": "0-1", "0-1": "1-0"}[record.result]
     verdict = verify(dataclasses.replace(record, result=flipped))
     assert not verdict.ok and verdict.sentence == (
-        f"The moves end the game {record.result}, but the record says {flipped}."
+        f"`Result` says {flipped}, but the moves end the game {record.result}."
     )
 
 
@@ -231,7 +231,7 @@ async def test_moves_a_takeback_withdrew_are_checked_too(service: MatchService) 
     await service.resign(match_id, ALICE)
     record = build_record(await service.get(match_id), await service.store.moves(match_id), ("alice", "bob"))
     in_force = {m.ply for m in effective(record.moves)}
-    withdrawn = [i for i, m in enumerate(record.moves) if m.seat != TAKEBACK_SEAT and m.ply not in in_force]
+    withdrawn = [i for i, m in enumerate(record.moves) if is_play(m) and m.ply not in in_force]
     assert withdrawn, "the takeback withdrew moves"
     honest = verify(record)
     assert honest.ok and f"the {len(withdrawn)} withdrawn by takebacks were legal" in honest.sentence
@@ -243,3 +243,67 @@ async def test_moves_a_takeback_withdrew_are_checked_too(service: MatchService) 
     takeback = next(i for i, m in enumerate(record.moves) if m.seat == TAKEBACK_SEAT)
     nowhere = verify(_replace_move(record, takeback, takeback_record(len(record.moves) + 5)))
     assert not nowhere.ok and "begins no move in force" in nowhere.sentence
+
+
+@pytest.mark.parametrize("how", ["resign", "timeout", "draw", "abort", "moderator"])
+async def test_every_ending_is_the_last_line_of_the_log_and_the_record_proves_it(
+    service: MatchService, how: str
+) -> None:
+    """The ending line is written with the end; the checker derives the result from it; a
+    takeback after the end is refused; replaying the log skips the line."""
+    match_id = await start_match(service, "focus", seat_pref="first", ply_limit="400")
+    await play_randomly(service, match_id, random.Random(8), max_moves=4)
+    before = await service.store.move_count(match_id)
+    agreements = Agreements(service)
+    if how == "resign":
+        await service.resign(match_id, BOB)
+    elif how == "timeout":
+        await service.claim_timeout(match_id, 0)
+    elif how == "draw":
+        assert isinstance(await agreements.draw(match_id, ALICE), Offered)
+        await agreements.draw(match_id, BOB)
+    elif how == "abort":
+        assert await service.abort(match_id, ALICE) is None
+        await service.abort(match_id, BOB)
+    else:
+        await service.abort(match_id, 4242, moderator=True)
+    logged = await service.store.moves(match_id)
+    assert len(logged) == before + 1
+    last = logged[-1]
+    wanted = {
+        "resign": "resign 1",
+        "timeout": "timeout 0 -",
+        "draw": "draw agreed",
+        "abort": "abort",
+        "moderator": "abort moderator",
+    }[how]
+    assert (last.seat, last.move, last.public, last.forced) == (ENDING_SEAT, wanted, True, False)
+    row = await service.get(match_id)
+    record = build_record(row, logged, ("alice", "bob"))
+    verdict = verify_text(format_record(record))
+    assert verdict.ok and verdict.sentence.endswith(f"it ended with `{wanted}` at ply {last.ply}."), verdict.sentence
+    assert [m.ply for m in await service.effective_log(match_id)] == list(range(before))
+    assert (await service.replay(match_id)).dump() == (await service.state_of(row)).dump()
+    with pytest.raises(ServiceError):
+        await agreements.request_takeback(match_id, ALICE)
+    assert await service.store.move_count(match_id) == before + 1
+
+
+async def test_a_seat_draw_is_in_the_record_and_rechecked(service: MatchService) -> None:
+    """A challenge that left the seats to chance: the record says which seat the seed gave the
+    challenger, and a record that claims the other one is refused."""
+    match_id = await start_match(service, "dominance")
+    await service.resign(match_id, ALICE)
+    row = await service.get(match_id)
+    assert row.seats is not None
+    record = build_record(row, await service.store.moves(match_id), ("alice", "bob"))
+    assert record.seat_draw == row.seats.index(ALICE)
+    text = format_record(record)
+    assert f'[SeatDraw "challenger {record.seat_draw}"]' in text and verify_text(text).ok
+    assert record.seed is not None and chance_rng(record.seed, -1).randrange(2) == record.seat_draw
+    lied = verify_text(text.replace(f"challenger {record.seat_draw}", f"challenger {1 - record.seat_draw}"))
+    assert not lied.ok and lied.sentence.startswith("`SeatDraw` says challenger")
+    chosen = await start_match(service, "dominance", seat_pref="first")
+    await service.resign(chosen, ALICE)
+    row = await service.get(chosen)
+    assert build_record(row, await service.store.moves(chosen), ("alice", "bob")).seat_draw is None

@@ -24,7 +24,7 @@ async def test_announcing_to_a_deleted_channel_logs_and_does_not_raise(
     await fake.delete_channel(doomed, notify_bot=bot_was_told)
     # What the clock does when time runs out: end the match and announce it in its channel.
     harness.expected_errors.append("could not post the board")  # logged with its traceback when the event was missed
-    update = await harness.bot.service.claim_timeout(match_id, 1, "Blue ran out of time.")
+    update = await harness.bot.service.claim_timeout(match_id, 1)
     with caplog.at_level(logging.WARNING, logger="cogs"):
         await harness.bot.presenter.announce(update)
     assert any(

@@ -155,6 +155,49 @@ async def test_records_of_a_running_and_a_finished_match(harness: Harness) -> No
     assert Image.open(io.BytesIO(chart)).size == (rating_chart.WIDTH, rating_chart.HEIGHT)
 
 
+async def test_records_are_for_the_server_they_were_played_in_and_their_players(harness: Harness) -> None:
+    """Members of the match's server and its players (also in DMs) read it; a member of another
+    server, or a stranger in DMs, is refused whatever match number they try, and /history
+    elsewhere lists none of it."""
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    match_id, _ = await harness.start_match("domineering", alice, bob)
+    elsewhere = fake.add_guild("Elsewhere")
+    dave = fake.add_member(elsewhere, fake.add_user("dave"))
+    fake.add_member(elsewhere, alice)
+    hall = fake.add_text_channel(elsewhere, "hall")
+    # The harness syncs the commands to its one guild; in production they are global, so they
+    # exist in every server and in DMs: make them so here.
+    commands = fake.world.guild_commands[fake.guild.id]
+    fake.world.guild_commands[elsewhere.id] = commands
+    fake.world.global_commands = [c for c in commands if c["name"] in ("export", "replay", "history")]
+
+    carol_export = fake.original_response(await harness.command("export", {"match": match_id}, user=carol))
+    assert carol_export is not None and f"Record of match #{match_id}" in carol_export.content
+    for user, channel in ((alice, fake.dm_channel(alice)), (alice, hall)):
+        export = fake.original_response(
+            await harness.command("export", {"match": match_id}, user=user, channel=channel)
+        )
+        assert export is not None and f"Record of match #{match_id}" in export.content, (user, channel)
+    refusal = f"Match #{match_id} was played on another server"
+    for command in ("export", "replay"):
+        for channel in (hall, fake.dm_channel(dave)):
+            reply = await harness.error_reply(command, {"match": match_id}, user=dave, channel=channel)
+            assert refusal in reply, reply
+
+    await service_resign(harness, match_id, bob)
+    listed = fake.original_response(await harness.command("history", {"member": alice}, user=dave, channel=hall))
+    assert listed is not None and f"#{match_id}" not in str(listed.embeds), listed.embeds
+    here = fake.original_response(await harness.command("history", {"member": alice}, user=carol))
+    assert here is not None and f"#{match_id}" in str(here.embeds), here.embeds
+    reply = await harness.error_reply("history", {"member": alice}, user=dave, channel=fake.dm_channel(dave))
+    assert "only your own matches" in reply
+
+
+async def service_resign(harness: Harness, match_id: int, user: object) -> None:
+    await harness.bot.service.resign(match_id, user.id)  # type: ignore[attr-defined]
+
+
 def _who(seat: int) -> str:
     """Domineering's seat names as the move list shows them."""
     return "Chance" if seat == CHANCE else GAMES["domineering"].info.seat_names[seat]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from bot.clocks import ClockState
 from bot.games import CHANCE, GameState, Outcome, Rules
 from bot.games.base import LogEntry
-from bot.records.move_log import TAKEBACK_SEAT, takeback_record
+from bot.records.move_log import DRAW_RECORD, TAKEBACK_SEAT, ending_reason, takeback_record
 from bot.services.matches.clocks import clock_of
 from bot.services.matches.commit import Transition, at_next_version
 from bot.services.matches.describe import describe, player_seats
@@ -39,7 +39,7 @@ from bot.store.lobby import LobbyStore
 TAKEBACK_INTRO = "↩️ The last move was taken back."
 
 DRAW, TAKEBACK = "draw", "takeback"
-DRAW_REASON = "Drawn by agreement."
+DRAW_REASON = ending_reason(DRAW_RECORD, ())
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,9 @@ class Agreements:
                 if offer.user_id == user_id:
                     raise ServiceError("Your draw offer stands; your opponent can accept it with `/draw`.")
                 await self.store.drop_offer(match_id, DRAW)
-                return await self.matches.end(row, Outcome(frozenset(), DRAW_REASON), MatchStatus.FINISHED, note=DRAW)
+                return await self.matches.end(
+                    row, Outcome(frozenset(), DRAW_REASON), MatchStatus.FINISHED, line=DRAW_RECORD, note=DRAW
+                )
             if accept_only:
                 raise ServiceError("That draw offer is no longer open (a move declines it); `/draw` makes a new one.")
             await self.store.put_offer(match_id, DRAW, user_id, row.version)

@@ -26,6 +26,7 @@ from bot.clocks import ClockKeeper, ClockState
 from bot.games import GameState, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.infra import crashpoints
+from bot.records.move_log import ENDING_SEAT, is_ending_text
 from bot.services.matches.cache import StateCache
 from bot.services.matches.describe import decorate, describe
 from bot.services.matches.errors import MatchConflict
@@ -62,7 +63,8 @@ class Transition:
     first_ply: int
     """The log's length before the change: where the new lines start."""
     moves: tuple[LogEntry, ...] = ()
-    """The log lines to append (moves, chance moves, forced replies, a takeback record)."""
+    """The log lines to append (moves, chance moves, forced replies, a takeback record, an
+    ending line)."""
     status: MatchStatus = MatchStatus.ACTIVE
     """The match's status after the change: `finished` or `aborted` ends it."""
     outcome: Outcome | None = None
@@ -125,6 +127,7 @@ class Transition:
         outcome: Outcome,
         status: MatchStatus,
         *,
+        line: str,
         first_ply: int,
         clock: ClockState | None,
         note: str | None = None,
@@ -132,7 +135,11 @@ class Transition:
     ) -> Transition:
         """The match ends for a reason outside the game (resignation, abort, time, agreement):
         the state stays as it is, the outcome is the match's; `clock` is the stopped clock.
-        The board's note is `note`, else the status."""
+        `line` is the ending's text in the log (`bot.records.move_log`: `resign 1`, `timeout 0
+        0:00`, `draw agreed`, `abort`), appended at `first_ply` in the same transaction, so the
+        record alone proves how the match ended.  The board's note is `note`, else the status."""
+        if not is_ending_text(line):
+            raise ValueError(f"not an ending line: {line!r}")
         public = decorate(row, state.view(None))
         public["outcome"], public["turn"] = outcome.to_json(), []
         update = Update(
@@ -143,6 +150,7 @@ class Transition:
             state=state,
             update=update,
             first_ply=first_ply,
+            moves=(LogEntry(ENDING_SEAT, line, True, False),),
             status=status,
             outcome=outcome,
             clock=clock,

@@ -15,6 +15,7 @@ from typing import Any
 from bot.games import GAMES
 from bot.games.base import LogEntry
 from bot.records.format import RUNNING, Record, RecordMove, result_of
+from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT, takeback_record, undone_from
 from bot.records.replay import ReplayJob
 from bot.services.matches.options import started_options
 from bot.store import MatchRow, MatchStatus, MoveRow
@@ -61,6 +62,9 @@ def build_record(
         scores=tuple(int(s) for s in scores) if ended and scores is not None else None,
         seed_hash=row.seed_hash,
         seed=row.seed if ended else None,
+        seat_draw=row.seats.index(row.challenger_id)
+        if row.seat_pref == "random" and row.challenger_id in row.seats
+        else None,
         moves=tuple(
             RecordMove(m.ply, m.seat, m.move, m.public, m.forced)
             if ended or m.public
@@ -71,6 +75,16 @@ def build_record(
 
 
 def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
-    """The replay job of a started match as stored."""
-    log = tuple(LogEntry(m.seat, m.move, m.public, m.forced) for m in moves)
-    return ReplayJob(row.game, engine_options(row), log, players, ended=row.status != MatchStatus.ACTIVE)
+    """The replay job of a started match as stored (its ending line and completion markers,
+    which are not moves, left out; takeback records stay: the replay shows them)."""
+    skipped = [m.ply for m in moves if m.seat in (ENDING_SEAT, COMPLETION_SEAT)]
+    log: list[LogEntry] = []
+    for m in moves:
+        if m.seat in (ENDING_SEAT, COMPLETION_SEAT):
+            continue
+        first = undone_from(m)
+        move = m.move
+        if first is not None:  # the job's lines are numbered without the skipped ones
+            move = takeback_record(first - sum(1 for p in skipped if p < first))
+        log.append(LogEntry(m.seat, move, m.public, m.forced))
+    return ReplayJob(row.game, engine_options(row), tuple(log), players, ended=row.status != MatchStatus.ACTIVE)

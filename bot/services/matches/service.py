@@ -43,7 +43,6 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from bot.clocks import (
-    TIMEOUT_REASON,
     ClockEvent,
     ClockKeeper,
     ClockState,
@@ -55,7 +54,16 @@ from bot.clocks import (
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry
 from bot.records.fairness import chance_rng, seed_hash
-from bot.records.move_log import effective
+from bot.records.move_log import (
+    ABORT_RECORD,
+    COMPLETION_SEAT,
+    MODERATOR_ABORT_RECORD,
+    completion_record,
+    effective,
+    ending_reason,
+    resign_record,
+    timeout_record,
+)
 from bot.services.matches.cache import StateCache
 from bot.services.matches.clocks import TIME_UP, clock_of
 from bot.services.matches.commit import FinishListener, Transition, commit_transition
@@ -446,9 +454,9 @@ class MatchService:
             if row.status != MatchStatus.ACTIVE:
                 raise NotRunning()
             seat = self._seat(row, user_id)
-            name = self._rules(row.game).info.seat_names[seat]
-            outcome = Outcome(frozenset((1 - seat,)), f"{name} resigned.")
-            return await self.end(row, outcome, MatchStatus.FINISHED)
+            line = resign_record(seat)
+            outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
+            return await self.end(row, outcome, MatchStatus.FINISHED, line=line)
 
     async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Update | None:
         """Abort when both players asked (or a moderator does).  Returns None while the
@@ -467,19 +475,18 @@ class MatchService:
                 votes = await self.store.add_abort_vote(match_id, user_id)
                 if not row.seats or not set(row.seats) <= votes:
                     return None
-            outcome = Outcome(
-                frozenset(), "The match was aborted." if not moderator else "A moderator aborted the match."
-            )
-            return await self.end(row, outcome, MatchStatus.ABORTED)
+            line = MODERATOR_ABORT_RECORD if moderator else ABORT_RECORD
+            outcome = Outcome(frozenset(), ending_reason(line, self._rules(row.game).info.seat_names))
+            return await self.end(row, outcome, MatchStatus.ABORTED, line=line)
 
-    async def claim_timeout(self, match_id: int, loser_seat: int, reason: str) -> Update:
-        """End a match on time (called by the clock; the reason names who ran out)."""
+    async def claim_timeout(self, match_id: int, loser_seat: int) -> Update:
+        """End a match on time, `loser_seat` losing (its ending line and reason are the ones
+        every loss on time has, so the record proves it)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status != MatchStatus.ACTIVE:
                 raise NotRunning()
-            outcome = Outcome(frozenset((1 - loser_seat,)), reason)
-            return await self.end(row, outcome, MatchStatus.FINISHED, note="timeout")
+            return await self._lose_on_time(row, loser_seat, clock_of(row), self.now())
 
     # --- clocks ------------------------------------------------------------------------
 
@@ -535,9 +542,16 @@ class MatchService:
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
                 return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
-        name = self._rules(row.game).info.seat_names[seat]
-        outcome = Outcome(frozenset((1 - seat,)), TIMEOUT_REASON.format(player=name))
-        return await self.end(row, outcome, MatchStatus.FINISHED, note="timeout", intro=intro)
+        return await self._lose_on_time(row, seat, clock, now, intro=intro)
+
+    async def _lose_on_time(
+        self, row: MatchRow, seat: int, clock: ClockState | None, now: float, *, intro: str | None = None
+    ) -> Update:
+        """`seat` loses on time (lock held); the ending line keeps its stopped clock's reading."""
+        reading = clock.stop_all(now).display(seat, now) if clock is not None else ""
+        line = timeout_record(seat, reading)
+        outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
+        return await self.end(row, outcome, MatchStatus.FINISHED, line=line, note="timeout", intro=intro)
 
     async def _complete_draft(
         self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
@@ -545,21 +559,24 @@ class MatchService:
         """The draft limit ran out (lock held): play random legal picks for `seat` until it
         need not act any more, drawn from the match seed (so the log replays and anyone can
         recheck them with `chance_rng`), then commit like a move."""
-        ply = await self.plies(row)
+        ply = await self.plies(row)  # the marker's ply (bot.records.move_log: COMPLETION_SEAT)
+        marker = LogEntry(COMPLETION_SEAT, completion_record(seat), True, False)
         rng = chance_rng(row.seed, ply)
         new, record = state, list[LogEntry]()
         while new.outcome is None and seat in new.turn and CHANCE not in new.turn:
             new = new.play(seat, rng.choice(sorted(new.legal_moves(seat))))
             record.extend(new.applied)
-        new, record = self._advance(new, row.seed, ply + len(record), record)
+        new, record = self._advance(new, row.seed, ply + 1 + len(record), record)
         if new.outcome is not None:
             clock = clock.stop_all(now)
         else:
             clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
         rules = self._rules(row.game)
-        return await self.commit(
-            Transition.of_moves(rules, row, state, new, ply, record, clock=clock, intro=intro, completed_for=seat)
+        moves = Transition.of_moves(
+            rules, row, state, new, ply + 1, record, clock=clock, intro=intro, completed_for=seat
         )
+        # the marker goes first in the same commit; it is not a move, so it is not narrated
+        return await self.commit(replace(moves, first_ply=ply, moves=(marker, *moves.moves)))
 
     async def pause(self, match_id: int, user_id: int, *, moderator: bool = False) -> ClockChange:
         """Pause the clock once both players asked (or a moderator did)."""
@@ -640,11 +657,11 @@ class MatchService:
         return await self.store.matches_of(user_id)
 
     async def history(
-        self, user_id: int, *, game: str | None = None, offset: int = 0, limit: int = 10
+        self, user_id: int, *, game: str | None = None, guild_id: int | None = None, offset: int = 0, limit: int = 10
     ) -> list[tuple[MatchRow, list[tuple[int, float, float]]]]:
-        """The player's finished matches, newest first, each with its rating changes
-        (user id, before, after)."""
-        return await self.store.match_history(user_id, game=game, offset=offset, limit=limit)
+        """The player's finished matches (played in `guild_id`'s server, or anywhere), newest
+        first, each with its rating changes (user id, before, after)."""
+        return await self.store.match_history(user_id, game=game, guild_id=guild_id, offset=offset, limit=limit)
 
     async def log(self, match_id: int) -> list[MoveRow]:
         """The match's whole log as stored, takeback records and withdrawn moves included
@@ -742,15 +759,31 @@ class MatchService:
         )
 
     async def end(
-        self, row: MatchRow, outcome: Outcome, status: MatchStatus, *, note: str | None = None, intro: str | None = None
+        self,
+        row: MatchRow,
+        outcome: Outcome,
+        status: MatchStatus,
+        *,
+        line: str,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> Update:
         """End `row`'s running match for a reason outside the game (its lock held): a
-        resignation, an abort, a loss on time, an agreed draw.  The clock stops."""
+        resignation, an abort, a loss on time, an agreed draw.  The clock stops; `line` (the
+        ending's text, `bot.records.move_log`) is appended to the log in the same commit."""
         state = await self.state_of(row)
         clock = clock_of(row)
         stopped = clock.stop_all(self.now()) if clock is not None else None
         ending = Transition.ending(
-            row, state, outcome, status, first_ply=await self.plies(row), clock=stopped, note=note, intro=intro
+            row,
+            state,
+            outcome,
+            status,
+            line=line,
+            first_ply=await self.plies(row),
+            clock=stopped,
+            note=note,
+            intro=intro,
         )
         return await self.commit(ending)
 
