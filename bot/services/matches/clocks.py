@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.clocks import ClockEvent, ClockGate, ClockKeeper, ClockState
+from bot.clocks.keeper import HeartbeatReport
 from bot.clocks.scheduler import Now, Sleep
 from bot.infra.shards import Ownership
 from bot.services.matches.updates import ClockResult
@@ -52,6 +53,7 @@ def attach_clocks(
     forgive_downtime_over: float | None = None,
     shards: Ownership | None = None,
     gate: ClockGate | None = None,
+    report: HeartbeatReport | None = None,
 ) -> ClockKeeper:
     """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
     locks), attach it, and return it; the caller starts it with `await keeper.start()` once
@@ -60,7 +62,8 @@ def attach_clocks(
     Each due event goes to `service.on_clock_event`; a non-None result goes to `on_result`
     (the bot announces it).  `now` / `sleep` are injectable so tests never wait.  With
     `shards`, only the clocks of the guilds this process owns are loaded after a restart;
-    with `gate`, a due clock is fired only when the gate says so (bot/clocks/keeper.py)."""
+    with `gate`, a due clock is fired only when the gate says so (bot/clocks/keeper.py);
+    `report` hears how each heartbeat went."""
 
     async def on_event(match_id: int, event: ClockEvent) -> None:
         result = await service.on_clock_event(match_id, event)
@@ -75,6 +78,7 @@ def attach_clocks(
         forgive_downtime_over=forgive_downtime_over,
         lock_for=service.lock_for,
         gate=gate,
+        report=report,
     )
     service.clocks = keeper
     return keeper
