@@ -115,3 +115,49 @@ async def test_every_duty_resumes_after_postgresql_restarts(tmp_path: Path, own_
             await harness.stop()
             restore_discord_defaults()
         fake.assert_clean()
+
+
+async def test_a_move_a_command_and_a_button_during_an_outage_are_told_so(
+    tmp_path: Path, own_server: PostgresServer
+) -> None:
+    async with fresh_database(own_server) as url, FakeDiscord() as fake:
+        harness = Harness(fake, tmp_path / "unused.sqlite3")
+        harness.database_url = url
+        harness.prepare.append(quick_duties)
+        harness.expected_errors += [f"{name} failed" for name in EVERY_DUTY]
+        halted = False
+        try:
+            bot = await harness.start()
+            alice, bob, _ = fake.players
+            match_id, _ = await harness.start_match("focus", alice, bob)
+            confirm = fake.original_response(await harness.command("resign", user=bob))
+            assert confirm is not None
+
+            own_server.halt()
+            halted = True
+            away = "My database is unavailable right now"
+            told = await harness.ephemeral_reply(await harness.command("move", {"notation": "d2-d1"}, user=alice))
+            assert away in told and "nothing was changed" in told
+            click = await fake.click_button(confirm, f"boneyard:resign:{match_id}", user=bob)
+            await fake.wait_for_response(click)
+            assert away in await harness.ephemeral_reply(click)
+            dms = len(fake.dms_to(alice))
+            await fake.send_message(fake.channel, alice, "d2-d1")
+            await fake.wait_until(lambda: len(fake.dms_to(alice)) > dms, "a DM about the typed move")
+            assert away in fake.dms_to(alice)[-1].content
+            await fake.send_message(fake.channel, alice, "anyone around?")  # chat: no answer
+            await harness.wait_for_handlers()
+            assert len(fake.dms_to(alice)) == dms + 1
+
+            own_server.resume()
+            halted = False
+            await asyncio.wait_for(bot.duties.wait_for(lambda: not any(h.failing for h in bot.duties.health())), BOUND)
+            assert await harness.move_count(match_id) == 0  # nothing was played meanwhile
+            assert_board_for(await harness.slash_move(alice, "d2-d1"), bob)  # the retry works
+            await harness.stop()
+        finally:
+            if halted:
+                own_server.resume()
+            await harness.stop()
+            restore_discord_defaults()
+        fake.assert_clean()
