@@ -53,7 +53,7 @@ from bot.clocks import (
     timeout_move,
 )
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
-from bot.games.base import LogEntry
+from bot.games.base import LogEntry, shown
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.move_log import effective
 from bot.services.matches.cache import StateCache
@@ -127,7 +127,7 @@ class MatchService:
         try:
             return self.games[game]
         except KeyError:
-            raise ServiceError(f"There is no game called `{game}`; `/games` lists them.") from None
+            raise ServiceError(f"There is no game called {shown(game)}; `/games` lists them.") from None
 
     # --- challenges --------------------------------------------------------------------
 
