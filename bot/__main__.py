@@ -9,9 +9,12 @@ supervisor can act on, never a traceback and a hang:
 - 1: Discord refused the token or the intents, or could not be reached;
 - 2: a setting is wrong (`.env` or the environment; the message names it);
 - 3: the database cannot be used (damaged, read-only, newer schema, another bot on it, or
-  another live process runs these shards: bot/services/shard_leases.py).
+  another live process runs these shards: bot/services/shard_leases.py);
+- 75: the database file is intact but cannot be used now (a full disk, a disk I/O error, a
+  lock held by another program): a restart later can work.
 
-Restarting cannot fix 2 or 3, so the example systemd unit does not restart on them.
+Restarting cannot fix 2 or 3, so the example systemd unit does not restart on them; it
+restarts on 75.
 Heavy imports (discord.py) are deferred so `backup` starts quickly.
 """
 
@@ -39,6 +42,9 @@ EXIT_OK = 0
 EXIT_DISCORD = 1
 EXIT_SETTINGS = 2
 EXIT_DATABASE = 3
+EXIT_RETRY = 75
+"""EX_TEMPFAIL: the database cannot be used NOW (a full disk, a busy file); the systemd unit
+restarts the bot for it (deploy/boneyard.service prevents restarts for 2 and 3 only)."""
 
 
 def fail(message: object, status: int) -> int:
@@ -157,11 +163,11 @@ def run_bot() -> int:
         # several processes, is checked for reach, schema version and write access.
         lock = prepare_database(settings.database_location, known_version=len(MIGRATIONS))
     except StartupRefused as exc:
-        return fail(exc, EXIT_DATABASE)
+        return fail(exc, EXIT_RETRY if exc.retry else EXIT_DATABASE)
     try:
         asyncio.run(run(settings, None if lock is None else lock.scan, sole_process=lock is not None))
     except StartupRefused as exc:
-        return fail(exc, EXIT_DATABASE)
+        return fail(exc, EXIT_RETRY if exc.retry else EXIT_DATABASE)
     except discord.LoginFailure:
         return fail("Discord refused the token: check DISCORD_TOKEN in .env.", EXIT_DISCORD)
     except discord.PrivilegedIntentsRequired:

@@ -1,8 +1,11 @@
 """What every cog shares: reaching the service, and turning errors into replies.
 
 Domain errors (`ServiceError`, `IllegalMove`, `InvalidOptions`) carry a sentence for the
-user and become ephemeral replies; anything else is a bug: it is logged with a short
-reference that the user sees, so an admin can find it in the log.
+user and become ephemeral replies.  A database outage (recognised in one place,
+bot/store/outage.py) is no bug: the user is told the database is unavailable, nothing
+changed, and to try again shortly (`DATABASE_AWAY`), and the log gets one warning line.
+Anything else is a bug: it is logged with a short reference that the user sees, so an
+admin can find it in the log.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import IllegalMove, InvalidOptions
-from bot.services.matches import MatchService, ServiceError
+from bot.services.matches import MatchService, ServiceError, database_unavailable
 from cogs.acknowledge import answer
 
 if TYPE_CHECKING:
@@ -26,6 +29,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 USER_ERRORS = (ServiceError, IllegalMove, InvalidOptions)
+DATABASE_AWAY = (
+    "🔌 My database is unavailable right now (it may be restarting), so nothing was changed. "
+    "Please try again in a moment."
+)
 
 
 def bot_of(interaction: discord.Interaction) -> Boneyard:
@@ -48,6 +55,8 @@ def user_message(error: BaseException) -> str | None:
         return str(error)
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You cannot use this command here."
+    if database_unavailable(error):
+        return DATABASE_AWAY
     return None
 
 
@@ -61,11 +70,20 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     message = user_message(error)
+    if message == DATABASE_AWAY:
+        log.warning("interaction %s during a database outage: %s", interaction.id, _cause(error))
+        await reply(interaction, message)
+        return
     if message is None:
         reference = secrets.token_hex(3)
         log.error("unexpected error [ref %s] in interaction %s", reference, interaction.id, exc_info=error)
         message = f"Something went wrong on my side (reference `{reference}`); nothing was changed."
     await reply(interaction, f"⚠️ {message}")
+
+
+def _cause(error: BaseException) -> str:
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    return f"{type(original).__name__}: {original}"[:200]
 
 
 class BoneyardCog(commands.Cog):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Final
 
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -19,23 +19,28 @@ log = logging.getLogger(__name__)
 DRAIN_SECONDS: Final = 30.0
 
 
+DUTY: Final = "outbox drain"
+
+
 class OutboxCog(commands.Cog):
-    """Runs the drain: at once when loaded (the start-up catch-up), then every half minute."""
+    """Runs the drain: at once when loaded (the start-up catch-up), then every half minute,
+    supervised (bot/infra/duties.py): a database outage delays it, never ends it."""
 
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
-        self._started = False
+        self._caught_up = False
 
     async def cog_load(self) -> None:
-        self.drain.start()
+        self.bot.duties.start(DUTY, self.drain, every=DRAIN_SECONDS)
 
     async def cog_unload(self) -> None:
-        self.drain.cancel()
+        await self.bot.duties.stop(DUTY)
 
-    @tasks.loop(seconds=DRAIN_SECONDS)
     async def drain(self) -> None:
-        everything, self._started = not self._started, True
+        """One drain; the first one that succeeds posts everything unsent (the catch-up)."""
+        everything = not self._caught_up
         posted = await self.bot.outbox.drain(everything=everything)
+        self._caught_up = True
         if posted and everything:
             log.info("posted %d announcements left unsent before the restart", posted)
 

@@ -83,6 +83,7 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
                 "`/settings venue:threads clock:daily`: matches in threads or channels, default clock; "
                 "without options it shows them",
             ),
+            ("/status", "how the bot's background duties are doing, and when each last succeeded"),
         ),
     ),
     (

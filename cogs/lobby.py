@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
 
 from bot.games import GAMES
 from bot.services.matches import VENUES, Offered, ServiceError
@@ -36,32 +35,29 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXPIRY_POLL = 60.0
+EXPIRY_DUTY = "challenge expiry"
 VENUE_CHOICES = [app_commands.Choice(name=v, value=v) for v in VENUES]
 
 
 class LobbyCog(BoneyardCog):
-    def __init__(self, bot: Boneyard) -> None:
-        super().__init__(bot)
-        self.expiry_poll.start()
+    async def cog_load(self) -> None:
+        self.bot.duties.start(EXPIRY_DUTY, self.expire_due, every=EXPIRY_POLL, before=self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
-        self.expiry_poll.cancel()
-
-    @tasks.loop(seconds=EXPIRY_POLL)
-    async def expiry_poll(self) -> None:
-        await self.expire_now()
-
-    @expiry_poll.before_loop
-    async def _wait_until_ready(self) -> None:
-        await self.bot.wait_until_ready()
+        await self.bot.duties.stop(EXPIRY_DUTY)
 
     async def expire_now(self) -> int:
-        """Close the challenges past their deadline and say so on their messages; how many."""
+        """Close the challenges past their deadline and say so on their messages; how many
+        (0 when the store failed: logged, and the supervised poll tries again)."""
         try:
-            expired = await self.bot.lobby.expire_due(self.bot.leases.current)
+            return await self.expire_due()
         except Exception:
             log.exception("could not expire challenges")
             return 0
+
+    async def expire_due(self) -> int:
+        """`expire_now`, raising when the store fails (the supervised duty's step)."""
+        expired = await self.bot.lobby.expire_due(self.bot.leases.current)
         for row in expired:
             message_id = await self.bot.lobby.message_of(row.id)
             channel = await self.bot.presenter.channel(row.channel_id) if message_id else None

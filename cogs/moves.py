@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any, Final
@@ -12,10 +13,19 @@ from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT
-from bot.services.matches import MatchRow, MatchService, MatchStatus, NotInMatch, SecretMove, ServiceError, clock_of
+from bot.services.matches import (
+    MatchRow,
+    MatchService,
+    MatchStatus,
+    NotInMatch,
+    SecretMove,
+    ServiceError,
+    clock_of,
+    database_unavailable,
+)
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
-from cogs.common import BoneyardCog, presenter_of, service_of
+from cogs.common import DATABASE_AWAY, BoneyardCog, presenter_of, service_of
 from cogs.out.presenter import channel_link
 from cogs.playing import announce_move, play_and_announce
 from cogs.ui import private
@@ -77,7 +87,13 @@ class MovesCog(BoneyardCog):
         if not text or len(text) > 200 or text.startswith(("/", "!")):
             return
         service = self.bot.service
-        row = await service.running_in(message.channel.id)
+        try:
+            row = await service.running_in(message.channel.id)
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            await self._tell_database_away(message, text)
+            return
         if row is None:
             await self._point_to_threads(message, text)
             return
@@ -95,7 +111,10 @@ class MovesCog(BoneyardCog):
             if looks_like_move:
                 await message.reply(f"⚠️ {error}", mention_author=False)
             return
-        except Exception:
+        except Exception as error:
+            if database_unavailable(error):
+                await self._tell_database_away(message, text)
+                return
             log.exception("typed move %r in match %d failed", text, row.id)
             return
         adds_to_turn_post = not update.quiet and self.bot.presenter.turn_posts.continuing(update) is not None
@@ -112,6 +131,19 @@ class MovesCog(BoneyardCog):
             await self.bot.service.match_in_channel(message.channel.id, message.author.id)
         except ServiceError as pointer:
             await message.reply(f"↪️ {pointer}", mention_author=False)
+
+    async def _tell_database_away(self, message: discord.Message, text: str) -> None:
+        """A message typed while the database is away: when it reads as a move of some game,
+        its author is told privately (by DM; a reply only if DMs are closed) that nothing was
+        played and to try again shortly.  Chat that reads as no move gets no answer."""
+        if not any(rules.info.move_pattern.match(text) for rules in GAMES.values()):
+            return
+        log.warning("typed move in channel %d not played: the database is unavailable", message.channel.id)
+        try:
+            await message.author.send(f"{DATABASE_AWAY}\n(Your move in {message.jump_url} was not played.)")
+        except discord.HTTPException:
+            with contextlib.suppress(discord.HTTPException):
+                await message.reply(DATABASE_AWAY, mention_author=False)
 
     async def _refuse_secret(self, message: discord.Message, refusal: str) -> None:
         """A secret move typed in the channel: not played; its message is deleted when the bot

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
-from bot.services.matches import MatchRow, StalePosition, Update
+from bot.services.matches import MatchRow, StalePosition, Update, database_unavailable
 from cogs.acknowledge import answer
-from cogs.common import USER_ERRORS
+from cogs.common import DATABASE_AWAY, USER_ERRORS
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -48,7 +48,11 @@ async def play_and_announce(
     except USER_ERRORS as error:
         await answer(interaction, f"⚠️ {error}{await _current_board_hint(bot, row, error)}", ephemeral=True)
         return
-    except Exception:
+    except Exception as error:
+        if database_unavailable(error):
+            log.warning("move in match %d not played: the database is unavailable (%s)", row.id, type(error).__name__)
+            await answer(interaction, DATABASE_AWAY, ephemeral=True)
+            return
         reference = secrets.token_hex(3)
         log.exception("move %r in match %d failed [ref %s]", text, row.id, reference)
         try:

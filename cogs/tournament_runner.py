@@ -35,6 +35,10 @@ log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: the longest Discord allows
 
 
+class ResumeIncomplete(RuntimeError):
+    """Some running tournaments could not be resumed (each failure was logged)."""
+
+
 class TournamentRunner:
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
@@ -55,7 +59,10 @@ class TournamentRunner:
             await self.bot.outbox.deliver(key)
 
     async def resume_all(self) -> None:
-        """After a (re)start: results that arrived while the bot was down, games not opened."""
+        """After a (re)start: results that arrived while the bot was down, games not opened.
+        Every tournament is tried; when any failed, this raises afterwards, so the supervised
+        duty tries again (`advance` is safe to repeat)."""
+        failed: list[int] = []
         for row in await self.bot.tournaments.running():
             if not self.bot.owns(row.guild_id):
                 continue  # another shard process runs this guild's events
@@ -63,6 +70,9 @@ class TournamentRunner:
                 await self.advance(row.id)
             except Exception:
                 log.exception("could not resume tournament %d", row.id)
+                failed.append(row.id)
+        if failed:
+            raise ResumeIncomplete(f"tournaments {failed} not resumed")
 
     # --- opening games -----------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.games import GAMES
 from bot.services.matches import MatchRow, MatchStatus, ServiceError
@@ -43,6 +43,8 @@ RESULT_CHOICES = [
     app_commands.Choice(name="drew the series (round formats)", value="draw"),
 ]
 CHECKIN_POLL_SECONDS = 30
+CHECKIN_DUTY = "tournament check-ins"
+RESUME_DUTY = "tournament resume"
 MENTIONS = discord.AllowedMentions(users=True, everyone=False, roles=False)
 
 
@@ -62,10 +64,11 @@ class TournamentsCog(BoneyardCog):
         self.runner = TournamentRunner(bot)
 
     async def cog_load(self) -> None:
-        self.checkins.start()
+        self.bot.duties.start(CHECKIN_DUTY, self.checkins, every=CHECKIN_POLL_SECONDS, before=self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
-        self.checkins.cancel()
+        await self.bot.duties.stop(CHECKIN_DUTY)
+        await self.bot.duties.stop(RESUME_DUTY)
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -369,7 +372,9 @@ class TournamentsCog(BoneyardCog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        await self.runner.resume_all()
+        """Resume the running tournaments, supervised until it once succeeds (a database away
+        at that moment delays the resume, never skips it)."""
+        self.bot.duties.start(RESUME_DUTY, self.runner.resume_all, every=None)
 
     @commands.Cog.listener()
     async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
@@ -384,7 +389,6 @@ class TournamentsCog(BoneyardCog):
         except discord.HTTPException:
             log.warning("could not unarchive the thread of match %d", match.id)
 
-    @tasks.loop(seconds=CHECKIN_POLL_SECONDS)
     async def checkins(self) -> None:
         """Start tournaments whose check-in window closed (the deadline is stored, so a
         restart during check-in still starts the event on time)."""
@@ -400,10 +404,6 @@ class TournamentsCog(BoneyardCog):
                 continue
             if started is not None:
                 await self._announce_start(started)
-
-    @checkins.before_loop
-    async def _wait_until_ready(self) -> None:
-        await self.bot.wait_until_ready()
 
 
 def _player_line(name: str, items: list[str], dropped: bool) -> str:

@@ -65,6 +65,14 @@ class PostgresServer:
 
     def start(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", DATABASE_USER, "--auth=trust", "-E", "UTF8", "--no-sync")
+        self.resume()
+
+    def halt(self) -> None:
+        """Stop the server as an outage does (connections cut at once), keeping its data."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def resume(self) -> None:
+        """(Re)start the server on the same port and data, waiting until it accepts connections."""
         options = f"-p {self.port} -h 127.0.0.1 -k {self.root} -F -c fsync=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"), "-w", "start")
 

@@ -28,6 +28,7 @@ from bot.app.config import Settings
 from bot.clocks import ClockKeeper, Gate
 from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS
 from bot.clocks.scheduler import Now, Sleep
+from bot.infra.duties import Duties
 from bot.infra.worker_pool import WorkerPool
 from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
 from bot.services.outbox import Outbox
@@ -41,6 +42,8 @@ from cogs.out.presenter import Presenter
 from cogs.out.tournament_posts import TOURNAMENT_POSTS
 
 log = logging.getLogger(__name__)
+
+CLOCK_DUTY = "clock keeper"
 
 PICTURE_MODULES = (
     "renderers",
@@ -115,6 +118,8 @@ class Boneyard(commands.AutoShardedBot):
     leases: ShardLeases
     """This process's claim on its shards (bot/services/shard_leases.py): every per-shard duty asks
     `owns(guild_id)` before acting."""
+    duties: Duties
+    """The supervised background duties (bot/infra/duties.py), shown by `/status`."""
     clock_time: tuple[Now, Sleep] = (time.time, asyncio.sleep)
     """The time the clocks started by `setup_hook` run on (tests set a fake one before start)."""
 
@@ -134,6 +139,7 @@ class Boneyard(commands.AutoShardedBot):
         self.settings = settings
         self.sole_process = sole_process
         self.pictures = WorkerPool(preload=PICTURE_MODULES)
+        self.duties = Duties()
         if settings.api_base:
             point_discord_at(settings.api_base)
 
@@ -142,7 +148,7 @@ class Boneyard(commands.AutoShardedBot):
         self.leases = ShardLeases(self.store, self.settings.shards)
         await self.leases.claim(sole_process=self.sole_process)  # before any duty: a refused start did nothing
         self.leases.lost_listeners.append(self._leave_shards)
-        self.leases.start()
+        self.leases.start(self.duties)
         await self.pictures.warm()
         self.service = MatchService(self.store, cache_size=self.settings.state_cache_size)
         self.ratings = RatingBook(self.store)
@@ -185,9 +191,17 @@ class Boneyard(commands.AutoShardedBot):
             gate=self._clock_gate,
             heartbeat_every=heartbeat_every,
             max_sleep=max_sleep,
+            report=self._clock_report,
         )
+        self.duties.watch(CLOCK_DUTY, HEARTBEAT_SECONDS)
         await self.clocks.start()
         return self.clocks
+
+    def _clock_report(self, error: BaseException | None) -> None:
+        if error is None:
+            self.duties.succeeded(CLOCK_DUTY)
+        else:
+            self.duties.failed(CLOCK_DUTY, error)
 
     def owns(self, guild_id: int | None) -> bool:
         """This process acts for the guild now: it runs the guild's shard and its lease on it
@@ -237,6 +251,7 @@ class Boneyard(commands.AutoShardedBot):
             await self.clocks.close()  # its last heartbeat marks when the bot went down
             self.clocks = None
         await self._cancel_ready_task()
+        await self.duties.close()
         loop: object = self.loop  # a placeholder until logging in sets the running loop
         if not isinstance(loop, asyncio.AbstractEventLoop):
             # never logged in (a client built to list its commands): the sharded client's

@@ -37,7 +37,12 @@ log = logging.getLogger(__name__)
 
 
 class StartupRefused(RuntimeError):
-    """The bot must not start; the message is the single line to show."""
+    """The bot must not start; the message is the single line to show.  `retry`: a later start
+    can work without a person's help (a full disk freed, a lock released): exit `EXIT_RETRY`."""
+
+    def __init__(self, line: str, *, retry: bool = False) -> None:
+        super().__init__(line)
+        self.retry = retry
 
 
 @dataclass
@@ -114,7 +119,7 @@ def check_database(database: Path, known_version: int) -> bool:
     try:
         created, scan_later = check_sqlite_file(database, known_version)
     except Unusable as exc:
-        raise StartupRefused(str(exc)) from None
+        raise StartupRefused(str(exc), retry=exc.retry) from None
     if created:
         # WARNING, not INFO: seen at every LOG_LEVEL but ERROR, since a mistyped path loses every match.
         log.warning(

@@ -42,6 +42,8 @@ ClockGate = Callable[[MatchId], Awaitable[Gate]]
 """Asked before a due clock is touched: fire it, retry after a while, or drop it from this
 keeper (another process runs its match's shard now; the stored clock is left to it)."""
 
+HeartbeatReport = Callable[[BaseException | None], None]
+
 _HEARTBEAT = "heartbeat"
 HEARTBEAT_SECONDS = 2.0
 """How stale the durable "alive at" record may be when the bot is killed."""
@@ -65,7 +67,11 @@ class ClockKeeper:
         retry_after: float = 5.0,
         lock_for: LockFor | None = None,
         gate: ClockGate | None = None,
+        report: HeartbeatReport | None = None,
     ) -> None:
+        """`report`: told after every heartbeat whether it was stored (None) or what failed
+        (and of a due clock that could not be stored);
+        the bot's supervisor (bot/infra/duties.py) records and logs it for `/status`."""
         self._store = store
         self._on_event = on_event
         self.now = now
@@ -76,6 +82,7 @@ class ClockKeeper:
         self._locks: dict[MatchId, asyncio.Lock] = {}
         self._lock_for = lock_for or self._own_lock
         self._gate = gate
+        self._report = report
         self._clocks: dict[MatchId, ClockState] = {}
         self._beating = False
         self._scheduler: ClockScheduler[MatchId | str] = ClockScheduler(
@@ -157,8 +164,11 @@ class ClockKeeper:
             return
         try:
             events = await self._take_due(key)
-        except Exception:
-            log.exception("clock of match %s could not be updated; retrying", key)
+        except Exception as error:
+            if self._report is None:
+                log.exception("clock of match %s could not be updated; retrying", key)
+            else:
+                self._report(error)  # logged there, rate-limited
             self._scheduler.arm(key, self.now() + self._retry_after)
             return
         for event in events:
@@ -199,9 +209,18 @@ class ClockKeeper:
         return any(clock.running_seats and not clock.paused for clock in self._clocks.values())
 
     async def _beat(self) -> None:
+        """Store "alive at now"; a failure (the database away) is reported, and the next beat
+        comes as usual: the keeper outlives the outage."""
         now = self.now()
         try:
             await self._store.save_heartbeat(now)
+        except Exception as error:
+            if self._report is None:
+                raise  # the scheduler logs it
+            self._report(error)
+        else:
+            if self._report is not None:
+                self._report(None)
         finally:
             self._beating = self._any_running()
             if self._beating:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -115,7 +116,7 @@ class Option:
             try:
                 value = int(str(raw).strip())
             except ValueError:
-                raise InvalidOptions(f"Option `{self.name}` takes a whole number, not `{raw}`.") from None
+                raise InvalidOptions(f"Option `{self.name}` takes a whole number, not {shown(raw)}.") from None
             if self.minimum is not None and value < self.minimum:
                 raise InvalidOptions(f"Option `{self.name}` must be at least {self.minimum}.")
             if self.maximum is not None and value > self.maximum:
@@ -124,7 +125,7 @@ class Option:
         text = str(raw).strip().lower()
         if text not in self.choices:
             allowed = ", ".join(f"`{c}`" for c in self.choices)
-            raise InvalidOptions(f"Option `{self.name}` must be one of {allowed}, not `{raw}`.")
+            raise InvalidOptions(f"Option `{self.name}` must be one of {allowed}, not {shown(raw)}.")
         return text
 
     def describe(self) -> str:
@@ -175,7 +176,7 @@ class Rules(ABC):
         if unknown:
             offered = ", ".join(f"`{n}`" for n in known) or "none"
             raise InvalidOptions(
-                f"{self.info.name} has no option {', '.join(f'`{u}`' for u in unknown)} (options: {offered})."
+                f"{self.info.name} has no option {', '.join(shown(u) for u in unknown[:5])} (options: {offered})."
             )
         return {name: opt.parse(given[name]) if name in given else opt.default for name, opt in known.items()}
 
@@ -410,10 +411,13 @@ def normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def shown(text: str, limit: int = 32) -> str:
-    """Player input quoted for an error message, cut short so a pasted novel stays out."""
-    text = " ".join(str(text).split()).replace("`", "'")
-    return f"`{text if len(text) <= limit else text[: limit - 1] + '…'}`"
+def shown(text: object, limit: int = 32) -> str:
+    """Player input quoted for an error message, cut short so a pasted novel stays out, and
+    without control or format characters: a bidi override (U+202E, U+2066...) in an echo would
+    reorder the bot's own sentence around it, a zero-width one hide what was typed."""
+    kept = "".join(c for c in str(text) if unicodedata.category(c) not in ("Cc", "Cf") or c in "\t\n ")
+    kept = " ".join(kept.split()).replace("`", "'")
+    return f"`{kept if len(kept) <= limit else kept[: limit - 1] + '…'}`"
 
 
 def opponent(seat: int) -> int:

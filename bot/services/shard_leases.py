@@ -27,7 +27,6 @@ act for one shard at once while the hosts' clocks differ by less than `MARGIN`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -35,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 from bot.clocks.scheduler import Now, Sleep
+from bot.infra.duties import Duties
 from bot.infra.shards import ShardLayout, shard_of
 from bot.store import Store
 from bot.store.leases import Lease, LeaseStore
@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS: Final = 30.0
 """A lease not renewed for this long (wall clock) may be taken over by another process."""
 RENEW_EVERY: Final = 5.0
+RENEWAL_DUTY: Final = "lease renewal"
 MARGIN: Final = 10.0
 """The holder stops acting this long before anyone may take over (clock differences, slow
 renewals)."""
@@ -88,7 +89,7 @@ class ShardLeases:
         self._renew_every = renew_every
         self._margin = margin
         self._sure_until = float("-inf")
-        self._task: asyncio.Task[None] | None = None
+        self._duties: Duties | None = None
 
     # --- what the duties ask ---------------------------------------------------------
 
@@ -141,19 +142,27 @@ class ShardLeases:
             )
             await self._sleep(max(0.05, min(self._renew_every, lapse + 0.05)))
 
-    def start(self) -> None:
-        """Renew the leases every `RENEW_EVERY` seconds until `close`."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._renew_forever(), name="shard-leases")
+    def start(self, duties: Duties | None = None) -> None:
+        """Renew the leases every `RENEW_EVERY` seconds until `close`, as a supervised duty of
+        `duties` (the bot's, for `/status`; else one of its own): a failed renewal is retried
+        after a backoff no longer than the renewal period, so a database back within the
+        lease's margin loses nothing."""
+        if self._duties is None:
+            self._duties = duties or Duties(sleep=self._sleep)
+            self._duties.start(
+                RENEWAL_DUTY,
+                self.renew,
+                every=self._renew_every,
+                first_delay=self._renew_every,
+                backoff_max=self._renew_every,
+            )
 
     async def close(self, *, release: bool = True) -> None:
         """Stop renewing and acting; with `release`, give the leases up so a restart need not
         wait (without, they stay until they lapse, as after a crash)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        if self._duties is not None:
+            await self._duties.stop(RENEWAL_DUTY)
+            self._duties = None
         held, self.held = self.held, frozenset()
         if release and held:
             try:
@@ -180,14 +189,6 @@ class ShardLeases:
             )
             for listener in self.lost_listeners:
                 await listener(gone)
-
-    async def _renew_forever(self) -> None:
-        while True:
-            await self._sleep(self._renew_every)
-            try:
-                await self.renew()
-            except Exception:
-                log.exception("could not renew the shard leases; retrying")
 
     # --- messages --------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
+from bot.games.base import shown
 from bot.services.matches import MatchService, ServiceError, Update
 from bot.services.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.services.ratings import RatingBook
@@ -119,7 +120,7 @@ class TournamentService:
         """Open sign-up in a channel.  Everything is validated now, not at start."""
         rules = GAMES.get(game)
         if rules is None:
-            raise ServiceError(f"There is no game called `{game}`; `/games` lists them.")
+            raise ServiceError(f"There is no game called {shown(game)}; `/games` lists them.")
         fmt = _format(format)
         allowed = DEATHMATCH_BEST_OF if fmt is Format.DEATHMATCH else ALLOWED_BEST_OF
         if best_of not in allowed:

@@ -25,13 +25,17 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Final, Protocol, cast
 
 import aiosqlite
 
 from bot.infra import crashpoints
+from bot.infra.log_limits import RateLimitedLog
 
 log = logging.getLogger(__name__)
+
+CHECKPOINT_LOG_SECONDS: Final = 60.0
+"""A failing WAL checkpoint (every second while the disk is full) is logged at most this often."""
 
 Row = tuple[Any, ...]
 
@@ -203,12 +207,27 @@ class SqliteDatabase:
         return database
 
     async def _checkpoint_every(self, seconds: float) -> None:
+        """Checkpoint every `seconds`.  A failure that repeats (a full disk fails every try) is
+        logged in full once, then one line a minute (bot/infra/log_limits.py), and once fixed."""
+        limited = RateLimitedLog(log, CHECKPOINT_LOG_SECONDS)
+        failing = False
         while True:
             await asyncio.sleep(seconds)
             try:
                 await self.checkpoint()
-            except sqlite3.Error:
-                log.exception("WAL checkpoint of %s failed; trying again in %s s", self.where, seconds)
+            except sqlite3.Error as error:
+                if not failing:
+                    limited.error(
+                        "WAL checkpoint of %s failed; trying again every %s s", self.where, seconds, exc_info=error
+                    )
+                else:
+                    limited.warning("WAL checkpoint of %s still failing: %s", self.where, error)
+                failing = True
+            else:
+                if failing:
+                    log.info("WAL checkpoint of %s works again", self.where)
+                    limited.reset()
+                failing = False
 
     async def checkpoint(self) -> tuple[int, int, int]:
         """A PASSIVE checkpoint on the checkpointer's own connection and thread; returns

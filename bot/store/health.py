@@ -37,7 +37,33 @@ CONNECT_SECONDS = 10.0
 
 
 class Unusable(RuntimeError):
-    """The database cannot be used as it is; the message is the single line to show."""
+    """The database cannot be used as it is; the message is the single line to show.
+    `retry`: the file is fine and a later start can work (a full disk, a busy file, an I/O
+    error), so a supervisor should restart the bot rather than wait for a person."""
+
+    def __init__(self, line: str, *, retry: bool = False) -> None:
+        super().__init__(line)
+        self.retry = retry
+
+
+FAULTS = (
+    ("database or disk is full", "the disk holding the database {database} is full ({exc}); free some space", True),
+    ("disk i/o error", "the disk failed to read or write the database {database} ({exc})", True),
+    ("database is locked", "the database {database} is busy: another program holds its lock ({exc})", True),
+    ("readonly", "the database {database} is read-only ({exc}); the bot's user must be able to write it", False),
+    ("unable to open", "cannot open the database {database} ({exc}): check its permissions", False),
+)
+"""SQLite errors that say something about the disk or the file's access, not its content:
+named as what they are (never "damaged"); the file itself is intact."""
+
+
+def _fault(database: Path, exc: sqlite3.Error) -> Unusable | None:
+    """The refusal for an I/O or access fault (the file is intact), or None for anything else."""
+    message = str(exc).lower()
+    for words, line, retry in FAULTS:
+        if words in message:
+            return Unusable(line.format(database=database, exc=exc), retry=retry)
+    return None
 
 
 # --- SQLite ----------------------------------------------------------------------------
@@ -70,7 +96,8 @@ def scan_sqlite_file(database: Path) -> str | None:
         with contextlib.closing(sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, timeout=30)) as connection:
             (verdict,) = connection.execute("PRAGMA quick_check(1)").fetchone()
     except sqlite3.DatabaseError as exc:
-        return _damaged(database, str(exc))
+        fault = _fault(database, exc)
+        return str(fault) if fault is not None else _damaged(database, str(exc))
     return None if verdict == "ok" else _damaged(database, str(verdict))
 
 
@@ -83,7 +110,7 @@ def _check_open(connection: sqlite3.Connection, database: Path, known_version: i
             verdict = "ok"
         (version,) = connection.execute("PRAGMA user_version").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise Unusable(_damaged(database, str(exc))) from None
+        raise _fault(database, exc) or Unusable(_damaged(database, str(exc))) from None
     if verdict != "ok":
         raise Unusable(_damaged(database, str(verdict)))
     if version > known_version:
@@ -95,7 +122,10 @@ def _check_open(connection: sqlite3.Connection, database: Path, known_version: i
         finally:
             connection.execute("ROLLBACK")
     except sqlite3.OperationalError as exc:
-        if "readonly" in str(exc) or "read-only" in str(exc):
+        fault = _fault(database, exc)
+        if fault is not None:
+            raise fault from None
+        if "read-only" in str(exc):
             raise Unusable(
                 f"the database {database} is read-only ({exc}); the bot's user must be able to write "
                 "the file and its directory"

@@ -15,6 +15,9 @@ Never twice, step by step:
   was created and, when it is there, marks the row sent instead of posting it again;
 - channel messages carry the row's key as nonce (`enforce_nonce`), so Discord itself
   returns the first message for a repeat within its nonce window.
+- posted is posted: a row whose post succeeded but whose mark the database refused (it went
+  away in between) is remembered in this process and marked before any later post or drain
+  (`_mark_posted`, `_reconcile`); the mover is never told the board is missing.
 
 In order: a channel's rows are posted in the order their changes were saved.  Two players'
 moves saved a moment apart (a simultaneous draft) are announced by two tasks, and the second
@@ -36,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.infra import crashpoints
+from bot.infra.duties import describe
 from bot.services.matches import NoMatchHere, Update
 from bot.services.outbox import BOARD, Announcement
 
@@ -111,6 +115,8 @@ class Dispatcher:
         self._marked: weakref.WeakValueDictionary[int, asyncio.Condition] = weakref.WeakValueDictionary()
         """Per channel with a post waiting: notified whenever one of its rows is marked done
         (weak, like the locks: a channel nobody waits in keeps no entry)."""
+        self._unmarked: dict[str, tuple[Announcement, int | None]] = {}
+        """Rows posted whose mark could not be stored yet (`_mark_posted`), by key."""
 
     def _lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -128,6 +134,7 @@ class Dispatcher:
         the stored row.  With `interaction`, the post is that interaction's follow-up."""
         lock = self._lock(key)
         async with lock:
+            await self._reconcile()
             row = await self.bot.announcements.get(key)
             if row is None or row.sent:
                 return False
@@ -162,7 +169,7 @@ class Dispatcher:
                 else:
                     log.warning("announcement %s not posted (will retry): %s", key, exc)
                 return False
-            await self._mark(row, message_id)
+            await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
             return True
 
@@ -201,6 +208,24 @@ class Dispatcher:
                     log.info("announcement %s posted without waiting longer for the channel's earlier ones", row.key)
                     return
 
+    async def _mark_posted(self, row: Announcement, message_id: int | None) -> None:
+        """Mark a row that was just posted.  Posted is posted: when the mark cannot be stored (the
+        database went away after the post), the row is remembered as posted in this process, the
+        caller is told it was posted, and the mark is stored later (`_reconcile`), before any
+        later post or drain; the row is never posted again by this process."""
+        try:
+            await self._mark(row, message_id)
+        except Exception as error:
+            log.warning("announcement %s was posted but could not be marked sent yet (%s)", row.key, describe(error))
+            self._unmarked[row.key] = (row, message_id)
+
+    async def _reconcile(self) -> None:
+        """Store the marks of rows posted while the database could not take them."""
+        for key, (row, message_id) in list(self._unmarked.items()):
+            await self._mark(row, message_id)  # raises while the database is still away
+            self._unmarked.pop(key, None)
+            log.info("announcement %s marked sent after the database came back", key)
+
     async def _mark(self, row: Announcement, message_id: int | None, *, failure: str | None = None) -> None:
         """Mark `row` done and wake the channel's later rows waiting for it."""
         await self.bot.announcements.done(row.key, message_id, failure=failure)
@@ -215,6 +240,7 @@ class Dispatcher:
         already posted (by the drain, or before a restart), None when `send` failed (the row
         stays unsent and the drain retries it).  The same never-twice steps as `deliver`."""
         async with self._lock(key):
+            await self._reconcile()
             row = await self.bot.announcements.get(key)
             if row is None or row.sent:
                 return False
@@ -238,13 +264,14 @@ class Dispatcher:
                     await self._mark(row, None, failure=str(exc)[:200])
                 return None
             crashpoints.reached("outbox.posted")
-            await self._mark(row, message_id)
+            await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
             return True
 
     async def drain(self, *, everything: bool = False) -> int:
         """Post the rows left unsent: all of them (`everything`, at start-up) or those older
         than the grace period.  Returns how many were posted."""
+        await self._reconcile()  # a row posted but not marked is not posted again
         now = dt.datetime.now(dt.UTC).timestamp()
         rows = await self.bot.announcements.owed(
             created_before=None if everything else now - GRACE_SECONDS, shards=self.bot.leases.current

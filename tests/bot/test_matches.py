@@ -245,3 +245,11 @@ async def test_updates_offer_the_games_button_moves(service: MatchService, monke
         BOB,
     )
     assert focus.buttons == ()
+
+
+async def test_an_id_past_the_database_range_is_no_such_match(service: MatchService) -> None:
+    from bot.services.matches.errors import NoSuchMatch
+
+    for crafted in (2**63, 10**30, 0, -1):
+        with pytest.raises(NoSuchMatch):
+            await service.get(crafted)

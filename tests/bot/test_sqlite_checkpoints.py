@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from bot.store.database import SqliteDatabase
 
@@ -72,3 +76,28 @@ async def test_the_checkpointer_runs_by_itself(tmp_path: Path) -> None:
         assert busy == 0 and frames == done, "everything written was copied back"
     finally:
         await db.close()
+
+
+async def test_a_checkpoint_failing_every_time_logs_one_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    tries = 0
+    enough = asyncio.Event()
+
+    async def disk_full(self: SqliteDatabase) -> tuple[int, int, int]:
+        nonlocal tries
+        tries += 1
+        if tries >= 50:
+            enough.set()
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(SqliteDatabase, "checkpoint", disk_full)
+    with caplog.at_level(logging.INFO, logger="bot.store.database"):
+        database = await SqliteDatabase.open(tmp_path / "full.sqlite3", checkpoint_every=0.001)
+        try:
+            await asyncio.wait_for(enough.wait(), 30)
+        finally:
+            await database.close()
+    lines = [r for r in caplog.records if r.name == "bot.store.database" and "checkpoint" in r.getMessage()]
+    assert len([r for r in lines if r.exc_info]) == 1  # one traceback for 50 failures
+    assert len(lines) <= 2  # and at most one more line within the minute

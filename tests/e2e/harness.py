@@ -74,6 +74,8 @@ class Harness:
         self._runner: asyncio.Task[None] | None = None
         self.database_url: str | None = None
         """A PostgreSQL URL: the bot uses it instead of the SQLite file (DATABASE_URL)."""
+        self.prepare: list[Callable[[Boneyard], None]] = []
+        """Called on each new bot before it starts (a test shortens its duties' periods)."""
         self.expected_errors: list[str] = []
         """Beginnings of ERROR log messages a test provokes on purpose; any other ERROR fails the test."""
         self._unwatch: Callable[[], None] | None = None
@@ -102,6 +104,8 @@ class Harness:
         """Start a NEW bot (commands are synced in its setup hook) and wait until it identified."""
         self.fake.gateway.ready.clear()
         bot = Boneyard(self.settings())
+        for prepare in self.prepare:
+            prepare(bot)
         self.adopt(bot)
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
         await self.fake.wait_until_ready()

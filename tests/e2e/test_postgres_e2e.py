@@ -47,7 +47,7 @@ async def test_a_match_with_a_restart_on_postgresql(tmp_path: Path, postgres_ser
         assert len(boards) == 4  # start, two moves, the end: each once
         store = await Store.open(url)
         try:
-            assert await store.move_count(match_id) == 2
+            assert await store.move_count(match_id) == 3  # two moves and the resignation's line
             assert await store.unsent_announcements() == []
             row = await store.get_match(match_id)
             assert row is not None and row.status == "finished"

@@ -36,6 +36,8 @@ from bot.services.matches.records import build_record, engine_options, job_for
 from bot.services.matches.service import MatchService
 from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Told, Update
 from bot.store import MatchRow, MatchStatus, MoveRow  # the rows the service hands out
+from bot.store.outage import DatabaseUnavailable
+from bot.store.outage import unavailable as database_unavailable  # for the cogs' error replies
 
 __all__ = [
     "PER_SEAT_WORDS",
@@ -51,6 +53,7 @@ __all__ = [
     "ClockNotice",
     "ClockResult",
     "ClockResultHandler",
+    "DatabaseUnavailable",
     "FinishListener",
     "GuildSettings",
     "Lobby",
@@ -79,6 +82,7 @@ __all__ = [
     "build_record",
     "clock_of",
     "commit_transition",
+    "database_unavailable",
     "engine_options",
     "job_for",
     "parse_expiry",

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.clocks import ClockEvent, ClockGate, ClockKeeper, ClockState
-from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS
+from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS, HeartbeatReport
 from bot.clocks.scheduler import Now, Sleep
 from bot.infra.shards import Ownership
 from bot.services.matches.updates import ClockResult
@@ -55,6 +55,7 @@ def attach_clocks(
     gate: ClockGate | None = None,
     heartbeat_every: float = HEARTBEAT_SECONDS,
     max_sleep: float = MAX_SLEEP_SECONDS,
+    report: HeartbeatReport | None = None,
 ) -> ClockKeeper:
     """Create the `ClockKeeper` of `service` (persisted in its store, serialised by its match
     locks), attach it, and return it; the caller starts it with `await keeper.start()` once
@@ -66,7 +67,7 @@ def attach_clocks(
     defaults), so that a test advancing fake time by days need not wake every few fake
     seconds.  With `shards`, only the clocks of the guilds this process owns are loaded after
     a restart; with `gate`, a due clock is fired only when the gate says so
-    (bot/clocks/keeper.py)."""
+    (bot/clocks/keeper.py); `report` hears how each heartbeat went."""
 
     async def on_event(match_id: int, event: ClockEvent) -> None:
         result = await service.on_clock_event(match_id, event)
@@ -83,6 +84,7 @@ def attach_clocks(
         gate=gate,
         heartbeat_every=heartbeat_every,
         max_sleep=max_sleep,
+        report=report,
     )
     service.clocks = keeper
     return keeper

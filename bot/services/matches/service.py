@@ -40,7 +40,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from bot.clocks import (
     ClockEvent,
@@ -52,7 +52,7 @@ from bot.clocks import (
     timeout_move,
 )
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
-from bot.games.base import LogEntry
+from bot.games.base import LogEntry, shown
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.move_log import (
     ABORT_RECORD,
@@ -89,6 +89,10 @@ from bot.services.matches.options import SEAT_PREFS, resolve_options, started_op
 from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Update
 from bot.store import MatchRow, MatchStatus, MoveRow, Opening, StaleVersion, Store
 from bot.store.outbox import Announcement, new_key
+
+MAX_ID: Final = 2**63 - 1
+"""The largest id a database row (and a Discord snowflake) can have: a number past it in a
+button's custom id is no such match, not an overflow in the database driver."""
 
 
 class MatchService:
@@ -131,7 +135,7 @@ class MatchService:
         try:
             return self.games[game]
         except KeyError:
-            raise ServiceError(f"There is no game called `{game}`; `/games` lists them.") from None
+            raise ServiceError(f"There is no game called {shown(game)}; `/games` lists them.") from None
 
     # --- challenges --------------------------------------------------------------------
 
@@ -790,6 +794,8 @@ class MatchService:
     # --- internals ---------------------------------------------------------------------
 
     async def _get(self, match_id: int) -> MatchRow:
+        if not 0 < match_id <= MAX_ID:
+            raise NoSuchMatch()  # a crafted custom id: no match, not an overflow in the driver
         row = await self.store.get_match(match_id)
         if row is None:
             raise NoSuchMatch()
