@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from bot.store import Store
-from tests.postgres import PostgresServer
+from tests.postgres import PostgresServer, running_server
 
 _numbers = itertools.count(1)
 
@@ -20,12 +20,8 @@ _numbers = itertools.count(1)
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """One server for the whole run (started on first use, about a second)."""
-    server = PostgresServer()
-    server.start()
-    try:
+    with running_server() as server:
         yield server
-    finally:
-        server.stop()
 
 
 MIGRATED_TEMPLATE = "boneyard_migrated"

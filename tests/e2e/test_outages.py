@@ -25,7 +25,7 @@ from cogs.tournaments import CHECKIN_DUTY, RESUME_DUTY
 from tests.conftest import fresh_database
 from tests.e2e.harness import Harness, assert_board_for
 from tests.fake_discord import FakeDiscord, restore_discord_defaults
-from tests.postgres import PostgresServer
+from tests.postgres import PostgresServer, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -36,12 +36,9 @@ BOUND = 60.0
 
 @pytest.fixture(scope="module")
 def own_server() -> Iterator[PostgresServer]:
-    server = PostgresServer()
-    server.start()
-    try:
+    """A server of this module's own: the test stops and restarts it under the bot."""
+    with running_server() as server:
         yield server
-    finally:
-        server.stop()
 
 
 def quick_duties(bot: Boneyard) -> None:
