@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import IllegalMove, InvalidOptions
-from bot.services.matches import MatchService, ServiceError, database_unavailable
+from bot.services.matches import MatchRow, MatchService, ServiceError, database_unavailable
 from cogs.acknowledge import answer
 
 if TYPE_CHECKING:
@@ -41,6 +41,16 @@ def bot_of(interaction: discord.Interaction) -> Boneyard:
 
 def service_of(interaction: discord.Interaction) -> MatchService:
     return bot_of(interaction).service
+
+
+async def channel_match(interaction: discord.Interaction) -> MatchRow | None:
+    """The match a command typed here is about: the channel's running match or open challenge,
+    else, in a thread, the match the thread was made for even after it ended."""
+    service = service_of(interaction)
+    row = await service.running_in(interaction.channel_id or 0)
+    if row is None and isinstance(interaction.channel, discord.Thread):
+        row = await service.of_thread(interaction.channel.id)
+    return row
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:

@@ -22,10 +22,11 @@ from bot.services.matches import (
     ServiceError,
     clock_of,
     database_unavailable,
+    where_played,
 )
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
-from cogs.common import DATABASE_AWAY, BoneyardCog, presenter_of, service_of
+from cogs.common import DATABASE_AWAY, BoneyardCog, channel_match, presenter_of, service_of
 from cogs.out.presenter import channel_link
 from cogs.playing import announce_move, play_and_announce
 from cogs.ui import private
@@ -125,12 +126,8 @@ class MovesCog(BoneyardCog):
         """A move typed in the channel that holds the player's match thread(s): say where the
         match is played instead of ignoring it (chatter that reads as no move stays unanswered)."""
         threads = await self.bot.service.threads_of(message.author.id, message.channel.id)
-        if not any(GAMES[r.game].info.move_pattern.match(text) for r in threads):
-            return
-        try:
-            await self.bot.service.match_in_channel(message.channel.id, message.author.id)
-        except ServiceError as pointer:
-            await message.reply(f"↪️ {pointer}", mention_author=False)
+        if any(GAMES[r.game].info.move_pattern.match(text) for r in threads):
+            await message.reply(f"↪️ {where_played(threads)}", mention_author=False)
 
     async def _tell_database_away(self, message: discord.Message, text: str) -> None:
         """A message typed while the database is away: when it reads as a move of some game,
@@ -168,9 +165,7 @@ class MovesCog(BoneyardCog):
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
         await defer(interaction)
         service = service_of(interaction)
-        row = await service.running_in(interaction.channel_id or 0)
-        if row is None and isinstance(interaction.channel, discord.Thread):  # a finished match's thread
-            row = await service.of_thread(interaction.channel.id)
+        row = await channel_match(interaction)
         if row is None:
             row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if row.status == MatchStatus.CHALLENGE:

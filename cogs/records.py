@@ -28,7 +28,7 @@ from bot.records.format import format_record
 from bot.services.matches import MatchRow, NoMatchHere, ServiceError, build_record, job_for
 from cogs.access import check_readable, history_scope
 from cogs.acknowledge import answer, defer
-from cogs.common import BoneyardCog, bot_of, presenter_of, report_error
+from cogs.common import BoneyardCog, bot_of, channel_match, presenter_of, report_error
 from cogs.out.presenter import channel_link
 from cogs.play import GAME_CHOICES
 from cogs.ui.moves_list import LAST_PAGE, MovesButton, moves_page
@@ -53,9 +53,7 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
     bot = bot_of(interaction)
     found = await bot.service.get(match) if match is not None else None
     if found is None:
-        found = await bot.service.running_in(interaction.channel_id or 0)
-    if found is None and isinstance(interaction.channel, discord.Thread):  # a finished match's thread
-        found = await bot.service.of_thread(interaction.channel.id)
+        found = await channel_match(interaction)
     if found is None:
         latest = await bot.service.history(interaction.user.id, limit=1)
         if not latest:

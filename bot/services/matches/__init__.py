@@ -33,7 +33,7 @@ from bot.services.matches.errors import (
 from bot.services.matches.lobby import VENUES, ChallengeExpired, GuildSettings, Lobby, RematchStands, parse_expiry
 from bot.services.matches.options import PER_SEAT_WORDS, SEAT_PREFS, resolve_options, started_options
 from bot.services.matches.records import build_record, engine_options, job_for
-from bot.services.matches.service import MatchService
+from bot.services.matches.service import MatchService, where_played
 from bot.services.matches.updates import ClockChange, ClockNotice, ClockResult, Told, Update
 from bot.store import MatchRow, MatchStatus, MoveRow  # the rows the service hands out
 from bot.store.outage import DatabaseUnavailable
@@ -88,4 +88,5 @@ __all__ = [
     "parse_expiry",
     "resolve_options",
     "started_options",
+    "where_played",
 ]

@@ -95,6 +95,17 @@ MAX_ID: Final = 2**63 - 1
 button's custom id is no such match, not an overflow in the database driver."""
 
 
+def where_played(threads: list[MatchRow]) -> str:
+    """The refusal of a command sent where no match is: it names the player's match threads of
+    that channel (`MatchService.threads_of`) when there are any."""
+    if len(threads) == 1:
+        return f"Your match is played in its thread: <#{threads[0].channel_id}>."
+    if threads:
+        links = ", ".join(f"<#{r.channel_id}>" for r in threads)
+        return f"Your matches here are played in their threads: {links}."
+    return "There is no match in this channel. Start one with `/play`."
+
+
 class MatchService:
     """Challenges, play, clocks and queries of matches, over one store.
 
@@ -634,12 +645,7 @@ class MatchService:
         if row is not None:
             return row
         threads = await self.threads_of(user_id, channel_id) if user_id is not None else []
-        if len(threads) == 1:
-            raise NoMatchHere(f"Your match is played in its thread: <#{threads[0].channel_id}>.")
-        if threads:
-            links = ", ".join(f"<#{r.channel_id}>" for r in threads)
-            raise NoMatchHere(f"Your matches here are played in their threads: {links}.")
-        raise NoMatchHere("There is no match in this channel. Start one with `/play`.")
+        raise NoMatchHere(where_played(threads))
 
     async def of_thread(self, thread_id: int) -> MatchRow | None:
         """The match a thread was made for, running or ended (None: no match was played there):
