@@ -21,6 +21,8 @@ from typing import Any
 
 import discord
 
+from cogs.speech import say
+
 log = logging.getLogger(__name__)
 
 
@@ -38,7 +40,10 @@ async def answer(
     interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool, **fields: Any
 ) -> None:
     """Send the answer to `interaction`, with the visibility asked for, whether or not it
-    was deferred (`fields`: `embed`, `file`, `view`, `allowed_mentions`...)."""
+    was deferred (`fields`: `embed`, `file`, `view`, `allowed_mentions`...).  `content` is
+    said in the reader's language: the user's when ephemeral, else the server's."""
+    if content is not None:
+        content = await say(interaction, content, public=not ephemeral)
     if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=ephemeral, **fields)
         return

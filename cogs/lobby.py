@@ -15,6 +15,8 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
+from bot.i18n import LANGUAGE_NAMES, tr
+from bot.services.languages import AUTOMATIC
 from bot.services.matches import VENUES, Offered, ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, service_of
@@ -37,6 +39,11 @@ log = logging.getLogger(__name__)
 EXPIRY_POLL = 60.0
 EXPIRY_DUTY = "challenge expiry"
 VENUE_CHOICES = [app_commands.Choice(name=v, value=v) for v in VENUES]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="auto", value=AUTOMATIC),
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
+]
+"""Each language in its own words (never translated: a reader looks for their own)."""
 
 
 class LobbyCog(BoneyardCog):
@@ -149,33 +156,56 @@ class LobbyCog(BoneyardCog):
 
     # --- settings ----------------------------------------------------------------------
 
-    @app_commands.command(name="settings", description="Server settings: where matches are played, default clock.")
+    @app_commands.command(
+        name="settings", description="Settings: your language; the server's venue, clock and language."
+    )
     @app_commands.describe(
         venue="threads: each match in its own thread (default); channel: one match per channel",
         clock="Default time control of casual matches (daily, rapid, none, 2h+1d, ...)",
+        language="Your language for replies and DMs (auto: your Discord's)",
+        server_language="The language of this server's public posts and pictures (auto: the server's Discord one)",
     )
-    @app_commands.choices(venue=VENUE_CHOICES)
-    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.choices(venue=VENUE_CHOICES, language=LANGUAGE_CHOICES, server_language=LANGUAGE_CHOICES)
     @app_commands.guild_only()
     async def settings(
         self,
         interaction: discord.Interaction,
         venue: app_commands.Choice[str] | None = None,
         clock: str | None = None,
+        language: app_commands.Choice[str] | None = None,
+        server_language: app_commands.Choice[str] | None = None,
     ) -> None:
+        """Anyone may read the settings and choose their own language; changing the server's
+        settings needs Manage Server."""
         assert interaction.guild_id is not None
         await defer(interaction, ephemeral=True)
-        lobby = bot_of(interaction).lobby
-        if venue is None and clock is None:
-            current = await lobby.settings(interaction.guild_id)
-        elif not interaction.permissions.manage_guild:
-            raise ServiceError("Only members with Manage Server can change the server settings.")
-        else:
+        bot = bot_of(interaction)
+        lobby, languages = bot.lobby, bot.languages
+        server_change = venue is not None or clock is not None or server_language is not None
+        if server_change and not interaction.permissions.manage_guild:
+            raise ServiceError(tr("Only members with Manage Server can change the server settings."))
+        if language is not None:
+            await languages.choose_for_user(interaction.user.id, language.value)
+        if server_language is not None:
+            await languages.choose_for_guild(interaction.guild_id, server_language.value)
+        if venue is not None or clock is not None:
             current = await lobby.configure(interaction.guild_id, venue=venue.value if venue else None, clock=clock)
+        else:
+            current = await lobby.settings(interaction.guild_id)
+        mine = await languages.user_choice(interaction.user.id)
+        server = await languages.for_guild(interaction.guild_id, interaction.guild_locale)
+        venue_words = tr("threads") if current.venue == "threads" else tr("channel")
         await answer(
             interaction,
-            f"Matches are played in: **{current.venue}** · default clock of casual matches: "
-            f"**{current.default_clock}** (`/play clock:none` still plays without one).",
+            tr(
+                "Matches are played in: **{venue}** · default clock of casual matches: **{clock}** "
+                "(`/play clock:none` still plays without one).\n"
+                "Server language: **{server}** · your language: **{mine}**.",
+                venue=venue_words,
+                clock=current.default_clock,
+                server=LANGUAGE_NAMES[server],
+                mine=LANGUAGE_NAMES[mine] if mine is not None else tr("your Discord's"),
+            ),
             ephemeral=True,
         )
 

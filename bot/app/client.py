@@ -30,6 +30,7 @@ from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS
 from bot.clocks.scheduler import Now, Sleep
 from bot.infra.duties import Duties
 from bot.infra.worker_pool import WorkerPool
+from bot.services.languages import Languages
 from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
 from bot.services.outbox import Outbox
 from bot.services.ratings import RatingBook
@@ -40,6 +41,7 @@ from cogs.out.match_end import MATCH_END_POSTS
 from cogs.out.outbox import Dispatcher
 from cogs.out.presenter import Presenter
 from cogs.out.tournament_posts import TOURNAMENT_POSTS
+from cogs.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,8 @@ class Boneyard(commands.AutoShardedBot):
     ratings: RatingBook
     tournaments: TournamentService
     lobby: Lobby
+    languages: Languages
+    """Who is spoken to in which language (bot/services/languages.py)."""
     agreements: Agreements
     clocks: ClockKeeper | None = None
     pictures: WorkerPool
@@ -154,6 +158,7 @@ class Boneyard(commands.AutoShardedBot):
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)
         self.lobby = Lobby(self.service)
+        self.languages = Languages(self.store)
         self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
         self.announcements = Outbox(self.store)
@@ -166,6 +171,7 @@ class Boneyard(commands.AutoShardedBot):
             await self.load_extension(extension)
         now, sleep = self.clock_time
         await self.start_clocks(now=now, sleep=sleep)
+        await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
 
     async def start_clocks(

@@ -71,6 +71,7 @@ from bot.games.base import (
 )
 from bot.games.dominoes import Tile, format_tiles, no_doubles, parse_tile
 from bot.games.squares import parse_square, square_name
+from bot.i18n import tr
 
 SIZE = 4
 SQUARES = SIZE * SIZE
@@ -84,7 +85,7 @@ PICKS = {t: f"pick {t}" for t in POOL}
 VERTICAL = tuple((i, i + SIZE) for i in range(SQUARES - SIZE))
 HORIZONTAL = tuple((i, i + 1) for i in range(SQUARES) if i % SIZE < SIZE - 1)
 DIRECTION_NAMES = ("vertical", "horizontal")
-SEAT_NAMES = ("Orange", "Blue")
+SEAT_NAMES = (tr("Orange"), tr("Blue"))
 EFFECT_WORDS = {0: "recycle", 2: "top", 4: "discard"}
 
 _PLACE = re.compile(r"^([0-6])\s*[-:|/]\s*([0-6])\s+([a-z]\d{1,2})\s*[- ]?\s*([a-z]\d{1,2})$")
@@ -316,7 +317,7 @@ class DominoWarsState(GameState):
             and isinstance(before, DominoWarsState)
             and len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat])
         ):
-            return f"{SEAT_NAMES[seat]} has drafted."
+            return tr("{seat} has drafted.", seat=SEAT_NAMES[seat])
         return None
 
     def is_public_move(self, seat: int, move: str) -> bool:
@@ -494,17 +495,21 @@ class DominoWarsState(GameState):
         if self.phase == "first":
             match = _FIRST.match(text)
             if match is None or match.group(1) not in ("0", "1"):
-                raise IllegalMove(f"{shown(move)} is not a first-player draw; write `first 0` or `first 1`.")
+                raise IllegalMove(
+                    tr("{move} is not a first-player draw; write `first 0` or `first 1`.", move=shown(move))
+                )
             return self._set_first(int(match.group(1)), f"first {match.group(1)}", CHANCE)
         match = _SHUFFLE.match(text)
         if match is None:
-            raise IllegalMove(f"{shown(move)} is not a shuffle; write `shuffle 0` and the pile, top first.")
+            raise IllegalMove(
+                tr("{move} is not a shuffle; write `shuffle 0` and the pile, top first.", move=shown(move))
+            )
         seat = int(match.group(1))
         if not self.shuffle_due[seat]:
-            raise IllegalMove(f"No shuffle of seat {seat}'s pile is due now.")
+            raise IllegalMove(tr("No shuffle of seat {seat}'s pile is due now.", seat=seat))
         order = tuple(_parse_tiles(match.group(2)))
         if Counter(order) != Counter(self.piles[seat]):
-            raise IllegalMove("A shuffle must list exactly the tiles of that draw pile.")
+            raise IllegalMove(tr("A shuffle must list exactly the tiles of that draw pile."))
         return self._shuffle(seat, order)
 
     # first player and draft ---------------------------------------------------------
@@ -512,7 +517,9 @@ class DominoWarsState(GameState):
     def _choose_first(self, seat: int, text: str, move: str) -> Self:
         match = _FIRST.match(text)
         if match is None:
-            raise IllegalMove(f"{shown(move)} is not a first-player choice; write `first me` or `first you`.")
+            raise IllegalMove(
+                tr("{move} is not a first-player choice; write `first me` or `first you`.", move=shown(move))
+            )
         word = match.group(1)
         first = seat if word == "me" else opponent(seat) if word == "you" else int(word)
         return self._set_first(first, "first me" if first == seat else "first you", seat)
@@ -529,10 +536,12 @@ class DominoWarsState(GameState):
             return self._whole_draft(seat, text[5:], move)
         match = _WORD_TILE.match(text)
         if match is None or match.group(1) != "pick":
-            raise IllegalMove(f"{shown(move)} is not a draft move; write `pick 2-5` or `draft` and 8 tiles.")
+            raise IllegalMove(
+                tr("{move} is not a draft move; write `pick 2-5` or `draft` and 8 tiles.", move=shown(move))
+            )
         tile = parse_tile(match.group(2))
         if tile.is_double:
-            raise IllegalMove("Doubles are not in the pool: pick a tile with two different numbers.")
+            raise IllegalMove(tr("Doubles are not in the pool: pick a tile with two different numbers."))
         if tile not in self._pickable(seat):
             raise IllegalMove(self._why_not_pickable(seat, tile))
         return self._with_draft(seat, tuple(sorted((*self.drafts[seat], tile))))
@@ -548,20 +557,24 @@ class DominoWarsState(GameState):
         try:
             tiles = _parse_tiles(rest)
         except IllegalMove:
-            raise IllegalMove(f"{shown(move)} is not a draft; write `draft` and 8 tiles like `2-5`.") from None
+            raise IllegalMove(
+                tr("{move} is not a draft; write `draft` and 8 tiles like `2-5`.", move=shown(move))
+            ) from None
         if len(tiles) != DRAFT_SIZE:
-            raise IllegalMove(f"A draft has {DRAFT_SIZE} tiles, not {len(tiles)}.")
+            raise IllegalMove(
+                tr("A draft has {draft_size} tiles, not {count}.", draft_size=DRAFT_SIZE, count=len(tiles))
+            )
         if any(t.is_double for t in tiles):
-            raise IllegalMove("Doubles are not in the pool: draft tiles with two different numbers.")
+            raise IllegalMove(tr("Doubles are not in the pool: draft tiles with two different numbers."))
         counts = Counter(tiles)
         copies = sum(n - 1 for n in counts.values())
         allowed = 1 if seat in _holders(self.options["repeat"]) else 0
         if copies > allowed:
             if allowed:
-                raise IllegalMove("Domino Repeat allows one tile twice; the other tiles must all differ.")
-            raise IllegalMove("A draft has 8 different tiles.")
+                raise IllegalMove(tr("Domino Repeat allows one tile twice; the other tiles must all differ."))
+            raise IllegalMove(tr("A draft has 8 different tiles."))
         if Counter(self.drafts[seat]) - counts:
-            raise IllegalMove("Your draft must include the tiles you have already picked.")
+            raise IllegalMove(tr("Your draft must include the tiles you have already picked."))
         return self._with_draft(seat, tuple(sorted(tiles)))
 
     def _with_draft(self, seat: int, draft: tuple[Tile, ...]) -> Self:
@@ -593,7 +606,7 @@ class DominoWarsState(GameState):
 
     def _mulligan(self, seat: int, text: str, move: str) -> Self:
         if text not in ("mulligan", "keep"):
-            raise IllegalMove(f"{shown(move)} is not a mulligan decision; write `mulligan` or `keep`.")
+            raise IllegalMove(tr("{move} is not a mulligan decision; write `mulligan` or `keep`.", move=shown(move)))
         new = self._copy()
         new._record(seat, text)
         if text == "keep":
@@ -620,24 +633,35 @@ class DominoWarsState(GameState):
     def _place(self, seat: int, text: str, move: str) -> Self:
         match = _PLACE.match(text)
         if match is None:
-            raise IllegalMove(f"{shown(move)} is not a placement; write it like `5-3 b2-b3`.")
+            raise IllegalMove(tr("{move} is not a placement; write it like `5-3 b2-b3`.", move=shown(move)))
         a, b = int(match.group(1)), int(match.group(2))
         i = self._square(match.group(3))
         j = self._square(match.group(4))
         if i > j:
             i, j, a, b = j, i, b, a
         if a == b:
-            raise IllegalMove("There are no doubles in Domino Wars.")
+            raise IllegalMove(tr("There are no doubles in Domino Wars."))
         tile = Tile.of(a, b)
         if tile not in self.hands[seat]:
-            raise IllegalMove(f"You have no {tile} in your hand.")
+            raise IllegalMove(tr("You have no {tile} in your hand.", tile=tile))
         if (i, j) not in self._pairs(seat):
             direction = DIRECTION_NAMES[0 if seat == self.first else 1]
-            raise IllegalMove(f"You place {direction}ly: {NAMES[i]} and {NAMES[j]} are not such a pair of squares.")
+            raise IllegalMove(
+                tr(
+                    "You place {direction}ly: {square} and {square2} are not such a pair of squares.",
+                    direction=direction,
+                    square=NAMES[i],
+                    square2=NAMES[j],
+                )
+            )
         for square, number in ((i, a), (j, b)):
             if number <= self.tops[square]:
                 raise IllegalMove(
-                    f"{NAMES[square]} shows a {self.tops[square]}: you may cover it only with a higher number."
+                    tr(
+                        "{square} shows a {tops}: you may cover it only with a higher number.",
+                        square=NAMES[square],
+                        tops=self.tops[square],
+                    )
                 )
         new = self._copy()
         tops, owners, under = list(self.tops), list(self.owners), list(self.under)
@@ -698,7 +722,11 @@ class DominoWarsState(GameState):
         match = _WORD_TILE.match(text)
         if match is None or match.group(1) != word:
             raise IllegalMove(
-                f"Effect {self.pending} needs a choice first: write `{word}` and a tile, like `{word} 2-5`."
+                tr(
+                    "Effect {pending} needs a choice first: write `{word}` and a tile, like `{word} 2-5`.",
+                    pending=self.pending,
+                    word=word,
+                )
             )
         tile = parse_tile(match.group(2))
         new = self._copy()
@@ -711,7 +739,7 @@ class DominoWarsState(GameState):
             new._record(seat, "top")  # the chosen tile is a secret of the pile
         else:
             if tile not in self.hands[seat]:
-                raise IllegalMove(f"You have no {tile} in your hand to discard.")
+                raise IllegalMove(tr("You have no {tile} in your hand to discard.", tile=tile))
             new.hands = _set(self.hands, seat, _remove_one(self.hands[seat], tile))
             new.discards = _set(self.discards, seat, (*self.discards[seat], tile))
             new._draw(seat)
@@ -721,7 +749,7 @@ class DominoWarsState(GameState):
     def _recycle(self, new: Self, seat: int, tile: Tile) -> None:
         discards = self.discards[seat]
         if tile not in discards:
-            raise IllegalMove(f"{tile} is not in your discard pile.")
+            raise IllegalMove(tr("{tile} is not in your discard pile.", tile=tile))
         last = len(discards) - 1 - discards[::-1].index(tile)
         new.discards = _set(self.discards, seat, discards[:last] + discards[last + 1 :])
         new.piles = _set(self.piles, seat, (*self.piles[seat], tile))
@@ -730,7 +758,7 @@ class DominoWarsState(GameState):
     def _to_top(self, new: Self, seat: int, tile: Tile) -> None:
         pile, known = self.piles[seat], self.known[seat]
         if tile not in pile:
-            raise IllegalMove(f"{tile} is not in your draw pile.")
+            raise IllegalMove(tr("{tile} is not in your draw pile.", tile=tile))
         i = pile.index(tile)
         new.piles = _set(self.piles, seat, (tile, *pile[:i], *pile[i + 1 :]))
         new.known = _set(self.known, seat, (True, *known[:i], *known[i + 1 :]))

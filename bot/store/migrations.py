@@ -216,6 +216,16 @@ MIGRATIONS: tuple[str, ...] = (
         refreshed_at REAL    NOT NULL
     );
     """,
+    # 8: languages (bot/store/languages.py): a server's language for its public posts and
+    # pictures, and a user's own for replies and DMs (NULL: Discord's locale decides)
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+
+    CREATE TABLE user_settings (
+        user_id  INTEGER PRIMARY KEY,
+        language TEXT
+    );
+    """,
 )
 
 
