@@ -26,6 +26,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
+from bot.i18n import tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -259,20 +260,37 @@ def _instruction(view: dict[str, Any]) -> str:
     if view["outcome"]:
         return ""
     if phase == "layout":
-        return "The tiles are being laid out at random."
+        return tr("The tiles are being laid out at random.")
     if phase == "setup":
         left = view["unplaced"]
-        return f"{who} rolls two dice to place two stones. Still to place: {names[0]} {left[0]}, {names[1]} {left[1]}."
+        return tr(
+            "{who} rolls two dice to place two stones. Still to place: {first} {left}, {second} {left2}.",
+            who=who,
+            first=names[0],
+            left=left[0],
+            second=names[1],
+            left2=left[1],
+        )
     if phase == "roll":
-        return f"{who} rolls four dice."
+        return tr("{who} rolls four dice.", who=who)
     if phase == "move":
         example = "u3-u5" if acting.startswith("u") else "c3-c5"
-        return f"{who} moves: {acting} can move. Write from-to like “{example}”, or “done”."
+        return tr(
+            "{who} moves: {acting} can move. Write from-to like “{example}”, or “done”.",
+            who=who,
+            acting=acting,
+            example=example,
+        )
     if phase == "capture":
-        return f"{who} captures: {acting} can capture. Write “c5xc6”, or “done”."
+        return tr("{who} captures: {acting} can capture. Write “c5xc6”, or “done”.", who=who, acting=acting)
     if phase == "return":
-        return f"{who} rolls two dice to bring a stone back from u0."
-    return f"{who} returns a stone: “enter {view['can_act'][0]}” or “enter {view['can_act'][1]}”."
+        return tr("{who} rolls two dice to bring a stone back from u0.", who=who)
+    return tr(
+        "{who} returns a stone: “enter {square}” or “enter {square2}”.",
+        who=who,
+        square=view["can_act"][0],
+        square2=view["can_act"][1],
+    )
 
 
 SMALL_TEXT = phone_size(WIDTH)
@@ -325,7 +343,10 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     for owner in view["stones"].values():
         on_board[owner] += 1
     below = [sum(c[s] for c in view["underworld"].values()) for s in (0, 1)]
-    counts = [f"{names[seat]}: {on_board[seat]} on board, {below[seat]} below" for seat in (0, 1)]
+    counts = [
+        tr("{seat}: {on_board} on board, {below} below", seat=names[seat], on_board=on_board[seat], below=below[seat])
+        for seat in (0, 1)
+    ]
     needed = sum(len(wrap(c, SMALL_TEXT, PANEL_W - 30)) for c in counts) * line_height(SMALL_TEXT)
     col.y = max(col.y + 6, PANEL_BOX[3] - needed)  # at the foot of the panel, level with the board's bottom
     for seat in (0, 1):

@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
+from bot.i18n import tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -238,15 +239,15 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     if drawn:
         a, b = _tile_numbers(drawn)
         domino(draw, box, a, b, width=3)
-        lead = f"{SEAT_NAMES[seat]} drew {drawn}"
-        sub = "and cannot move both pieces" if outcome else "move both pieces, one by each number"
+        lead = tr("{seat} drew {drawn}", seat=SEAT_NAMES[seat], drawn=drawn)
+        sub = tr("and cannot move both pieces") if outcome else tr("move both pieces, one by each number")
         if not outcome and "0" in drawn:
             sub += " (blank: 1 to 6)"
     else:
         draw.rounded_rectangle(box, radius=14, outline=PALETTE.grid, width=3)
         text_center(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "?", 48, PALETTE.muted)
-        lead = "Game over" if outcome else f"{SEAT_NAMES[seat]} draws next"
-        sub = "" if outcome else "the tiles lie face down"
+        lead = tr("Game over") if outcome else tr("{seat} draws next", seat=SEAT_NAMES[seat])
+        sub = "" if outcome else tr("the tiles lie face down")
         if outcome:
             seat = outcome["winners"][0] if outcome["winners"] else -1
     x = box[2] + 26
@@ -266,8 +267,8 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     text(draw, (x, 72), fit_text(sub, SMALL_TEXT, room[2] - x), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
     if last:
         mover = SEAT_NAMES[1 - int(view["to_move"])]  # the turn has passed since that move
-        said = f"{mover} kept the tile" if last == "keep" else f"{mover} {last}"
-        line = fit_text(f"last: {said}", KEY_TEXT, room[2] - x)
+        said = tr("{mover} kept the tile", mover=mover) if last == "keep" else f"{mover} {last}"
+        line = fit_text(tr("last: {said}", said=said), KEY_TEXT, room[2] - x)
         text(draw, (x, 106), line, KEY_TEXT, PALETTE.highlight, anchor="lm", box=room, key=True)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
+from bot.i18n import tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -200,7 +201,7 @@ def _mini_disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, owner: int) -> N
     draw.ellipse((cx - 13, cy - 9, cx + 13, cy + 1), fill=PALETTE.seats[owner], outline=OUTLINE, width=2)
 
 
-PANEL_ROWS = ("Stacks", "On board", "Reserve", "Captured")
+PANEL_ROWS = (tr("Stacks"), tr("On board"), tr("Reserve"), tr("Captured"))
 """Each seat card's rows; the third reads "To place" during a drop set-up."""
 
 
@@ -235,7 +236,7 @@ def _draw_cards(draw: ImageDraw.ImageDraw, framed: tuple[bool, bool], in_setup: 
             disc = _row_disc(seat, row)
             if disc is not None:
                 _mini_disc(draw, PANEL_X + 32, y, disc)
-            shown = "To place" if in_setup and row == 2 else label
+            shown = tr("To place") if in_setup and row == 2 else label
             text_x = PANEL_X + 54 if disc is not None else PANEL_X + 18
             text(draw, (text_x, y), shown, SMALL_TEXT, PALETTE.muted, anchor="lm", box=box)
 
@@ -277,7 +278,9 @@ def _draw_notes(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None
         text(draw, (x, y), "No move yet", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
     repetitions = int(view.get("repetitions") or 0)
     if repetitions >= 2:
-        for i, line in enumerate(wrap(f"Position seen {repetitions} times", SMALL_TEXT, PANEL_W - 8)):
+        for i, line in enumerate(
+            wrap(tr("Position seen {repetitions} times", repetitions=repetitions), SMALL_TEXT, PANEL_W - 8)
+        ):
             text(
                 draw, (x, y + 42 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.accent, anchor="lm", box=room
             )

@@ -14,7 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games import CHANCE, GAMES
+from bot.i18n import DEFAULT, Locale, tr
 from renderers.kit import Header, counter, phase_words
+from renderers.language import say, speaking
 
 DESCRIPTION_LIMIT = 1000
 """Discord allows 1,024 characters in an attachment's description."""
@@ -23,9 +25,9 @@ FILES = "abcdefghijklmnopqrstuvwxyz"
 
 def _names(game: str, header: Header | None) -> list[str]:
     """'Ada (Orange)' per seat, or just the seat names without a header."""
-    seats = GAMES[game].info.seat_names
+    seats = [say(name) for name in GAMES[game].info.seat_names]
     if header is None:
-        return list(seats)
+        return seats
     return [f"{header.players[s]} ({seats[s]})" for s in (0, 1)]
 
 
@@ -34,14 +36,18 @@ def _turn(game: str, view: dict[str, Any], header: Header | None) -> str:
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []
-        lead = f"{names[winners[0]]} wins" if winners else "Draw"
-        return f"Game over: {lead}, {outcome.get('reason', '')}".rstrip(", ")
+        reason = say(outcome.get("reason", ""))
+        if winners:
+            return say(tr("Game over: {name} wins, {reason}", name=names[winners[0]], reason=reason))
+        return say(tr("Game over: draw, {reason}", reason=reason))
     turn = [s for s in view.get("turn", []) if s in (0, 1)]
     if CHANCE in view.get("turn", []):
-        return "Waiting for a roll or a draw"
+        return say(tr("Waiting for a roll or a draw"))
     if not turn:
-        return "Nobody to move"
-    return " and ".join(names[s] for s in turn) + " to move"
+        return say(tr("Nobody to move"))
+    if len(turn) == 2:
+        return say(tr("{first} and {second} to move", first=names[turn[0]], second=names[turn[1]]))
+    return say(tr("{name} to move", name=names[turn[0]]))
 
 
 def _clip(sentences: Sequence[str]) -> str:
@@ -212,29 +218,33 @@ def move_words(game: str, move: str) -> str:
 
 def _last(view: dict[str, Any], game: str) -> str:
     last = view.get("last_move")
-    return f"Last move: {move_words(game, str(last))}" if last else "No move yet"
+    return say(tr("Last move: {move}", move=move_words(game, str(last))) if last else tr("No move yet"))
 
 
 # ----------------------------------------------------------------------------- public API
 
 
 def describe(game: str, view: dict[str, Any], header: Header | None = None) -> str:
-    """Alt text of the board picture of `view`: the game, whose turn, material, last move."""
-    facts, _ = _GAMES[game](view, GAMES[game].info.seat_names)
-    title = f"{GAMES[game].info.name} board"
-    return _clip([title, _turn(game, view, header), *facts, _last(view, game)])
+    """Alt text of the board picture of `view`: the game, whose turn, material, last move
+    (in `header`'s language; the facts about the position are English for now)."""
+    with speaking(header.locale if header is not None else DEFAULT):
+        facts, _ = _GAMES[game](view, GAMES[game].info.seat_names)
+        title = say(tr("{game} board", game=GAMES[game].info.name))
+        return _clip([title, _turn(game, view, header), *facts, _last(view, game)])
 
 
 def text_board(game: str, view: dict[str, Any], header: Header | None = None) -> str:
     """The position in characters (monospaced lines), with whose turn and the last move on top."""
-    facts, rows = _GAMES[game](view, GAMES[game].info.seat_names)
-    sentences = [f"{GAMES[game].info.name}: {_turn(game, view, header)}", _last(view, game), *facts]
+    with speaking(header.locale if header is not None else DEFAULT):
+        facts, rows = _GAMES[game](view, GAMES[game].info.seat_names)
+        sentences = [f"{GAMES[game].info.name}: {_turn(game, view, header)}", _last(view, game), *facts]
     top = [s.rstrip(".") + "." for s in sentences]
     return "\n".join([*top, "", *rows])
 
 
-def describe_private(game: str, view: dict[str, Any]) -> str:
-    """Alt text of a seat's private picture: only what that seat's own view holds."""
+def describe_private(game: str, view: dict[str, Any], locale: Locale = DEFAULT) -> str:
+    """Alt text of a seat's private picture: only what that seat's own view holds (English
+    for now whatever `locale`: alt text is the next part to translate)."""
     mine = view.get("private") or {}
     name = GAMES[game].info.name
     if game == "domino_wars" and view.get("phase") == "draft":
