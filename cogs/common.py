@@ -99,7 +99,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         message = tr(
             ("Something went wrong on my side (reference `{reference}`); nothing was changed."), reference=reference
         )
-    await reply(interaction, f"⚠️ {await say(interaction, message)}")
+    await reply(interaction, tr("⚠️ {value}", value=await say(interaction, message)))
 
 
 def _cause(error: BaseException) -> str:

@@ -88,7 +88,7 @@ class LobbyCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         found = await bot_of(interaction).lobby.open_challenges(interaction.guild_id)
         if not found:
-            await answer(interaction, "No open challenges here. Start one with `/play`.", ephemeral=True)
+            await answer(interaction, tr("No open challenges here. Start one with `/play`."), ephemeral=True)
             return
         lines, view = [], discord.ui.View(timeout=None)
         for row, placement in found:
@@ -129,8 +129,12 @@ class LobbyCog(BoneyardCog):
         if isinstance(result, Offered):
             await answer(
                 interaction,
-                f"🤝 {interaction.user.mention} offers a draw. <@{result.to_user}>, accept with the button or "
-                "`/draw`; any move declines it.",
+                tr(
+                    "🤝 {mention} offers a draw. <@{to_user}>, accept with the button or `/draw`; "
+                    "any move declines it.",
+                    mention=interaction.user.mention,
+                    to_user=result.to_user,
+                ),
                 view=single_button(AcceptDrawButton(row.id)),
                 allowed_mentions=discord.AllowedMentions(users=True),
                 ephemeral=False,
@@ -147,8 +151,12 @@ class LobbyCog(BoneyardCog):
         moves = "your last move" if offered.undo == 1 else f"the last {offered.undo} moves"
         await answer(
             interaction,
-            f"↩️ {interaction.user.mention} asks to take back {moves.replace('your', 'their')}. "
-            f"<@{offered.to_user}>, allow it?",
+            tr(
+                "↩️ {mention} asks to take back {value}. <@{to_user}>, allow it?",
+                mention=interaction.user.mention,
+                value=moves.replace("your", "their"),
+                to_user=offered.to_user,
+            ),
             view=single_button(TakebackYesButton(row.id), TakebackNoButton(row.id)),
             allowed_mentions=discord.AllowedMentions(users=True),
             ephemeral=False,

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
+from bot.i18n import tr
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT
 from bot.services.matches import (
     MatchRow,
@@ -169,7 +170,7 @@ class MovesCog(BoneyardCog):
         if row is None:
             row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if row.status == MatchStatus.CHALLENGE:
-            raise ServiceError("The challenge has not been accepted yet.")
+            raise ServiceError(tr("The challenge has not been accepted yet."))
         view = await service.view(row.id, None)
         if text:
             board = await presenter_of(interaction).text_board(row, view)
@@ -200,7 +201,7 @@ class MovesCog(BoneyardCog):
             raise NotInMatch()
         info = GAMES[row.game].info
         if not info.has_private_info:
-            raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
+            raise ServiceError(tr("{name} has no hidden information: `/board` shows everything.", name=info.name))
         view = await service.view(row.id, interaction.user.id)
         shown = presenter_of(interaction)
         shown.dms_reopened(interaction.user.id, row.id)
@@ -226,7 +227,7 @@ class MovesCog(BoneyardCog):
             raise NotInMatch()
         view = discord.ui.View(timeout=None)
         view.add_item(ResignButton(row.id))
-        await answer(interaction, "Really resign? This ends the match.", view=view, ephemeral=True)
+        await answer(interaction, tr("Really resign? This ends the match."), view=view, ephemeral=True)
 
     @app_commands.command(name="abort", description="End this channel's match without a result (both players agree).")
     @app_commands.guild_only()
@@ -253,7 +254,7 @@ class MovesCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         rows = await service_of(interaction).of_player(interaction.user.id)
         if not rows:
-            await answer(interaction, "You have no running matches. Start one with `/play`.", ephemeral=True)
+            await answer(interaction, tr("You have no running matches. Start one with `/play`."), ephemeral=True)
             return
         service = service_of(interaction)
         lines = [await _match_line(service, row, interaction.user.id) for row in rows[:20]]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
+from bot.i18n import tr
 from bot.services.matches import MatchRow, StalePosition, Update, database_unavailable
 from cogs.acknowledge import answer
 from cogs.common import DATABASE_AWAY, USER_ERRORS
@@ -46,7 +47,11 @@ async def play_and_announce(
             row.id, user_id, text, expected_version=expected_version, channel_id=interaction.channel_id
         )
     except USER_ERRORS as error:
-        await answer(interaction, f"⚠️ {error}{await _current_board_hint(bot, row, error)}", ephemeral=True)
+        await answer(
+            interaction,
+            tr("⚠️ {error}{value}", error=error, value=await _current_board_hint(bot, row, error)),
+            ephemeral=True,
+        )
         return
     except Exception as error:
         if database_unavailable(error):
@@ -66,7 +71,13 @@ async def play_and_announce(
             None: "I cannot tell whether your move was saved: `/board` shows the position.",
         }[saved]
         await answer(
-            interaction, f"⚠️ Something went wrong on my side (reference `{reference}`); {outcome}", ephemeral=True
+            interaction,
+            tr(
+                "⚠️ Something went wrong on my side (reference `{reference}`); {outcome}",
+                reference=reference,
+                outcome=outcome,
+            ),
+            ephemeral=True,
         )
         return
     await announce_move(bot, update, mover_id=user_id, interaction=interaction)

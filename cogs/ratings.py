@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
+from bot.i18n import tr
 from bot.services.ratings import PlayerRecord
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
@@ -46,7 +47,9 @@ class RatingsCog(BoneyardCog):
         info = GAMES[game.value].info
         if not records:
             await answer(
-                interaction, f"Nobody has finished a rated {info.name} match here yet. `/play` one!", ephemeral=True
+                interaction,
+                tr("Nobody has finished a rated {name} match here yet. `/play` one!", name=info.name),
+                ephemeral=True,
             )
             return
         lines = [
@@ -63,7 +66,9 @@ class RatingsCog(BoneyardCog):
         await defer(interaction)
         records = await self.bot.ratings.records_of(who.id)
         if not records:
-            await answer(interaction, f"{who.display_name} has no rated games yet.", ephemeral=True)
+            await answer(
+                interaction, tr("{display_name} has no rated games yet.", display_name=who.display_name), ephemeral=True
+            )
             return
         embed = discord.Embed(title=f"{who.display_name} — ratings")
         series: dict[str, list[float]] = {}

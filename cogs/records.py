@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
+from bot.i18n import tr
 from bot.records.format import format_record
 from bot.services.matches import MatchRow, NoMatchHere, ServiceError, build_record, job_for
 from cogs.access import check_readable, history_scope
@@ -57,12 +58,12 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
     if found is None:
         latest = await bot.service.history(interaction.user.id, limit=1)
         if not latest:
-            raise NoMatchHere("There is no match here and you have no finished match; give a match number.")
+            raise NoMatchHere(tr("There is no match here and you have no finished match; give a match number."))
         found = latest[0][0]
     row = found
     check_readable(interaction, row)
     if row.seats is None:
-        raise ServiceError(f"Match #{row.id} has not started yet.")
+        raise ServiceError(tr("Match #{id} has not started yet.", id=row.id))
     return row
 
 
@@ -144,7 +145,7 @@ class HistoryPageButton(
         try:
             await defer(interaction)
             if self.game != ALL_GAMES and self.game not in GAMES:
-                raise ServiceError("That list is out of date; run `/history` again.")
+                raise ServiceError(tr("That list is out of date; run `/history` again."))
             scope = history_scope(interaction, self.member_id)
             name = await bot.presenter.name(self.member_id)
             embed, view = await history_page(bot, self.member_id, name, self.game, self.page, guild_id=scope)
@@ -174,7 +175,13 @@ class RecordsCog(BoneyardCog):
         file = discord.File(io.BytesIO(format_record(record).encode()), filename=f"boneyard-match-{row.id}.txt")
         await answer(
             interaction,
-            f"📜 Record of match #{row.id} ({info.name}, {len(record.moves)} moves). {note}",
+            tr(
+                "📜 Record of match #{id} ({name}, {count} moves). {note}",
+                id=row.id,
+                name=info.name,
+                count=len(record.moves),
+                note=note,
+            ),
             file=file,
             ephemeral=True,
         )
@@ -201,7 +208,7 @@ class RecordsCog(BoneyardCog):
         job = job_for(row, await self.bot.service.log(row.id), await _names(self.bot, row))
         gif = await self.bot.pictures.run(render_replay, job)
         if len(gif) > ATTACHMENT_LIMIT:
-            raise ServiceError("That replay came out too large to attach; please tell the bot's admin.")
+            raise ServiceError(tr("That replay came out too large to attach; please tell the bot's admin."))
         info = GAMES[row.game].info
         if not job.ended:
             when = "so far, public information only"

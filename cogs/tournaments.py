@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.i18n import tr
 from bot.services.matches import MatchRow, MatchStatus, ServiceError
 from bot.services.tournaments import Entry, TournamentRow, item_names, loaded
 from bot.tournaments import Format, Tournament
@@ -107,7 +108,7 @@ class TournamentsCog(BoneyardCog):
         rated: bool = True,
     ) -> None:
         if isinstance(interaction.channel, discord.Thread):
-            raise ServiceError("Create tournaments in a text channel: their games get threads of it.")
+            raise ServiceError(tr("Create tournaments in a text channel: their games get threads of it."))
         await defer(interaction)
         row = await self.bot.tournaments.create(
             guild_id=interaction.guild_id,
@@ -136,7 +137,13 @@ class TournamentsCog(BoneyardCog):
         count = len(await self.bot.tournaments.entries(row.id))
         await answer(
             interaction,
-            f"✅ {interaction.user.mention} joined **{row.name}** ({count} player{'s' if count != 1 else ''}).",
+            tr(
+                "✅ {mention} joined **{name}** ({count} player{value}).",
+                mention=interaction.user.mention,
+                name=row.name,
+                count=count,
+                value="s" if count != 1 else "",
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=False,
         )
@@ -148,7 +155,7 @@ class TournamentsCog(BoneyardCog):
         await self.bot.tournaments.leave(row.id, interaction.user.id)
         await answer(
             interaction,
-            f"👋 {interaction.user.mention} left **{row.name}**.",
+            tr("👋 {mention} left **{name}**.", mention=interaction.user.mention, name=row.name),
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=False,
         )
@@ -158,7 +165,7 @@ class TournamentsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         await self.bot.tournaments.check_in(row.id, interaction.user.id)
-        await answer(interaction, f"☑️ You are checked in for **{row.name}**.", ephemeral=True)
+        await answer(interaction, tr("☑️ You are checked in for **{name}**.", name=row.name), ephemeral=True)
 
     # --- items -------------------------------------------------------------------------
 
@@ -177,7 +184,12 @@ class TournamentsCog(BoneyardCog):
         source = f" (a gift from {giver.mention})" if giver is not None else ""
         await answer(
             interaction,
-            f"🎁 {player.mention} receives the item **{item.strip().lower()}**{source}.",
+            tr(
+                "🎁 {mention} receives the item **{lower}**{source}.",
+                mention=player.mention,
+                lower=item.strip().lower(),
+                source=source,
+            ),
             allowed_mentions=MENTIONS,
             ephemeral=False,
         )
@@ -189,7 +201,7 @@ class TournamentsCog(BoneyardCog):
         await self.bot.tournaments.take_item(row.id, player.id, item, host=is_host(interaction, row))
         await answer(
             interaction,
-            f"{player.mention} no longer holds **{item.strip().lower()}**.",
+            tr("{mention} no longer holds **{lower}**.", mention=player.mention, lower=item.strip().lower()),
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=False,
         )
@@ -251,7 +263,7 @@ class TournamentsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         if not is_host(interaction, row):
-            raise ServiceError("Only the tournament's host (or a server manager) can do that.")
+            raise ServiceError(tr("Only the tournament's host (or a server manager) can do that."))
         progress = await self.runner.advance(row.id)
         await interaction.followup.send(f"Checked: {len(progress.to_open)} game(s) opened.", ephemeral=True)
 
@@ -358,7 +370,7 @@ class TournamentsCog(BoneyardCog):
     def _started(row: TournamentRow) -> Tournament:
         tournament = loaded(row)
         if tournament is None:
-            raise ServiceError("The tournament has not started.")
+            raise ServiceError(tr("The tournament has not started."))
         return tournament
 
     # --- events ------------------------------------------------------------------------
@@ -419,7 +431,7 @@ def _latest_pairing(tournament: Tournament, player_id: int) -> int:
         return live[0].id
     if mine:
         return mine[-1].id
-    raise ServiceError("That member has no series in this tournament.")
+    raise ServiceError(tr("That member has no series in this tournament."))
 
 
 async def setup(bot: Boneyard) -> None:

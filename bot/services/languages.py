@@ -13,7 +13,7 @@ restart at worst, by design: a language is no secret and nothing is lost).
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT, Locale, from_discord
+from bot.i18n import DEFAULT, Locale, from_discord, tr
 from bot.i18n.locales import known
 from bot.services.matches import ServiceError
 from bot.store import Store
@@ -83,5 +83,5 @@ class Languages:
             return None
         locale = known(choice)
         if locale is None:
-            raise ServiceError(f"`{choice}` is not a language I speak.")
+            raise ServiceError(tr("`{choice}` is not a language I speak.", choice=choice))
         return locale

@@ -13,6 +13,7 @@ from typing import Any, Self
 
 import discord
 
+from bot.i18n import tr
 from bot.services.matches import MatchRow, WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
@@ -35,7 +36,13 @@ class ChannelButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9
             await defer(interaction)
             row = await service_of(interaction).get(self.match_id)
             if not self.belongs_to(row, interaction):
-                raise WrongChannel(f"This button belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
+                raise WrongChannel(
+                    tr(
+                        "This button belongs to match #{id}, which is played in <#{channel_id}>.",
+                        id=row.id,
+                        channel_id=row.channel_id,
+                    )
+                )
             await self.act(interaction)
         except Exception as error:
             await report_error(interaction, error)

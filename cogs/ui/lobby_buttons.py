@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.games import GAMES
+from bot.i18n import tr
 from bot.services.matches import MatchRow, MatchStatus, Offered, Update, clock_of
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
@@ -153,7 +154,7 @@ class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)")
                 text, view=challenge_view(row.id), allowed_mentions=pings, wait=True
             )
         else:
-            await answer(interaction, f"Rematch offered in <#{lobby_id}>.", ephemeral=True)
+            await answer(interaction, tr("Rematch offered in <#{lobby_id}>.", lobby_id=lobby_id), ephemeral=True)
             if lobby is not None:
                 message = await lobby.send(text, view=challenge_view(row.id), allowed_mentions=pings)
         if message is not None:  # like any challenge: marked when accepted, withdrawn or expired

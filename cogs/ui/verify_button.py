@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
+from bot.i18n import tr
 from bot.records.format import format_record
 from bot.records.verify import verify_text
 from bot.services.matches import MatchRow, MatchStatus, ServiceError, build_record
@@ -30,9 +31,9 @@ async def full_record_text(bot: Boneyard, match_id: int) -> str:
     """The complete record of a match that ended (ServiceError while it runs)."""
     row = await bot.service.get(match_id)
     if row.seats is None:
-        raise ServiceError("That match never started, so there is nothing to check.")
+        raise ServiceError(tr("That match never started, so there is nothing to check."))
     if row.status == MatchStatus.ACTIVE:
-        raise ServiceError("The seed is revealed when the match ends; verify it then.")
+        raise ServiceError(tr("The seed is revealed when the match ends; verify it then."))
     names = (await bot.presenter.name(row.seats[0]), await bot.presenter.name(row.seats[1]))
     return format_record(build_record(row, await bot.service.log(match_id), names))
 
@@ -53,7 +54,7 @@ class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
             await report_error(interaction, error)
             return
         mark = "✅" if verdict.ok else "❌"
-        await answer(interaction, f"{mark} {verdict.sentence}", ephemeral=True)
+        await answer(interaction, tr("{mark} {sentence}", mark=mark, sentence=verdict.sentence), ephemeral=True)
 
 
 def verify_view(row: MatchRow) -> discord.ui.View:

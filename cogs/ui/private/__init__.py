@@ -25,6 +25,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import tr
 from bot.services.matches import MatchStatus, NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
@@ -105,7 +106,7 @@ async def send_fresh_controls(interaction: discord.Interaction, match_id: int, s
     service, presenter = service_of(interaction), presenter_of(interaction)
     row = await service.get(match_id)
     if row.status != MatchStatus.ACTIVE:
-        raise NoMatchHere("This match is not running any more.")
+        raise NoMatchHere(tr("This match is not running any more."))
     user_id = interaction.user.id
     view = await service.view(match_id, user_id)
     controls = await presenter.controls(row, user_id, seat, view)
@@ -132,7 +133,7 @@ async def check_owner(interaction: discord.Interaction, match_id: int, seat: int
     if owner is None:
         raise NotInMatch()
     if owner != seat:
-        raise ServiceError("These controls belong to the other player.")
+        raise ServiceError(tr("These controls belong to the other player."))
 
 
 async def receipt_and_announce(

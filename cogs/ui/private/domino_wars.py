@@ -34,6 +34,7 @@ import discord
 
 from bot.games.domino_wars import DRAFT_SIZE, SEAT_NAMES
 from bot.games.dominoes import no_doubles
+from bot.i18n import tr
 from bot.services.matches import ServiceError, Update
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
@@ -253,7 +254,7 @@ class DraftSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT
                 )
             draft = step.complete(chosen)
             if draft is None:
-                raise ServiceError(f"Choose {step.need} different tiles.")
+                raise ServiceError(tr("Choose {need} different tiles.", need=step.need))
             return f"Your draft: `{' '.join(draft)}`. Confirm it, or change your choice.", draft_view(
                 self.match_id, self.seat, step, chosen
             )
@@ -287,7 +288,7 @@ class CopySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT 
             chosen = list((Counter(self.tiles) - Counter(step.picked)).elements())
             draft = step.complete(chosen, copy)
             if draft is None:
-                raise StaleControls("That draft is out of date.")
+                raise StaleControls(tr("That draft is out of date."))
             return f"Your draft: `{' '.join(draft)}` ({copy} twice). Confirm it, or change your choice.", draft_view(
                 self.match_id, self.seat, step, chosen, copy=copy
             )
@@ -360,7 +361,7 @@ class TileSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT 
 
         def build(view: dict[str, Any], moves: list[str]) -> tuple[str, discord.ui.View | None]:
             if tile not in placements_by_tile(moves):
-                raise StaleControls(f"{tile} cannot be placed now.")
+                raise StaleControls(tr("{tile} cannot be placed now.", tile=tile))
             return f"Where does {tile} go? Choosing a placement plays it.", tile_view(
                 self.match_id, self.seat, view, moves, tile
             )
@@ -555,9 +556,9 @@ def _current_draft(view: dict[str, Any], moves: list[str], picked: Sequence[str]
     """The seat's draft step now; refuses if it has drafted or its picks changed since."""
     step = draft_step(view, moves)
     if step is None:
-        raise StaleControls("Your draft is already done: these controls are out of date.")
+        raise StaleControls(tr("Your draft is already done: these controls are out of date."))
     if picked is not None and sorted(picked) != sorted(step.picked):
-        raise StaleControls("Your picks changed since this message.")
+        raise StaleControls(tr("Your picks changed since this message."))
     return step
 
 
@@ -567,7 +568,7 @@ async def _situation(interaction: discord.Interaction, match_id: int, seat: int)
     service = service_of(interaction)
     moves = await service.legal_moves(match_id, interaction.user.id)
     if not moves:
-        raise StaleControls("You have nothing to decide now: these controls are out of date.")
+        raise StaleControls(tr("You have nothing to decide now: these controls are out of date."))
     return await service.view(match_id, interaction.user.id), moves
 
 
@@ -601,7 +602,7 @@ async def _play(interaction: discord.Interaction, match_id: int, seat: int, move
         await defer(interaction)
         _view, moves = await _situation(interaction, match_id, seat)
         if not is_still_open(move, moves):
-            raise StaleControls("That choice is out of date: nothing was played.")
+            raise StaleControls(tr("That choice is out of date: nothing was played."))
         update: Update = await service_of(interaction).play(match_id, interaction.user.id, move)
     except Exception as error:
         await report_or_refresh(interaction, match_id, seat, error)

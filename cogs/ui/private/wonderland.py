@@ -34,6 +34,7 @@ from typing import Any, Final, Self
 import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
+from bot.i18n import tr
 from bot.services.matches import MatchStatus, NoMatchHere, ServiceError
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
@@ -286,7 +287,7 @@ async def _situation(interaction: discord.Interaction, match_id: int) -> tuple[d
     """The clicking player's current view and legal moves (refused once the match is over)."""
     service = service_of(interaction)
     if (await service.get(match_id)).status != MatchStatus.ACTIVE:
-        raise NoMatchHere("This match is not running any more.")
+        raise NoMatchHere(tr("This match is not running any more."))
     user_id = interaction.user.id
     return await service.view(match_id, user_id), await service.legal_moves(match_id, user_id)
 
@@ -456,7 +457,7 @@ class DiceRoll(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{_HEA
                 raise StaleControls(DICE_OVER)
             move = step.move()
             if move is None:
-                raise ServiceError("Those cards cannot be rolled now; choose again in the menu.")
+                raise ServiceError(tr("Those cards cannot be rolled now; choose again in the menu."))
             text = f"🎲 You roll {shown_all(step.chosen)}: the result is on the board in the match channel."
             await _play(interaction, self.match_id, move, text)
 
