@@ -59,7 +59,7 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
     return bot_of(interaction).presenter
 
 
-def _sentence(error: BaseException) -> str:
+def sentence_of(error: BaseException) -> str:
     """The error's sentence, still a `Text` when it was made as one (to be translated)."""
     if len(error.args) == 1 and isinstance(error.args[0], Text):
         return error.args[0]
@@ -71,9 +71,9 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, USER_ERRORS):
-        return _sentence(error)
+        return sentence_of(error)
     if isinstance(error, app_commands.CheckFailure):
-        return _sentence(error) or tr("You cannot use this command here.")
+        return sentence_of(error) or tr("You cannot use this command here.")
     if database_unavailable(error):
         return DATABASE_AWAY
     return None
@@ -99,7 +99,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         message = tr(
             ("Something went wrong on my side (reference `{reference}`); nothing was changed."), reference=reference
         )
-    await reply(interaction, tr("⚠️ {value}", value=await say(interaction, message)))
+    await reply(interaction, f"⚠️ {await say(interaction, message)}")
 
 
 def _cause(error: BaseException) -> str:

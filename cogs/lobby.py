@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
-from bot.i18n import LANGUAGE_NAMES, tr
+from bot.i18n import LANGUAGE_NAMES, tr, tr_n
 from bot.services.languages import AUTOMATIC
 from bot.services.matches import VENUES, Offered, ServiceError
 from cogs.acknowledge import answer, defer
@@ -148,13 +148,13 @@ class LobbyCog(BoneyardCog):
         await defer(interaction)
         row = await service_of(interaction).match_in_channel(interaction.channel_id or 0, interaction.user.id)
         offered = await bot_of(interaction).agreements.request_takeback(row.id, interaction.user.id)
-        moves = "your last move" if offered.undo == 1 else f"the last {offered.undo} moves"
         await answer(
             interaction,
-            tr(
-                "↩️ {mention} asks to take back {value}. <@{to_user}>, allow it?",
+            tr_n(
+                "↩️ {mention} asks to take back their last move. <@{to_user}>, allow it?",
+                "↩️ {mention} asks to take back the last {n} moves. <@{to_user}>, allow it?",
+                offered.undo,
                 mention=interaction.user.mention,
-                value=moves.replace("your", "their"),
                 to_user=offered.to_user,
             ),
             view=single_button(TakebackYesButton(row.id), TakebackNoButton(row.id)),

@@ -23,7 +23,8 @@ from bot.games import GAMES
 from bot.i18n import tr
 from bot.services.matches import MatchRow, StalePosition, Update, database_unavailable
 from cogs.acknowledge import answer
-from cogs.common import DATABASE_AWAY, USER_ERRORS
+from cogs.common import DATABASE_AWAY, USER_ERRORS, sentence_of
+from cogs.speech import say
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -49,7 +50,8 @@ async def play_and_announce(
     except USER_ERRORS as error:
         await answer(
             interaction,
-            tr("⚠️ {error}{value}", error=error, value=await _current_board_hint(bot, row, error)),
+            f"⚠️ {await say(interaction, sentence_of(error))}"
+            f"{await say(interaction, await _current_board_hint(bot, row, error))}",
             ephemeral=True,
         )
         return
@@ -65,20 +67,22 @@ async def play_and_announce(
         except Exception:
             log.exception("could not check whether move %r in match %d was saved [ref %s]", text, row.id, reference)
             saved = None
-        outcome = {
-            True: "your move may have been saved: `/board` shows the position.",
-            False: "nothing changed.",
-            None: "I cannot tell whether your move was saved: `/board` shows the position.",
-        }[saved]
-        await answer(
-            interaction,
-            tr(
-                "⚠️ Something went wrong on my side (reference `{reference}`); {outcome}",
+        said = {
+            True: tr(
+                "⚠️ Something went wrong on my side (reference `{reference}`); your move may have been saved: "
+                "`/board` shows the position.",
                 reference=reference,
-                outcome=outcome,
             ),
-            ephemeral=True,
-        )
+            False: tr(
+                "⚠️ Something went wrong on my side (reference `{reference}`); nothing changed.", reference=reference
+            ),
+            None: tr(
+                "⚠️ Something went wrong on my side (reference `{reference}`); I cannot tell whether your move was "
+                "saved: `/board` shows the position.",
+                reference=reference,
+            ),
+        }[saved]
+        await answer(interaction, said, ephemeral=True)
         return
     await announce_move(bot, update, mover_id=user_id, interaction=interaction)
 
@@ -152,7 +156,7 @@ async def _current_board_hint(bot: Boneyard, row: MatchRow, error: BaseException
     if not isinstance(error, StalePosition):
         return ""
     link = await newest_board_link(bot, row.channel_id)
-    return f" The current board: {link}" if link else " `/board` shows the current one."
+    return tr(" The current board: {link}", link=link) if link else tr(" `/board` shows the current one.")
 
 
 async def newest_board_link(bot: Boneyard, channel_id: int) -> str | None:

@@ -169,14 +169,17 @@ class RecordsCog(BoneyardCog):
         )
         info = GAMES[row.game].info
         if record.ended:
-            note = "Everything is in it, the seed too: `python -m bot.verify` checks every move and roll."
+            note = tr("Everything is in it, the seed too: `python -m bot.verify` checks every move and roll.")
         else:
-            note = f"The match is running: {record.withheld} secret moves and the seed are withheld until the end."
+            note = tr(
+                "The match is running: {withheld} secret moves and the seed are withheld until the end.",
+                withheld=record.withheld,
+            )
         file = discord.File(io.BytesIO(format_record(record).encode()), filename=f"boneyard-match-{row.id}.txt")
         await answer(
             interaction,
             tr(
-                "📜 Record of match #{id} ({name}, {count} moves). {note}",
+                "📜 Record of match #{id} ({name}, {count} moves). {note}",  # TRANSLATORS: {note} is a sentence
                 id=row.id,
                 name=info.name,
                 count=len(record.moves),

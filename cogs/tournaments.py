@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
-from bot.i18n import tr
+from bot.i18n import tr, tr_n
 from bot.services.matches import MatchRow, MatchStatus, ServiceError
 from bot.services.tournaments import Entry, TournamentRow, item_names, loaded
 from bot.tournaments import Format, Tournament
@@ -137,12 +137,12 @@ class TournamentsCog(BoneyardCog):
         count = len(await self.bot.tournaments.entries(row.id))
         await answer(
             interaction,
-            tr(
-                "✅ {mention} joined **{name}** ({count} player{value}).",
+            tr_n(
+                "✅ {mention} joined **{name}** ({n} player).",
+                "✅ {mention} joined **{name}** ({n} players).",
+                count,
                 mention=interaction.user.mention,
                 name=row.name,
-                count=count,
-                value="s" if count != 1 else "",
             ),
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=False,

@@ -54,7 +54,7 @@ class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
             await report_error(interaction, error)
             return
         mark = "✅" if verdict.ok else "❌"
-        await answer(interaction, tr("{mark} {sentence}", mark=mark, sentence=verdict.sentence), ephemeral=True)
+        await answer(interaction, f"{mark} {verdict.sentence}", ephemeral=True)
 
 
 def verify_view(row: MatchRow) -> discord.ui.View:
