@@ -164,9 +164,7 @@ class LobbyCog(BoneyardCog):
 
     # --- settings ----------------------------------------------------------------------
 
-    @app_commands.command(
-        name="settings", description="Settings: your language; the server's venue, clock and language."
-    )
+    @app_commands.command(name="settings", description="Your language; the server's venue, clock and language.")
     @app_commands.describe(
         venue="threads: each match in its own thread (default); channel: one match per channel",
         clock="Default time control of casual matches (daily, rapid, none, 2h+1d, ...)",

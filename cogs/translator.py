@@ -21,6 +21,9 @@ from discord.ext import commands
 from bot.games import GAMES
 from bot.i18n import DEFAULT, LANGUAGE_NAMES, from_discord, translate
 
+DISCORD_LIMIT = 100
+"""The most characters Discord takes for a description or a choice name."""
+
 KEPT = frozenset(
     {
         app_commands.TranslationContextLocation.command_name,
@@ -48,7 +51,9 @@ class CatalogueTranslator(app_commands.Translator):
         if ours == DEFAULT:
             return None
         said = translate(ours, string.message)
-        return said if said != string.message else None
+        if said == string.message or len(said) > DISCORD_LIMIT:
+            return None  # Discord refuses the whole sync for one string over its limit
+        return said
 
 
 def command_texts(modules: Iterable[str]) -> Iterator[str]:

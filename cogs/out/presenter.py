@@ -197,7 +197,7 @@ class Presenter:
         lines: list[str] = list(await self.told_lines(update, locale) if told is None else told)
         if update.outcome is not None:
             winners = sorted(update.outcome.winners)
-            reason = update.outcome.reason
+            reason = translate(locale, update.outcome.reason)  # a Text, or read back from the store
             if update.note == "aborted":  # no result at all, which "draw" would misstate
                 lines.append(tr("⛔ **Aborted**: {reason}", reason=reason))
             elif winners:

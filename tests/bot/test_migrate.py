@@ -14,6 +14,7 @@ from bot.services.ratings import RatingBook
 from bot.services.tournaments import TournamentService
 from bot.store import Store
 from bot.store.copy import NOT_COPIED, TABLES, counts
+from bot.store.languages import LanguageStore
 from bot.store.lobby import LobbyStore
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
 from tests.conftest import fresh_database
@@ -66,6 +67,8 @@ async def _community(path: Path) -> dict[int, object]:
     await store.set_meta("clock_heartbeat", "123.5")
     lobby = LobbyStore(store)  # the lobby's tables: server settings and a standing draw offer
     await lobby.save_guild_settings(GUILD, "channel", "rapid")
+    await LanguageStore(store).save_guild_language(GUILD, "pt_BR")  # languages: the server's and a user's
+    await LanguageStore(store).save_user_language(ALICE, "de")
     running = (await store.active_matches())[0]
     await lobby.put_offer(running.id, "draw", ALICE, running.version)
     rows = {r[0]: await store.get_match(r[0]) for r in await store.fetch_all("SELECT id FROM matches")}
