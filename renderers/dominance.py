@@ -26,7 +26,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
-from bot.i18n import tr
+from bot.i18n import Locale, tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -43,6 +43,7 @@ from renderers.kit import (
     text_center,
     wrap,
 )
+from renderers.language import current
 
 FILES, RANKS = 6, 7
 CELL = 72
@@ -92,8 +93,11 @@ def _centre(name: str) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=8)
-def _battlefield(layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, str], ...]) -> Image.Image:
-    """The table, coordinates and tiles, no half lit and no stones.
+def _battlefield(
+    layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, str], ...], locale: Locale
+) -> Image.Image:
+    """The table, coordinates and tiles, no half lit and no stones, with the legend in `locale`
+    (the picture's language, renderers/language.py; a cache key: the words are drawn in it).
 
     Cached per layout, which never changes within a match: a picture starts from a copy
     and lights the halves of the current roll (`_light`).  Eight layouts (~23 MB a worker):
@@ -106,7 +110,7 @@ def _battlefield(layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, st
         for left, right in tiles:
             _draw_tile(draw, layout, left, right)
     else:
-        text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), "Tiles not laid yet", 30, PALETTE.muted)
+        text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), tr("Tiles not laid yet"), 30, PALETTE.muted)
     _draw_legend(draw)
     return img
 
@@ -117,12 +121,12 @@ def _draw_legend(draw: ImageDraw.ImageDraw) -> None:
     x = float(LEFT)
     room = (0, LEGEND_Y - 4, WIDTH, HEIGHT)
     draw.rounded_rectangle((x, y - 11, x + 22, y + 11), radius=4, fill=ACTIVE_FACE, outline=OUTLINE, width=2)
-    x += 30 + text(draw, (x + 30, y), "lit by the roll", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
+    x += 30 + text(draw, (x + 30, y), tr("lit by the roll"), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
     draw.ellipse((x, y - 11, x + 22, y + 11), fill=PALETTE.turn, outline=OUTLINE, width=2)
-    x += 30 + text(draw, (x + 30, y), "may act now", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
+    x += 30 + text(draw, (x + 30, y), tr("may act now"), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
     draw.line((x, y, x + 30, y), fill=OUTLINE, width=11)
     draw.line((x, y, x + 30, y), fill=LAST, width=6)
-    text(draw, (x + 38, y), "last move", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
+    text(draw, (x + 38, y), tr("last move"), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
 
 
 def _tile_box(left: str, right: str) -> tuple[float, float, float, float]:
@@ -216,7 +220,7 @@ def _draw_path(draw: ImageDraw.ImageDraw, path: list[str]) -> None:
 
 
 def _draw_underworld(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    text(draw, (LEFT, UW_TOP - 34), "Underworld: stones per space (u6 leads to u0)", SMALL_TEXT, PALETTE.muted)
+    text(draw, (LEFT, UW_TOP - 34), tr("Underworld: stones per space (u6 leads to u0)"), SMALL_TEXT, PALETTE.muted)
     active = set(view["active"])
     ready = set(view["can_act"]) if view["phase"] == "move" else set()
     for name in UW_NAMES:
@@ -318,27 +322,31 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     dice: list[int] = view["roll"]
     if dice:
         roller = view["roll_seat"]
-        col.lines("Roll" if roller == view["to_move"] else f"{names[roller]}'s last roll", SMALL_TEXT, PALETTE.muted)
+        col.lines(
+            tr("Roll") if roller == view["to_move"] else tr("{seat}'s last roll", seat=names[roller]),
+            SMALL_TEXT,
+            PALETTE.muted,
+        )
         size = 56
         for i, value in enumerate(dice):
             _die(draw, col.x + i * (size + 10), col.y + 2, size, value)
         col.y += size + 10
     extra = view["return_roll"] or view["setup_roll"]
     if extra:
-        col.lines("Return roll", SMALL_TEXT, PALETTE.muted)
+        col.lines(tr("Return roll"), SMALL_TEXT, PALETTE.muted)
         for i, value in enumerate(extra):
             _die(draw, col.x + i * 58, col.y + 2, 48, value)
         col.y += 58
     who = view["to_move"]
     if not view["outcome"]:
         seat_token(draw, (col.x + 12, col.y + line_height(KEY_TEXT) / 2), 11, who)
-        col.lines(f"{names[who]} to play", KEY_TEXT, PALETTE.text, indent=30, key=True)
+        col.lines(tr("{seat} to play", seat=names[who]), KEY_TEXT, PALETTE.text, indent=30, key=True)
     col.lines(_instruction(view), SMALL_TEXT, PALETTE.text)
     col.y += 6
     last = view["last_move"]
     if last:
         seat_token(draw, (col.x + 12, col.y + line_height(KEY_TEXT) / 2), 11, view["last_seat"])
-        col.lines(f"Last: {last}", KEY_TEXT, PALETTE.text, indent=30, key=True)
+        col.lines(tr("Last: {move}", move=last), KEY_TEXT, PALETTE.text, indent=30, key=True)
     on_board = [0, 0]
     for owner in view["stones"].values():
         on_board[owner] += 1
@@ -377,7 +385,7 @@ def palette() -> Image.Image:
 def board(view: dict[str, Any]) -> Image.Image:
     layout = tuple(tuple(row) for row in view["layout"] or ())
     tiles = tuple((t["left"], t["right"]) for t in view["tiles"])
-    img = _battlefield(layout, tiles).copy()
+    img = _battlefield(layout, tiles, current()).copy()
     draw = ImageDraw.Draw(img)
     if layout:
         _light(draw, layout, tiles, frozenset(view["active"]))

@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
-from bot.i18n import tr
+from bot.i18n import Locale, tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -33,6 +33,7 @@ from renderers.kit import (
     text,
     text_center,
 )
+from renderers.language import current, say
 
 SIZE = 8
 FILES = "abcdefgh"
@@ -105,13 +106,14 @@ def _checkerboard() -> Image.Image:
 
 
 @lru_cache(maxsize=1)
-def _backdrop() -> Image.Image:
-    """What every picture shares: background, coordinates, the pool's title (cached; copied per render)."""
+def _backdrop(locale: Locale) -> Image.Image:
+    """What every picture shares: background, coordinates, the pool's title in `locale` (cached
+    per language; copied per render)."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
     _labels(draw)
     centre = POOL_X + (POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0]) / 2
-    text_center(draw, (centre, POOL_Y + 12), "Pool", SMALL_TEXT, PALETTE.text)
+    text_center(draw, (centre, POOL_Y + 12), tr("Pool"), SMALL_TEXT, PALETTE.text)
     return img
 
 
@@ -267,7 +269,7 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     text(draw, (x, 72), fit_text(sub, SMALL_TEXT, room[2] - x), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
     if last:
         mover = SEAT_NAMES[1 - int(view["to_move"])]  # the turn has passed since that move
-        said = tr("{mover} kept the tile", mover=mover) if last == "keep" else f"{mover} {last}"
+        said = tr("{mover} kept the tile", mover=mover) if last == "keep" else f"{say(mover)} {last}"
         line = fit_text(tr("last: {said}", said=said), KEY_TEXT, room[2] - x)
         text(draw, (x, 106), line, KEY_TEXT, PALETTE.highlight, anchor="lm", box=room, key=True)
 
@@ -279,7 +281,7 @@ def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) ->
     kept = [set(k) for k in view.get("kept", [[], []])]
     width = POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0]
     centre = POOL_X + width / 2
-    text_center(draw, (centre, POOL_Y + 38), f"{len(left)} left", SMALL_TEXT, PALETTE.text)
+    text_center(draw, (centre, POOL_Y + 38), tr("{n} left", n=len(left)), SMALL_TEXT, PALETTE.text)
     top = POOL_Y + 56
     for i, tile in enumerate(ALL_TILES):
         x = POOL_X + (i % POOL_COLUMNS) * (TILE[0] + POOL_GAP[0])
@@ -318,7 +320,7 @@ def palette() -> Image.Image:
 
 def board(view: dict[str, Any]) -> Image.Image:
     """The body of a Domineering picture (800 px wide) for any view."""
-    body = _backdrop().copy()
+    body = _backdrop(current()).copy()
     _torus(body, _squares_layer(view))
     draw = ImageDraw.Draw(body)
     for path in view.get("last_paths", []):

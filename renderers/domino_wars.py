@@ -251,8 +251,11 @@ def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
         y += line_height(SMALL_TEXT)
     discards = view.get("discards", [[], []])[seat]
     older = len(discards) - DISCARDS_SHOWN
-    label = tr("Discards (+{n} older)", n=older) if older > 0 else tr("Discards")
-    text(draw, (x + 14, y), label if discards else "Discards: none", SMALL_TEXT, PALETTE.text, box=room)
+    if not discards:
+        label = tr("Discards: none")
+    else:
+        label = tr("Discards (+{n} older)", n=older) if older > 0 else tr("Discards")
+    text(draw, (x + 14, y), fit_text(label, SMALL_TEXT, inner), SMALL_TEXT, PALETTE.text, box=room)
     y += line_height(SMALL_TEXT) + 2
     for k, tile in enumerate(discards[-DISCARDS_SHOWN:]):
         _paste_tile(img, tile, (x + 14 + k * (SMALL[0] + 10), y), SMALL, PALETTE.pip)
@@ -339,8 +342,8 @@ def _draft_picture(view: dict[str, Any], seat: int) -> Image.Image:
     img = Image.new("RGB", (WIDTH, top + rows * (DRAFT_TILE[1] + gap_y) + 10), PALETTE.background)
     draw = ImageDraw.Draw(img)
     seat_token(draw, (MARGIN + 14, 34), 13, seat)
-    text(draw, (MARGIN + 36, 34), f"Your secret draft ({len(picked)}/{DRAFT_SIZE})", SMALL_TEXT, PALETTE.text,
-         anchor="lm", bold=True)  # fmt: skip
+    title = tr("Your secret draft ({count}/{size})", count=len(picked), size=DRAFT_SIZE)
+    text(draw, (MARGIN + 36, 34), title, SMALL_TEXT, PALETTE.text, anchor="lm", bold=True)
     for i, line in enumerate(lines):
         text(draw, (MARGIN, 58 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.muted)
     for k, tile in enumerate(ALL_TILES):
@@ -397,7 +400,13 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     y += hand_rows * (LARGE[1] + HAND_GAP) + 4
     if drafting:
         return img
-    text(draw, (MARGIN, y), f"Draw pile ({len(pile)}), order unknown except where marked", SMALL_TEXT, PALETTE.text)
+    text(
+        draw,
+        (MARGIN, y),
+        tr("Draw pile ({count}), order unknown except where marked", count=len(pile)),
+        SMALL_TEXT,
+        PALETTE.text,
+    )
     y += 40
     for k, (tile, mark) in enumerate(pile):
         tx = MARGIN + (k % 8) * (PILE[0] + 24)

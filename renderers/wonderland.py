@@ -599,9 +599,9 @@ def _draw_dice(col: _Column, view: dict[str, Any]) -> None:
     if rolled is None and view.get("private") is not None:
         rolled = view["private"].get("rolled")
     if not dice:
-        col.lines("Dice: none chosen yet", SMALL_TEXT, PALETTE.muted)
+        col.lines(tr("Dice: none chosen yet"), SMALL_TEXT, PALETTE.muted)
         return
-    col.lines("Dice this turn", SMALL_TEXT, PALETTE.text)
+    col.lines(tr("Dice this turn"), SMALL_TEXT, PALETTE.text)
     draw, size = col.draw, 58
     step = (col.x1 - col.x0) // max(3, len(dice))
     for i, die in enumerate(dice):
@@ -657,7 +657,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) ->
     col.lines(phase_words(view["phase"]), SMALL_TEXT, PALETTE.text)  # the turn counter is the footer's
     actions = _last_actions(view)
     for action in actions[-3:]:
-        col.lines(f"Last: {action}", KEY_TEXT, PALETTE.highlight, key=True)
+        col.lines(tr("Last: {move}", move=action), KEY_TEXT, PALETTE.highlight, key=True)
     col.y += 6
     for seat in (1, 0):
         _draw_seat_card(col, view, seat)

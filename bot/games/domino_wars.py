@@ -84,7 +84,7 @@ TILE_NAMES = {t: str(t) for t in POOL}
 PICKS = {t: f"pick {t}" for t in POOL}
 VERTICAL = tuple((i, i + SIZE) for i in range(SQUARES - SIZE))
 HORIZONTAL = tuple((i, i + 1) for i in range(SQUARES) if i % SIZE < SIZE - 1)
-DIRECTION_NAMES = ("vertical", "horizontal")
+DIRECTION_NAMES = (tr("vertical"), tr("horizontal"))
 SEAT_NAMES = (tr("Orange"), tr("Blue"))
 EFFECT_WORDS = {0: "recycle", 2: "top", 4: "discard"}
 
@@ -645,11 +645,16 @@ class DominoWarsState(GameState):
         if tile not in self.hands[seat]:
             raise IllegalMove(tr("You have no {tile} in your hand.", tile=tile))
         if (i, j) not in self._pairs(seat):
-            direction = DIRECTION_NAMES[0 if seat == self.first else 1]
+            vertical = seat == self.first
             raise IllegalMove(
                 tr(
-                    "You place {direction}ly: {square} and {square2} are not such a pair of squares.",
-                    direction=direction,
+                    "You place vertically: {square} and {square2} are not such a pair of squares.",
+                    square=NAMES[i],
+                    square2=NAMES[j],
+                )
+                if vertical
+                else tr(
+                    "You place horizontally: {square} and {square2} are not such a pair of squares.",
                     square=NAMES[i],
                     square2=NAMES[j],
                 )

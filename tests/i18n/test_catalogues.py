@@ -51,7 +51,9 @@ def test_the_code_marks_hundreds_of_sentences() -> None:
 def test_every_sentence_of_the_code_is_translated(locale: Locale) -> None:
     catalog = _catalogue(locale)
     missing = sorted(str(i) for i in _ids(_template()) - _ids(catalog))
-    assert not missing, f"{len(missing)} sentences missing from {locale}.po (run python -m tools.catalogues update): {missing[:10]}"
+    assert not missing, (
+        f"{len(missing)} sentences missing from {locale}.po (run python -m tools.catalogues update): {missing[:10]}"
+    )
     empty = [str(m.id) for m in catalog if m.id and not all(_forms(m))]
     assert not empty, f"untranslated in {locale}.po: {empty[:10]}"
 
