@@ -21,13 +21,15 @@ from typing import Any
 
 import discord
 
-from cogs.speech import say
+from cogs.speech import notice, say
 
 log = logging.getLogger(__name__)
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Acknowledge `interaction` now (nothing happens if it already was)."""
+    """Acknowledge `interaction` now (nothing happens if it already was), and remember the
+    language of the user's client."""
+    notice(interaction)
     if interaction.response.is_done():
         return
     if interaction.type is discord.InteractionType.component:

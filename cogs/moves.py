@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.i18n import tr
+from bot.i18n import Text, tr
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT
 from bot.services.matches import (
     MatchRow,
@@ -183,12 +183,16 @@ class MovesCog(BoneyardCog):
         file = await presenter_of(interaction).board_file(row, view)
         running = row.status == MatchStatus.ACTIVE
         turn = [row.seats[s] for s in view.get("turn", []) if row.seats and s in (0, 1)] if running else []
-        line = f"{GAMES[row.game].info.name} · match #{row.id}"
+        game, match = GAMES[row.game].info.name, row.id
         if turn:
-            line += f" · {', '.join(f'<@{u}>' for u in turn)} to move"
+            who = ", ".join(f"<@{u}>" for u in turn)
+            line = tr("{game} · match #{match} · {who} to move", game=game, match=match, who=who)
         elif not running:
-            line += f" · ended: {(row.outcome or {}).get('reason') or row.status.value}"
-        await interaction.followup.send(line, file=file, allowed_mentions=discord.AllowedMentions.none())
+            reason = (row.outcome or {}).get("reason") or row.status.value
+            line = tr("{game} · match #{match} · ended: {reason}", game=game, match=match, reason=Text(reason))
+        else:
+            line = tr("{game} · match #{match}", game=game, match=match)
+        await answer(interaction, line, file=file, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False)
 
     @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")
     @app_commands.guild_only()

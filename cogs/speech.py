@@ -22,6 +22,14 @@ def _languages(client: Any) -> Languages | None:
     return getattr(client, "languages", None)
 
 
+def notice(interaction: discord.Interaction) -> None:
+    """Remember the language of the user's Discord client (every handler acknowledges first,
+    so a DM sent while handling it, or later, is in the user's language)."""
+    languages = _languages(interaction.client)
+    if languages is not None:
+        languages.seen(interaction.user.id, interaction.locale)
+
+
 async def reader_locale(interaction: discord.Interaction, *, public: bool = False) -> Locale:
     """The language `interaction`'s answer is read in: the server's when `public` (in a
     server), else the user's."""

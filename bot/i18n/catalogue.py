@@ -128,6 +128,8 @@ def _msgids() -> frozenset[str]:
 def _say(locale: Locale, text: Text) -> str:
     if isinstance(text, Joined):
         return text.sep.join(translate(locale, part) for part in text.parts)
+    if not text.params and text.plural is None:  # a sentence as it was stored: recognise it
+        return _translate_plain(locale, text.msgid)
     words = _translations(locale)
     if text.plural is not None and text.n is not None:
         template = words.ngettext(text.msgid, text.plural, text.n)
