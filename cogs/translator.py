@@ -67,7 +67,7 @@ def command_texts(modules: Iterable[str]) -> Iterator[str]:
                     yield from _texts(command)
 
 
-def _texts(command: app_commands.Command[..., object, object] | app_commands.Group | object) -> Iterator[str]:
+def _texts(command: object) -> Iterator[str]:
     if isinstance(command, app_commands.Group):
         yield command.description
         for sub in command.commands:

@@ -238,13 +238,18 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     outcome = view.get("outcome")
     box = (20, 16, 20 + 180, 16 + 90)
     last = view.get("last_move")
+    lead: str
+    sub: str
     if drawn:
         a, b = _tile_numbers(drawn)
         domino(draw, box, a, b, width=3)
         lead = tr("{seat} drew {drawn}", seat=SEAT_NAMES[seat], drawn=drawn)
-        sub = tr("and cannot move both pieces") if outcome else tr("move both pieces, one by each number")
-        if not outcome and "0" in drawn:
-            sub += " (blank: 1 to 6)"
+        if outcome:
+            sub = tr("and cannot move both pieces")
+        elif "0" in drawn:
+            sub = tr("move both pieces, one by each number (blank: 1 to 6)")
+        else:
+            sub = tr("move both pieces, one by each number")
     else:
         draw.rounded_rectangle(box, radius=14, outline=PALETTE.grid, width=3)
         text_center(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "?", 48, PALETTE.muted)

@@ -551,6 +551,7 @@ def _draw_seat_card(col: _Column, view: dict[str, Any], seat: int) -> None:
     draw, x0, x1 = col.draw, col.x0, col.x1
     active = seat in view["turn"]
     factors = _factors(view, seat)
+    detail: str
     if view["pool_left"] is None:
         detail = tr("picking the pool deck") if active else tr("pool deck picked")
     else:
@@ -805,7 +806,9 @@ def _hidden_factor_lines(view: dict[str, Any]) -> list[str]:
     if not isinstance(factors, dict):
         return []
     names = {"C": "Chance", "F": "Force", "D": "Defend", "A": "Attack", "M": "Move"}
-    lines = [tr("Your factors: {factors}", factors="  ".join(f"{names.get(k, k)} {v}" for k, v in factors.items()))]
+    lines: list[str] = [
+        tr("Your factors: {factors}", factors="  ".join(f"{names.get(k, k)} {v}" for k, v in factors.items()))
+    ]
     rolled = mine.get("rolled")
     if rolled:
         cards = [str(d.get("card")) for d in view.get("dice", [])]

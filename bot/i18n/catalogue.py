@@ -83,7 +83,7 @@ def _templates() -> tuple[_Template, ...]:
     for message in catalog:
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        ids: tuple[str, ...] = tuple(message.id) if isinstance(message.id, (tuple, list)) else (message.id,)
         plural = ids[1] if len(ids) > 1 else None
         for english in ids:
             if _PLACEHOLDER.search(english) and _PLACEHOLDER.sub("", english).strip():

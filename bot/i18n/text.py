@@ -58,7 +58,7 @@ class Joined(Text):
     parts: tuple[str, ...]
     sep: str
 
-    def __new__(cls, sep: str, parts: Sequence[str]) -> Joined:  # type: ignore[override]
+    def __new__(cls, sep: str, parts: Sequence[str]) -> Joined:
         made = str.__new__(cls, sep.join(parts))
         made.msgid, made.plural, made.n, made.params = str(made), None, None, {}
         made.parts, made.sep = tuple(parts), sep

@@ -37,7 +37,7 @@ from bot.services.matches.updates import Update
 from bot.store import MatchRow, MatchStatus
 from bot.store.lobby import LobbyStore
 
-TAKEBACK_INTRO = "↩️ The last move was taken back."
+TAKEBACK_INTRO = tr("↩️ The last move was taken back.")
 
 DRAW, TAKEBACK = "draw", "takeback"
 DRAW_REASON = ending_reason(DRAW_RECORD, ())

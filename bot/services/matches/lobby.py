@@ -55,7 +55,13 @@ class RematchStands(ServiceError):
     """A rematch of these two players in this game is already open: the same challenge."""
 
     def __init__(self, challenge: MatchRow) -> None:
-        super().__init__(f"A rematch is already open: challenge #{challenge.id} in <#{challenge.channel_id}>.")
+        super().__init__(
+            tr(
+                "A rematch is already open: challenge #{challenge} in <#{channel}>.",
+                challenge=challenge.id,
+                channel=challenge.channel_id,
+            )
+        )
         self.challenge = challenge
 
 

@@ -100,11 +100,11 @@ def where_played(threads: list[MatchRow]) -> str:
     """The refusal of a command sent where no match is: it names the player's match threads of
     that channel (`MatchService.threads_of`) when there are any."""
     if len(threads) == 1:
-        return f"Your match is played in its thread: <#{threads[0].channel_id}>."
+        return tr("Your match is played in its thread: <#{thread}>.", thread=threads[0].channel_id)
     if threads:
         links = ", ".join(f"<#{r.channel_id}>" for r in threads)
-        return f"Your matches here are played in their threads: {links}."
-    return "There is no match in this channel. Start one with `/play`."
+        return tr("Your matches here are played in their threads: {links}.", links=links)
+    return tr("There is no match in this channel. Start one with `/play`.")
 
 
 class MatchService:
