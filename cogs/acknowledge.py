@@ -21,7 +21,8 @@ from typing import Any
 
 import discord
 
-from cogs.speech import notice, say
+from bot.i18n import translate
+from cogs.speech import localize_view, notice, reader_locale
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,11 @@ async def answer(
     """Send the answer to `interaction`, with the visibility asked for, whether or not it
     was deferred (`fields`: `embed`, `file`, `view`, `allowed_mentions`...).  `content` is
     said in the reader's language: the user's when ephemeral, else the server's."""
-    if content is not None:
-        content = await say(interaction, content, public=not ephemeral)
+    if content is not None or fields.get("view") is not None:
+        locale = await reader_locale(interaction, public=not ephemeral)
+        if content is not None:
+            content = translate(locale, content)
+        localize_view(fields.get("view"), locale)
     if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=ephemeral, **fields)
         return

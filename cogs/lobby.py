@@ -103,11 +103,11 @@ class LobbyCog(BoneyardCog):
                 continue
             if mine:
                 withdraw = WithdrawButton(row.id)
-                withdraw.item.label = f"Withdraw #{row.id}"
+                withdraw.item.label = tr("Withdraw #{match}", match=row.id)
                 view.add_item(withdraw)
             elif row.opponent_id in (None, interaction.user.id):
                 button = AcceptButton(row.id)
-                button.item.label = f"Accept #{row.id}"
+                button.item.label = tr("Accept #{match}", match=row.id)
                 view.add_item(button)
         await answer(
             interaction,

@@ -121,7 +121,7 @@ class HistoryPageButton(
     clicked in (cogs/access.py).
     `way` (`n` newer, `o` older) keeps the two buttons' custom ids apart."""
 
-    LABELS: ClassVar[dict[str, str]] = {"n": "◀ Newer", "o": "Older ▶"}
+    LABELS: ClassVar[dict[str, str]] = {"n": tr("◀ Newer"), "o": tr("Older ▶")}
 
     def __init__(self, member_id: int, game: str, page: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(

@@ -8,7 +8,7 @@ name, a move) is shown as it is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import discord
 
@@ -63,3 +63,27 @@ async def user_locale(client: Any, user_id: int, guild_id: int | None = None) ->
     if languages is None:
         return DEFAULT
     return await languages.for_user(user_id, guild=await guild_locale(client, guild_id))
+
+
+@overload
+def localize_view(view: discord.ui.View, locale: Locale) -> discord.ui.View: ...
+@overload
+def localize_view(view: discord.ui.View | None, locale: Locale) -> discord.ui.View | None: ...
+def localize_view(view: discord.ui.View | None, locale: Locale) -> discord.ui.View | None:
+    """Say `view`'s words in `locale`: button labels, select placeholders and option labels
+    and descriptions (moves and tile names are left as they are: they are no sentences).
+    The view is changed in place (each message builds its own) and returned."""
+    if view is None or locale == DEFAULT:
+        return view
+    for child in view.children:
+        item = child.item if isinstance(child, discord.ui.DynamicItem) else child
+        if isinstance(item, discord.ui.Button) and item.label:
+            item.label = translate(locale, item.label)
+        elif isinstance(item, discord.ui.Select):
+            if item.placeholder:
+                item.placeholder = translate(locale, item.placeholder)
+            for option in item.options:
+                option.label = translate(locale, option.label)
+                if option.description:
+                    option.description = translate(locale, option.description)
+    return view

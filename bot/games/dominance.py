@@ -799,7 +799,7 @@ class DominanceRules(Rules):
         key="dominance",
         name="Dominance",
         seat_names=SEAT_NAMES,
-        blurb="Dice light up a random domino Battlefield; race, capture, and climb back out of the Underworld.",
+        blurb=tr("Dice light up a random domino Battlefield; race, capture, and climb back out of the Underworld."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option(

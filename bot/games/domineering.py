@@ -497,7 +497,7 @@ class DomineeringRules(Rules):
         key="domineering",
         name="Domineering",
         seat_names=SEAT_NAMES,
-        blurb="Draw a domino, move both pieces by its numbers, and wall your opponent in on a wrap-around board.",
+        blurb=tr("Draw a domino, move both pieces by its numbers, and wall your opponent in on a wrap-around board."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option("pieces", "2", "2: two pieces each; 4: four each, a turn moves any two of them", ("2", "4")),

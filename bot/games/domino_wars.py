@@ -816,7 +816,7 @@ class DominoWarsRules(Rules):
         key="domino_wars",
         name="Domino Wars",
         seat_names=SEAT_NAMES,
-        blurb="Draft eight dominoes in secret, then cover the 4×4 board with higher numbers and their effects.",
+        blurb=tr("Draft eight dominoes in secret, then cover the 4×4 board with higher numbers and their effects."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option(

@@ -508,7 +508,7 @@ class FocusRules(Rules):
         key="focus",
         name="Focus",
         seat_names=(tr("Orange"), tr("Blue")),
-        blurb="Sid Sackson's stacking game: move stacks as far as they are tall, capture by overloading.",
+        blurb=tr("Sid Sackson's stacking game: move stacks as far as they are tall, capture by overloading."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option(

@@ -24,7 +24,7 @@ from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clo
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
 from cogs.out.turn_posts import TurnPost, TurnPosts
-from cogs.speech import guild_locale, user_locale
+from cogs.speech import guild_locale, localize_view, user_locale
 from cogs.ui import lobby_buttons, private
 from cogs.ui.buttons import move_buttons
 from cogs.ui.moves_list import moves_button
@@ -284,7 +284,7 @@ class Presenter:
         async def picture() -> discord.File:
             return await self.board_file(row, self._with_actions(update, actions))
 
-        return Post(text[:2000], picture, await self._board_buttons(update))
+        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale))
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -417,7 +417,7 @@ class Presenter:
         if text is None:
             text = await self.describe(update, told=told)
         mentions = self._pings(update)
-        buttons = await self._board_buttons(update)
+        buttons = localize_view(await self._board_buttons(update), await self.public_locale(row))
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
         try:
@@ -529,7 +529,7 @@ class Presenter:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             files = await self.private_files(row, view, with_board=controls is not None, locale=locale)
-            extra: dict[str, Any] = {"view": controls} if controls is not None else {}
+            extra: dict[str, Any] = {"view": localize_view(controls, locale)} if controls is not None else {}
             if files:
                 extra["files"] = files
             await user.send(content=text, **extra)

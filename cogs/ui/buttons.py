@@ -58,7 +58,7 @@ class ChannelButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9
 class ResignButton(ChannelButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
     """The confirmation button of `/resign` (resigning by accident would be sad)."""
 
-    action, label, style = "resign", "Yes, resign", discord.ButtonStyle.danger
+    action, label, style = "resign", tr("Yes, resign"), discord.ButtonStyle.danger
 
     async def act(self, interaction: discord.Interaction) -> None:
         update = await service_of(interaction).resign(self.match_id, interaction.user.id)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, Self
 import discord
 
 from bot.games import CHANCE, GAMES
+from bot.i18n import tr
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT, TAKEBACK_SEAT
 from bot.services.matches import MatchRow, MatchStatus, build_record
 from cogs.access import check_readable
@@ -70,7 +71,7 @@ class MovesButton(
     """ "Moves" under a final board (`way` f: first page) and the pages' Previous/Next; anyone
     may read a match's public record, each reader privately."""
 
-    LABELS: Final = {"f": "Moves", "p": "◀ Earlier", "n": "Later ▶"}
+    LABELS: Final = {"f": tr("Moves"), "p": tr("◀ Earlier"), "n": tr("Later ▶")}
 
     def __init__(self, match_id: int, page: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(

@@ -39,7 +39,7 @@ async def full_record_text(bot: Boneyard, match_id: int) -> str:
 
 
 class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
-    action, label, emoji = "verify", "Verify dice", "🎲"
+    action, label, emoji = "verify", tr("Verify dice"), "🎲"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter_of(interaction).remember(interaction.user)

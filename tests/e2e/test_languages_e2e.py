@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import GAMES
-from tests.e2e.harness import Harness, unexpected_errors
+from tests.e2e.harness import Harness, challenge_match_id, unexpected_errors
 from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -78,8 +78,14 @@ async def test_each_person_sees_their_language_through_a_whole_game(
     players = {alice.id: alice, bob.id: bob}
     rng = random.Random(f"languages {game}")
     name = GAMES[game].info.name
-    match_id, _ = await harness.start_match(game, alice, bob, options=options)
+    challenge = await harness.challenge(game, alice, bob, options=options)
+    assert f"🎲 {alice.mention} desafia {bob.mention} para **{name}**!" in challenge.content  # public: the server's
+    match_id = challenge_match_id(challenge)
     mark = fake.mark()
+    click = await fake.click_button(challenge, f"boneyard:accept:{match_id}", user=bob)
+    await fake.wait_for_response(click)
+    await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
+    assert challenge.content.startswith(f"✅ {bob.mention} aceitou. A partida #{match_id} começa!"), challenge.content
 
     refused_out_of_turn = spectator_refused = False
     played = 0

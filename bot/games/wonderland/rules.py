@@ -12,6 +12,7 @@ from bot.games.wonderland.board import DDM, STANDARD, board_of
 from bot.games.wonderland.cards import parse_card
 from bot.games.wonderland.combat import PendingAttack
 from bot.games.wonderland.state import LIVES, POOL, WonderlandState
+from bot.i18n import tr
 
 HOW_TO_PLAY = """\
 **Wonderland** — Dungeon Dice Monsters with cards, dice and dominoes. Reduce the enemy Image (3 lives) to 0.
@@ -46,7 +47,9 @@ class WonderlandRules(Rules):
         key="wonderland",
         name="Wonderland",
         seat_names=("Orange", "Blue"),
-        blurb="Dungeon Dice Monsters with a poker deck, dice and dominoes: summon beings, lay paths, storm the Image.",
+        blurb=tr(
+            "Dungeon Dice Monsters with a poker deck, dice and dominoes: summon beings, lay paths, storm the Image."
+        ),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option("hidden_factors", "off", "on: factor pools and rolls are secret, the bot referees", ("off", "on")),
