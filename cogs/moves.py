@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.i18n import Text, tr
+from bot.i18n import Text, tr, translate
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT
 from bot.services.matches import (
     MatchRow,
@@ -27,9 +27,10 @@ from bot.services.matches import (
 )
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
-from cogs.common import DATABASE_AWAY, BoneyardCog, channel_match, presenter_of, service_of
+from cogs.common import DATABASE_AWAY, BoneyardCog, channel_match, presenter_of, sentence_of, service_of
 from cogs.out.presenter import channel_link
 from cogs.playing import announce_move, play_and_announce
+from cogs.speech import guild_locale, user_locale
 from cogs.ui import private
 from cogs.ui.buttons import ResignButton
 
@@ -111,7 +112,8 @@ class MovesCog(BoneyardCog):
             return
         except (IllegalMove, ServiceError) as error:
             if looks_like_move:
-                await message.reply(f"⚠️ {error}", mention_author=False)
+                said = translate(await guild_locale(self.bot, message.guild.id), sentence_of(error))
+                await message.reply(f"⚠️ {said}", mention_author=False)
             return
         except Exception as error:
             if database_unavailable(error):
@@ -128,7 +130,10 @@ class MovesCog(BoneyardCog):
         match is played instead of ignoring it (chatter that reads as no move stays unanswered)."""
         threads = await self.bot.service.threads_of(message.author.id, message.channel.id)
         if any(GAMES[r.game].info.move_pattern.match(text) for r in threads):
-            await message.reply(f"↪️ {where_played(threads)}", mention_author=False)
+            said = translate(
+                await guild_locale(self.bot, message.guild.id if message.guild else None), where_played(threads)
+            )
+            await message.reply(f"↪️ {said}", mention_author=False)
 
     async def _tell_database_away(self, message: discord.Message, text: str) -> None:
         """A message typed while the database is away: when it reads as a move of some game,
@@ -137,11 +142,16 @@ class MovesCog(BoneyardCog):
         if not any(rules.info.move_pattern.match(text) for rules in GAMES.values()):
             return
         log.warning("typed move in channel %d not played: the database is unavailable", message.channel.id)
+        guild_id = message.guild.id if message.guild else None
+        mine = await user_locale(self.bot, message.author.id, guild_id)
+        not_played = tr("(Your move in {link} was not played.)", link=message.jump_url)
         try:
-            await message.author.send(f"{DATABASE_AWAY}\n(Your move in {message.jump_url} was not played.)")
+            await message.author.send(f"{translate(mine, DATABASE_AWAY)}\n{translate(mine, not_played)}")
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
-                await message.reply(DATABASE_AWAY, mention_author=False)
+                await message.reply(
+                    translate(await guild_locale(self.bot, guild_id), DATABASE_AWAY), mention_author=False
+                )
 
     async def _refuse_secret(self, message: discord.Message, refusal: str) -> None:
         """A secret move typed in the channel: not played; its message is deleted when the bot
@@ -149,12 +159,14 @@ class MovesCog(BoneyardCog):
         repeats the move."""
         try:
             await message.delete()
-            done = "I deleted your message so your opponent cannot read it."
+            done = tr("I deleted your message so your opponent cannot read it.")
         except discord.HTTPException:
-            done = "Please delete your message: your opponent can read it."
+            done = tr("Please delete your message: your opponent can read it.")
+        locale = await guild_locale(self.bot, message.guild.id if message.guild else None)
+        said = tr("🤫 {who}: {refusal} {done}", who=message.author.mention, refusal=Text(refusal), done=done)
         try:
             await message.channel.send(
-                f"🤫 {message.author.mention}, {refusal[0].lower()}{refusal[1:]} {done}",
+                translate(locale, said),
                 allowed_mentions=discord.AllowedMentions(users=[message.author]),
             )
         except discord.HTTPException:

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
-from bot.i18n import tr
+from bot.i18n import tr, translate
 from bot.services.matches import MatchRow, StalePosition, Update, database_unavailable
 from cogs.acknowledge import answer
 from cogs.common import DATABASE_AWAY, USER_ERRORS, sentence_of
-from cogs.speech import say
+from cogs.speech import say, user_locale
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -104,7 +104,7 @@ async def announce_move(
     except Exception:
         reference = secrets.token_hex(3)
         log.exception("announcing match %d failed [ref %s]", update.match.id, reference)
-        reason = f"something went wrong on my side (reference `{reference}`)"
+        reason = tr("something went wrong on my side (reference `{reference}`)", reference=reference)
     if reason is None:
         bot.presenter.blocked_boards.posted(update.match.id)
         return True
@@ -124,10 +124,14 @@ async def board_not_posted(
     for user_id in row.seats or ():
         if not told.first_time(row.id, user_id):
             continue
+        locale = await user_locale(bot, user_id, row.guild_id)
+        said_reason = translate(locale, reason)
         if user_id == mover_id:
-            text = (
-                f"⚠️ Your move was saved, but I could not post the board in {where} ({reason}). "
-                "Ask a moderator to let me post there; `/board` shows the position meanwhile."
+            text = tr(
+                "⚠️ Your move was saved, but I could not post the board in {where} ({reason}). "
+                "Ask a moderator to let me post there; `/board` shows the position meanwhile.",
+                where=where,
+                reason=said_reason,
             )
             if interaction is not None:
                 try:
@@ -136,11 +140,15 @@ async def board_not_posted(
                 except discord.HTTPException:
                     log.info("could not tell %d ephemerally that the board is missing", user_id)
         else:
-            text = (
-                f"♟️ Your opponent moved in **{info.name}** (match #{row.id} in {where}), but I could not post "
-                f"the board there ({reason}). `/board` in that channel shows it; ask a moderator to let me post."
+            text = tr(
+                "♟️ Your opponent moved in **{game}** (match #{match} in {where}), but I could not post "
+                "the board there ({reason}). `/board` in that channel shows it; ask a moderator to let me post.",
+                game=info.name,
+                match=row.id,
+                where=where,
+                reason=said_reason,
             )
-        await _dm(bot, user_id, text)
+        await _dm(bot, user_id, translate(locale, text))
 
 
 async def _dm(bot: Boneyard, user_id: int, text: str) -> None:

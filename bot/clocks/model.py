@@ -34,6 +34,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from bot.i18n import tr
+
 Via = Literal["channel", "dm"]
 TimeoutPolicy = Literal["lose", "pass"]
 Kind = Literal["short", "long", "none"]
@@ -663,13 +665,17 @@ class ClockState:
         for left in control.move_reminders:
             key = f"move:{left:g}"
             if left < clock.budget and key not in sent:
-                events.append(Reminder(seat, key, f"{_spoken(left)} left", since + clock.move_left - left, control.via))
+                events.append(
+                    Reminder(
+                        seat, key, tr("{n} left", n=_spoken(left)), since + clock.move_left - left, control.via
+                    )
+                )
         if clock.hard:  # a draft's own limit: no reserve after it
             if "timeout" not in sent:
                 events.append(Timeout(seat, reserve_starts))
             return events
         if control.remind_on_reserve and clock.reserve > 0 and "reserve" not in sent:
-            events.append(Reminder(seat, "reserve", "entering reserve", reserve_starts, control.via))
+            events.append(Reminder(seat, "reserve", tr("entering reserve"), reserve_starts, control.via))
         if control.reserve_every and clock.reserve > 0:
             events.extend(self._reserve_reminders(seat, clock, reserve_starts, now))
         if "timeout" not in sent:
@@ -690,7 +696,7 @@ class ClockState:
             if level <= 1e-9 or key in clock.sent:
                 continue
             long = self.control.kind == "long"
-            label = f"{format_duration(level, long=long)} of reserve left"
+            label = tr("{time} of reserve left", time=format_duration(level, long=long))
             events.append(Reminder(seat, key, label, reserve_starts + (clock.reserve - level), self.control.via))
         return events
 

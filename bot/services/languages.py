@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bot.i18n import DEFAULT, Locale, from_discord, tr
 from bot.i18n.locales import known
-from bot.services.matches import ServiceError
+from bot.services.matches import ServiceError, database_unavailable
 from bot.store import Store
 from bot.store.languages import LanguageStore
 
@@ -36,13 +36,25 @@ class Languages:
         self._seen[user_id] = from_discord(discord_locale)
 
     async def user_choice(self, user_id: int) -> Locale | None:
+        """The user's stored choice (None: none, or the database is away: a refusal during an
+        outage must still be said, in the client's language)."""
         if user_id not in self._users:
-            self._users[user_id] = known(await self.store.user_language(user_id))
+            try:
+                self._users[user_id] = known(await self.store.user_language(user_id))
+            except Exception as error:
+                if not database_unavailable(error):
+                    raise
+                return None
         return self._users[user_id]
 
     async def guild_choice(self, guild_id: int) -> Locale | None:
         if guild_id not in self._guilds:
-            self._guilds[guild_id] = known(await self.store.guild_language(guild_id))
+            try:
+                self._guilds[guild_id] = known(await self.store.guild_language(guild_id))
+            except Exception as error:
+                if not database_unavailable(error):
+                    raise
+                return None
         return self._guilds[guild_id]
 
     async def for_user(self, user_id: int, client_locale: object = None, *, guild: Locale = DEFAULT) -> Locale:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
+from bot.i18n import tr, translate
 from bot.services.outbox import MATCH_RESULT, THREAD_ARCHIVE, Announcement
 from cogs.out.outbox import Act, Post, Renderer, board_update
 from cogs.speech import localize_view
@@ -43,8 +44,12 @@ async def render_result(bot: Boneyard, row: Announcement) -> Post | None:
     async def picture() -> discord.File:
         return await shown.board_file(match, update.public_view)
 
+    heading = translate(
+        await shown.public_locale(match),
+        tr("🏁 Match #{match} in <#{channel}>:", match=match.id, channel=match.channel_id),
+    )
     return Post(
-        f"🏁 Match #{match.id} in <#{match.channel_id}>:\n{text}"[:2000],
+        f"{heading}\n{text}"[:2000],
         picture,
         buttons,
         mentions=discord.AllowedMentions.none(),
