@@ -666,9 +666,7 @@ class ClockState:
             key = f"move:{left:g}"
             if left < clock.budget and key not in sent:
                 events.append(
-                    Reminder(
-                        seat, key, tr("{n} left", n=_spoken(left)), since + clock.move_left - left, control.via
-                    )
+                    Reminder(seat, key, tr("{n} left", n=_spoken(left)), since + clock.move_left - left, control.via)
                 )
         if clock.hard:  # a draft's own limit: no reserve after it
             if "timeout" not in sent:

@@ -356,17 +356,18 @@ class DomineeringState(GameState):
             return Outcome(frozenset(), tr("The pool is empty: the game is a draw."))
         black, white = len(self.kept[0]), len(self.kept[1])
         winner = 0 if black < white else 1
-        tie = " (a tie goes to White, the second player)" if black == white else ""
-        return Outcome(
-            frozenset((winner,)),
-            tr(
-                "The pool is empty: Black kept {black} unplayable tiles, White {white}{tie}.",
+        if black == white:
+            reason = tr(
+                "The pool is empty: Black kept {black} unplayable tiles, White {white} (a tie goes to White, "
+                "the second player).",
                 black=black,
                 white=white,
-                tie=tie,
-            ),
-            scores=(black, white),
-        )
+            )
+        else:
+            reason = tr(
+                "The pool is empty: Black kept {black} unplayable tiles, White {white}.", black=black, white=white
+            )
+        return Outcome(frozenset((winner,)), reason, scores=(black, white))
 
     def _copy(self, **changes: Any) -> Self:
         fields: dict[str, Any] = {

@@ -791,15 +791,21 @@ class DominoWarsState(GameState):
     def _finish(self) -> None:
         scores = self.scores()
         names = SEAT_NAMES
-        tally = f"{names[0]} shows {scores[0]} squares, {names[1]} {scores[1]}."
+        tally = {"first": names[0], "shown": scores[0], "second": names[1], "other": scores[1]}
         if scores[0] != scores[1]:
             winner = 0 if scores[0] > scores[1] else 1
-            self._outcome = Outcome(frozenset((winner,)), f"Neither player can place. {tally}", scores)
+            reason = tr("Neither player can place. {first} shows {shown} squares, {second} {other}.", **tally)
+            self._outcome = Outcome(frozenset((winner,)), reason, scores)
         elif self.tie_holder is not None:
-            reason = f"Neither player can place. {tally} Tie Advantage breaks the tie."
+            reason = tr(
+                "Neither player can place. {first} shows {shown} squares, {second} {other}. "
+                "Tie Advantage breaks the tie.",
+                **tally,
+            )
             self._outcome = Outcome(frozenset((self.tie_holder,)), reason, scores)
         else:
-            self._outcome = Outcome(frozenset(), f"Neither player can place. {tally} A draw.", scores)
+            reason = tr("Neither player can place. {first} shows {shown} squares, {second} {other}. A draw.", **tally)
+            self._outcome = Outcome(frozenset(), reason, scores)
         self.phase = "over"
 
     def _record(self, seat: int, notation: str) -> None:

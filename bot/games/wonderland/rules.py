@@ -46,7 +46,7 @@ class WonderlandRules(Rules):
     info = GameInfo(
         key="wonderland",
         name="Wonderland",
-        seat_names=("Orange", "Blue"),
+        seat_names=(tr("Orange"), tr("Blue")),
         blurb=tr(
             "Dungeon Dice Monsters with a poker deck, dice and dominoes: summon beings, lay paths, storm the Image."
         ),

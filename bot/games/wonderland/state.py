@@ -81,7 +81,7 @@ ABILITY_LIST_MAX: Final = 9
 POOL, DICE, ROLL, ACTION, DEFENCE = "pool", "dice", "roll", "action", "defence"
 _F = {kind: i for i, kind in enumerate(FACTORS)}
 Factors = tuple[int, int, int, int, int]
-SEAT_NAMES: Final = ("Orange", "Blue")
+SEAT_NAMES: Final = (tr("Orange"), tr("Blue"))
 
 _FIELDS: Final = (
     "options",
@@ -735,7 +735,7 @@ class WonderlandState(GameState):
         names = SEAT_NAMES
         zero = [s for s in (0, 1) if self.lives[s] == 0]
         if len(zero) == 2:
-            return Outcome(frozenset(), "Both Images fell in the same turn.", self.lives)
+            return Outcome(frozenset(), tr("Both Images fell in the same turn."), self.lives)
         if zero:
             return Outcome(
                 frozenset((opponent(zero[0]),)),
