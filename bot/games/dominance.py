@@ -100,7 +100,8 @@ _ROLL = re.compile(r"^roll\s*((?:\d[\s,\-]*)+)$")
 _LAYOUT = re.compile(r"^layout\s+(.+)$")
 _DONE = frozenset(("done", "pass", "end"))
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Dominance** — dice light up the Battlefield; send every enemy stone to the Underworld.
 • The **Battlefield** is the 21 tiles without a blank, laid at random in 7 rows of 3: a 6×7
   board of spaces a1–f7, each worth its half's number. The **Underworld** is a line
@@ -120,6 +121,7 @@ HOW_TO_PLAY = """\
      `enter d4`, capturing whatever stands there.
 • A phase with nothing to do is skipped. You lose as soon as none of your stones is on
   the Battlefield. Draw after 500 turns (option `turn_limit`)."""
+)
 
 
 class DominanceState(GameState):

@@ -77,7 +77,8 @@ Plan = tuple[int, int, int, int, Step, Step]  # first from, first to, second fro
 _MOVE = re.compile(r"^([a-z]\d{1,2})\s*[-x]?\s*([a-z]\d{1,2})\s*[,;/]?\s*([a-z]\d{1,2})\s*[-x]?\s*([a-z]\d{1,2})$")
 _DRAW = re.compile(r"^draw\s+(.+)$")
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Domineering** — hem your opponent in on a board with no edges.
 • The 8×8 board wraps around: leave one edge and you come back in on the opposite one.
 • Black (first) starts on d4 and e5, White on h1 and a8. The 28 dominoes of a double-six
@@ -93,6 +94,7 @@ HOW_TO_PLAY = """\
 Options: `pieces=4` (`setup=centre` or `diagonal`; move any two of your four pieces),
 `unplayable=keep` (a stuck player plays `keep`, keeps the tile face up and play goes on;
 when the pool is empty, fewer kept tiles wins, a tie goes to White)."""
+)
 
 
 def _distances(number: int) -> range:

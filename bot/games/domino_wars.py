@@ -93,7 +93,8 @@ _WORD_TILE = re.compile(r"^(pick|recycle|top|discard)\s+(.+)$")
 _FIRST = re.compile(r"^first\s+(me|you|0|1)$")
 _SHUFFLE = re.compile(r"^shuffle\s+([01])((?:\s+\S+)*)$")
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Domino Wars** — draft eight dominoes in secret, then cover more of a 4×4 board.
 • **First player**: random, or chosen by the `tie` holder (`first me` / `first you`). The first
   player places **vertically** only, the second **horizontally** only.
@@ -111,6 +112,7 @@ HOW_TO_PLAY = """\
 • The game ends when neither player can place. Most squares showing your number wins.
 Items (match options, per seat): `repeat` (one tile may be drafted twice; optional), `mulligan`
 (`mulligan` / `keep` your opening hand, up to twice), `tie` (choose the first player, win ties)."""
+)
 
 
 def _holders(value: OptionValue) -> frozenset[int]:

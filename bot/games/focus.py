@@ -61,7 +61,8 @@ SQUARE_NAMED = {NAMES[i]: i for i in SQUARES}
 _MOVE = re.compile(r"^([a-z]\d+)\s*[-x ]?\s*([a-z]\d+)$")
 _DROP = re.compile(r"^(?:\*|drop\s+)\s*([a-z]\d+)$")
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Focus** — control every stack.
 • A stack belongs to whoever's piece is on top. On your turn, move or drop.
 • **Move** the top *k* pieces of one of your stacks exactly *k* squares in a straight line
@@ -75,6 +76,7 @@ HOW_TO_PLAY = """\
 Options: `setup=drop` (players place their pieces first), `drops=restricted` (drops only on
 empty squares or your own stacks), `ply_limit=N` (draw after N plies, single moves of
 either player)."""
+)
 
 
 def _start_board() -> tuple[str, ...]:
