@@ -15,12 +15,13 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
-from bot.i18n import LANGUAGE_NAMES, tr, tr_n
+from bot.i18n import LANGUAGE_NAMES, tr, tr_n, translate
 from bot.services.languages import AUTOMATIC
 from bot.services.matches import VENUES, Offered, ServiceError
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, service_of
 from cogs.playing import announce_move
+from cogs.speech import guild_locale, reader_locale
 from cogs.ui.lobby_buttons import (
     LOBBY_ITEMS,
     AcceptButton,
@@ -73,7 +74,15 @@ class LobbyCog(BoneyardCog):
             info = GAMES[row.game].info
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                    content=f"⌛ <@{row.challenger_id}>'s challenge to **{info.name}** (#{row.id}) expired.",
+                    content=translate(
+                        await guild_locale(self.bot, row.guild_id),
+                        tr(
+                            "⌛ <@{challenger}>'s challenge to **{game}** (#{match}) expired.",
+                            challenger=row.challenger_id,
+                            game=info.name,
+                            match=row.id,
+                        ),
+                    ),
                     view=None,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -90,14 +99,22 @@ class LobbyCog(BoneyardCog):
         if not found:
             await answer(interaction, tr("No open challenges here. Start one with `/play`."), ephemeral=True)
             return
+        locale = await reader_locale(interaction)
         lines, view = [], discord.ui.View(timeout=None)
         for row, placement in found:
             info = GAMES[row.game].info
-            who = f"<@{row.opponent_id}>" if row.opponent_id else "anyone"
-            deadline = f", expires <t:{int(placement.expires_at)}:R>" if placement.expires_at else ""
-            lines.append(
-                f"• #{row.id} **{info.name}**: <@{row.challenger_id}> → {who} in <#{row.channel_id}>{deadline}"
+            who = f"<@{row.opponent_id}>" if row.opponent_id else tr("anyone")
+            line = tr(
+                "• #{match} **{game}**: <@{challenger}> → {who} in <#{channel}>",
+                match=row.id,
+                game=info.name,
+                challenger=row.challenger_id,
+                who=who,
+                channel=row.channel_id,
             )
+            if placement.expires_at:
+                line = tr("{line}, expires <t:{at}:R>", line=line, at=int(placement.expires_at))
+            lines.append(translate(locale, line))
             mine = row.challenger_id == interaction.user.id
             if len(view.children) >= 25:
                 continue

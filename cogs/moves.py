@@ -30,7 +30,7 @@ from cogs.authority import moderates
 from cogs.common import DATABASE_AWAY, BoneyardCog, channel_match, presenter_of, sentence_of, service_of
 from cogs.out.presenter import channel_link
 from cogs.playing import announce_move, play_and_announce
-from cogs.speech import guild_locale, user_locale
+from cogs.speech import guild_locale, localize_view, reader_locale, user_locale
 from cogs.ui import private
 from cogs.ui.buttons import ResignButton
 
@@ -222,16 +222,19 @@ class MovesCog(BoneyardCog):
         shown = presenter_of(interaction)
         shown.dms_reopened(interaction.user.id, row.id)
         controls = await shown.controls(row, interaction.user.id, seat, view)
-        files = await shown.private_files(row, view, with_board=controls is not None)
-        text = "Your private view (only you can see this)."
+        locale = await reader_locale(interaction)
+        files = await shown.private_files(row, view, with_board=controls is not None, locale=locale)
+        text = translate(
+            locale,
+            tr("Your private view (only you can see this).")
+            if files
+            else tr("Your private view (only you can see this). Nothing is hidden right now."),
+        )
         summary = private.summary(row.game, view)
         if summary:
-            text += "\n" + summary
-        extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-        if not files:
-            await interaction.followup.send(text + " Nothing is hidden right now.", ephemeral=True, **extra)
-        else:
-            await interaction.followup.send(text, files=files, ephemeral=True, **extra)
+            text += "\n" + translate(locale, summary)
+        extra: dict[str, Any] = {"view": localize_view(controls, locale)} if controls is not None else {}
+        await interaction.followup.send(text, files=files, ephemeral=True, **extra)
 
     @app_commands.command(name="resign", description="Resign this channel's match.")
     @app_commands.guild_only()
@@ -255,10 +258,20 @@ class MovesCog(BoneyardCog):
         update = await service.abort(row.id, interaction.user.id, moderator=moderator)
         if update is None:
             other = [u for u in (row.seats or ()) if u != interaction.user.id]
+            who = interaction.user.mention
+            asked = (
+                tr(
+                    "{who} asks to abort match #{match}. <@{other}>, use `/abort` too to agree.",
+                    who=who,
+                    match=row.id,
+                    other=other[0],
+                )
+                if other
+                else tr("{who} asks to abort match #{match}.", who=who, match=row.id)
+            )
             await answer(
                 interaction,
-                f"{interaction.user.mention} asks to abort match #{row.id}. "
-                + (f"<@{other[0]}>, use `/abort` too to agree." if other else ""),
+                asked,
                 allowed_mentions=discord.AllowedMentions(users=True),
                 ephemeral=False,
             )
@@ -273,7 +286,8 @@ class MovesCog(BoneyardCog):
             await answer(interaction, tr("You have no running matches. Start one with `/play`."), ephemeral=True)
             return
         service = service_of(interaction)
-        lines = [await _match_line(service, row, interaction.user.id) for row in rows[:20]]
+        locale = await reader_locale(interaction)
+        lines = [translate(locale, await _match_line(service, row, interaction.user.id)) for row in rows[:20]]
         await answer(interaction, "\n".join(lines), ephemeral=True)
 
     match = app_commands.Group(name="match", description="About this channel's match.", guild_only=True)
@@ -284,18 +298,26 @@ class MovesCog(BoneyardCog):
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         info = GAMES[row.game].info
-        embed = discord.Embed(title=f"{info.name} · match #{row.id}", description=info.blurb)
+        locale = await reader_locale(interaction)
+
+        def say(text: str) -> str:
+            return translate(locale, text)
+
+        embed = discord.Embed(
+            title=say(tr("{game} · match #{match}", game=info.name, match=row.id)), description=say(info.blurb)
+        )
         if row.seats:
             for seat, user_id in enumerate(row.seats):
-                embed.add_field(name=info.seat_names[seat], value=f"<@{user_id}>")
-        embed.add_field(name="Status", value=row.status)
+                embed.add_field(name=say(info.seat_names[seat]), value=f"<@{user_id}>")
+        embed.add_field(name=say(tr("Status")), value=row.status)
         public_moves = sum(
             1 for move in await service.log(row.id) if move.public and move.seat not in (ENDING_SEAT, COMPLETION_SEAT)
         )
-        embed.add_field(name="Moves everyone knows", value=str(public_moves))
+        embed.add_field(name=say(tr("Moves everyone knows")), value=str(public_moves))
         if row.options:
-            embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)
-        embed.add_field(name="Seed hash (sha256)", value=f"`{row.seed_hash}`", inline=False)
+            options = " ".join(f"`{k}={v}`" for k, v in row.options.items())
+            embed.add_field(name=say(tr("Options")), value=options, inline=False)
+        embed.add_field(name=say(tr("Seed hash (sha256)")), value=f"`{row.seed_hash}`", inline=False)
         await answer(interaction, embed=embed, ephemeral=True)
 
 
@@ -308,23 +330,39 @@ async def _match_line(service: MatchService, row: MatchRow, user_id: int) -> str
     know of each of their matches at a glance."""
     info = GAMES[row.game].info
     link = channel_link(row)
+    game, match = info.name, row.id
     if row.status == MatchStatus.CHALLENGE or row.seats is None:
         towards = row.opponent_id if row.challenger_id == user_id else row.challenger_id
-        who = f" with <@{towards}>" if towards is not None else " (open to anyone)"
-        return f"• **{info.name}** #{row.id} — challenge{who} — {link}"
+        if towards is not None:
+            return tr(
+                "• **{game}** #{match} — challenge with <@{towards}> — {link}",
+                game=game,
+                match=match,
+                towards=towards,
+                link=link,
+            )
+        return tr("• **{game}** #{match} — challenge (open to anyone) — {link}", game=game, match=match, link=link)
     opponent = row.seats[1] if row.seats[0] == user_id else row.seats[0]
     turn = [s for s in (await service.view(row.id, None)).get("turn", []) if s in (0, 1)]
     if row.seat_of(user_id) in turn:
-        whose = "**your turn**"
+        whose = tr("**your turn**")
     elif turn:
-        whose = f"<@{row.seats[turn[0]]}>'s turn"
+        whose = tr("<@{player}>'s turn", player=row.seats[turn[0]])
     else:
-        whose = "waiting"
+        whose = tr("waiting")
     clock = clock_of(row)
     left = ""
     if clock is not None and turn and not clock.paused:
         shown = clock.display(turn[0], service.now())
         left = f" (⏱ {shown})" if shown else ""
     elif clock is not None and clock.paused:
-        left = " (clock paused)"
-    return f"• **{info.name}** #{row.id} vs <@{opponent}> — {whose}{left} — {link}"
+        left = tr(" (clock paused)")
+    return tr(
+        "• **{game}** #{match} vs <@{opponent}> — {whose}{left} — {link}",
+        game=game,
+        match=match,
+        opponent=opponent,
+        whose=whose,
+        left=left,
+        link=link,
+    )
