@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
-from bot.i18n import tr
+from bot.i18n import DEFAULT, Locale, tr, translate
 from bot.records.format import format_record
 from bot.services.matches import MatchRow, NoMatchHere, ServiceError, build_record, job_for
 from cogs.access import check_readable, history_scope
@@ -32,6 +32,7 @@ from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, channel_match, presenter_of, report_error
 from cogs.out.presenter import channel_link
 from cogs.play import GAME_CHOICES
+from cogs.speech import localize_view, reader_locale, say
 from cogs.ui.moves_list import LAST_PAGE, MovesButton, moves_page
 from cogs.ui.verify_button import VerifyButton
 from renderers.replay_frames import render_replay
@@ -70,14 +71,26 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
 def _outcome_word(row: MatchRow, member_id: int) -> str:
     winners = (row.outcome or {}).get("winners") or []
     if not winners:
-        return "🤝 draw"
-    return "🏆 won" if row.seats is not None and row.seats[winners[0]] == member_id else "💀 lost"
+        return tr("🤝 draw")
+    return tr("🏆 won") if row.seats is not None and row.seats[winners[0]] == member_id else tr("💀 lost")
 
 
 async def history_page(
-    bot: Boneyard, member_id: int, member_name: str, game: str, page: int, *, guild_id: int | None
+    bot: Boneyard,
+    member_id: int,
+    member_name: str,
+    game: str,
+    page: int,
+    *,
+    guild_id: int | None,
+    locale: Locale = DEFAULT,
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """One page of `member_id`'s finished matches played in `guild_id`'s server (None: all)."""
+    """One page of `member_id`'s finished matches played in `guild_id`'s server (None: all),
+    in `locale` (the asker's)."""
+
+    def say(text: str) -> str:
+        return translate(locale, text)
+
     rows = await bot.service.history(
         member_id,
         game=None if game == ALL_GAMES else game,
@@ -85,25 +98,34 @@ async def history_page(
         offset=page * PAGE_SIZE,
         limit=PAGE_SIZE + 1,
     )
-    title = f"{member_name} — finished matches" + ("" if game == ALL_GAMES else f" of {GAMES[game].info.name}")
-    embed = discord.Embed(title=title)
+    if game == ALL_GAMES:
+        title = tr("{name} — finished matches", name=member_name)
+    else:
+        title = tr("{name} — finished matches of {game}", name=member_name, game=GAMES[game].info.name)
+    embed = discord.Embed(title=say(title))
     if not rows:
-        embed.description = "No finished matches yet." if page == 0 else "No more matches."
+        embed.description = say(tr("No finished matches yet.") if page == 0 else tr("No more matches."))
     lines = []
     for row, changes in rows[:PAGE_SIZE]:
         assert row.seats is not None
         opponent = row.seats[1] if row.seats[0] == member_id else row.seats[0]
         change = next((after - before for user, before, after in changes if user == member_id), None)
-        rating = f" · rating {change:+.0f}" if change is not None else " · unrated"
-        reason = (row.outcome or {}).get("reason", "")
-        lines.append(
-            f"**#{row.id} {GAMES[row.game].info.name}** vs {await bot.presenter.name(opponent)} · "
-            f"{_outcome_word(row, member_id)}{rating} · <t:{int(row.updated_at)}:d> · [channel]({channel_link(row)})\n"
-            f"  _{reason}_"
+        rating = say(tr(" · rating {change}", change=f"{change:+.0f}") if change is not None else tr(" · unrated"))
+        reason = say((row.outcome or {}).get("reason", ""))
+        line = tr(
+            "**#{match} {game}** vs {opponent} · {result}{rating} · <t:{at}:d> · [channel]({link})",
+            match=row.id,
+            game=GAMES[row.game].info.name,
+            opponent=await bot.presenter.name(opponent),
+            result=_outcome_word(row, member_id),
+            rating=rating,
+            at=int(row.updated_at),
+            link=channel_link(row),
         )
+        lines.append(f"{say(line)}\n  _{reason}_")
     if lines:
         embed.description = "\n".join(lines)
-    embed.set_footer(text=f"Page {page + 1} · /export or /replay a match by its number")
+    embed.set_footer(text=say(tr("Page {page} · /export or /replay a match by its number", page=page + 1)))
     previous, following = page > 0, len(rows) > PAGE_SIZE
     if not previous and not following:
         return embed, None
@@ -148,7 +170,11 @@ class HistoryPageButton(
                 raise ServiceError(tr("That list is out of date; run `/history` again."))
             scope = history_scope(interaction, self.member_id)
             name = await bot.presenter.name(self.member_id)
-            embed, view = await history_page(bot, self.member_id, name, self.game, self.page, guild_id=scope)
+            locale = await reader_locale(interaction)
+            embed, view = await history_page(
+                bot, self.member_id, name, self.game, self.page, guild_id=scope, locale=locale
+            )
+            localize_view(view, locale)
         except Exception as error:
             await report_error(interaction, error)
             return
@@ -214,11 +240,19 @@ class RecordsCog(BoneyardCog):
             raise ServiceError(tr("That replay came out too large to attach; please tell the bot's admin."))
         info = GAMES[row.game].info
         if not job.ended:
-            when = "so far, public information only"
+            said = tr(
+                "🎞️ Replay of match #{match} ({game}): so far, public information only.", match=row.id, game=info.name
+            )
+        elif info.has_private_info:
+            said = tr(
+                "🎞️ Replay of match #{match} ({game}): the whole match, hidden information revealed at the end.",
+                match=row.id,
+                game=info.name,
+            )
         else:
-            when = "the whole match" + (", hidden information revealed at the end" if info.has_private_info else "")
+            said = tr("🎞️ Replay of match #{match} ({game}): the whole match.", match=row.id, game=info.name)
         await interaction.followup.send(
-            f"🎞️ Replay of match #{row.id} ({info.name}): {when}.",
+            await say(interaction, said),
             file=discord.File(io.BytesIO(gif), filename=f"boneyard-replay-{row.id}.gif"),
             ephemeral=True,
         )
@@ -237,7 +271,13 @@ class RecordsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         scope = history_scope(interaction, who.id)
         embed, view = await history_page(
-            self.bot, who.id, who.display_name, game.value if game else ALL_GAMES, 0, guild_id=scope
+            self.bot,
+            who.id,
+            who.display_name,
+            game.value if game else ALL_GAMES,
+            0,
+            guild_id=scope,
+            locale=await reader_locale(interaction),
         )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         await answer(interaction, embed=embed, ephemeral=True, **extra)
