@@ -75,11 +75,13 @@ while the seat must still pick, were drawn from the seed (`chance_rng(seed, <thi
 `rng.choice(sorted(legal picks))` each), and the checker redraws them.
 `<ply> end <how>` ends a match outside the game's rules, and is then its last line:
 `end resign <seat>`, `end timeout <seat> <clock>` (the loser's stopped clock, e.g. `0:00` or
-`0:00+0:00`, `-` without a clock), `end draw agreed`, `end abort` (both players agreed) or
+`0:00+0:00`; `-` without a clock, or when not known), `end draw agreed`, `end abort` (both players agreed) or
 `end abort moderator`.  Why a line and not only the header: the header is the exporter's
 word, the lines are what the checker replays, so a result must follow from the lines alone
 (`bot.records.verify`).  Records written before these lines existed have none; the checker
-then cannot prove an ending the moves do not reach, and says so.
+then cannot prove an ending the moves do not reach, and says so.  The bot's own database got
+the line of every such match whose stored outcome proves it (store migration 8, with the clock
+reading `-`), so exporting the match again gives a record that proves its ending.
 """
 
 from __future__ import annotations
