@@ -315,3 +315,28 @@ async def test_a_seat_draw_is_a_line_naming_the_challenger_and_rechecked(service
     await service.resign(chosen, ALICE)
     row = await service.get(chosen)
     assert build_record(row, await service.store.moves(chosen), ("alice", "bob")).seat_draw is None
+
+
+@pytest.mark.parametrize("how", ["resign", "timeout", "abort"])
+async def test_a_takeback_asked_before_the_end_cannot_be_granted_after_it(service: MatchService, how: str) -> None:
+    """A request standing when the match ends is dead: granting it is refused, the log keeps
+    its ending line last, and the record still holds."""
+    match_id = await start_match(service, "focus", seat_pref="first", ply_limit="400")
+    await play_randomly(service, match_id, random.Random(f"late-{how}"), max_moves=6)
+    agreements = Agreements(service)
+    row = await service.get(match_id)
+    assert row.status == "active" and row.seats is not None
+    asker = row.seats[0] if any(m.seat == 0 for m in await service.store.moves(match_id)) else row.seats[1]
+    await agreements.request_takeback(match_id, asker)
+    if how == "resign":
+        await service.resign(match_id, asker)
+    elif how == "timeout":
+        await service.claim_timeout(match_id, row.seats.index(asker))
+    else:
+        await service.abort(match_id, 4242, moderator=True)
+    logged = await service.store.moves(match_id)
+    other = row.seats[1 - row.seats.index(asker)]
+    with pytest.raises(ServiceError):
+        await agreements.answer_takeback(match_id, other, accept=True)
+    assert await service.store.moves(match_id) == logged and logged[-1].seat == ENDING_SEAT
+    assert verify_text(format_record(build_record(await service.get(match_id), logged, ("alice", "bob")))).ok
