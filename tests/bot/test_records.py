@@ -18,6 +18,7 @@ from bot.services.matches import Agreements, MatchService, Offered, ServiceError
 from bot.verify import main as verify_main
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import play_randomly, start_match
+from tests.bot.test_fair_dice_readme import rederive
 from tests.games.playout import PLAYOUT_OPTIONS, step
 
 NASTY = string.ascii_letters + string.digits + ' "\\\n\t{}[]=-_é🎲'
@@ -307,6 +308,8 @@ async def test_a_seat_draw_is_a_line_naming_the_challenger_and_rechecked(service
     holds = verify_text(text)
     assert holds.ok and "chance moves and the seat draw are the ones the revealed seed gives" in holds.sentence
     assert record.seed is not None and chance_rng(record.seed, -1).randrange(2) == seat
+    seeded = rederive(text)  # the README's words alone give the service's seat line and dice
+    assert seeded[0] == (-1, line.split(" ", 2)[2], line.split(" ", 2)[2]) and all(r == d for _, r, d in seeded)
     lied = verify_text(text.replace(line, f"-1 seats challenger {ALICE} seat {1 - seat}"))
     assert not lied.ok and lied.sentence.startswith("Ply -1: ") and f"the seed draws seat {seat}" in lied.sentence
     other = verify_text(text.replace(line, f"-1 seats challenger {BOB} seat {seat}"))
