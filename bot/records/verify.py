@@ -195,12 +195,20 @@ def _verify(record: Record) -> Verdict:
     played = sum(records for _, _, records in in_force)
     withdrawn = sum(1 for m in moves if is_play(m)) - played
     also = f" (and the {withdrawn} withdrawn by takebacks were legal when played)" if withdrawn else ""
-    seats = " and the seat draw" if record.seat_draw is not None else ""
     return Verdict(
         True,
-        f"The {_version(record)}record of {number} holds: all {played} moves are legal{also} and all {chance} "
-        f"chance moves{seats} are the ones the revealed seed gives{_ended(ending, state)}{_older(record)}.",
+        f"The {_version(record)}record of {number} holds: all {played} moves are legal{also} and "
+        f"{_seeded(chance, record.seat_draw is not None)}{_ended(ending, state)}{_older(record)}.",
     )
+
+
+def _seeded(chance: int, seat_draw: bool) -> str:
+    """What the seed was found to give: the chance moves and the seat draw, as there are."""
+    if chance:
+        return (
+            f"all {chance} chance moves{' and the seat draw' if seat_draw else ''} are the ones the revealed seed gives"
+        )
+    return "the seat draw is the one the revealed seed gives" if seat_draw else "there are no chance moves"
 
 
 def _version(record: Record) -> str:
@@ -235,8 +243,8 @@ def _seat_draw_disagrees(record: Record) -> str | None:
         return f"{line} seats the challenger in seat {record.seat_draw}, but the seed draws seat {drawn}."
     seated = record.player_ids[record.seat_draw]
     if seated != record.challenger_id:
-        held = f"`Player{record.seat_draw}Id` is {seated}" if seated is not None else f"no `Player{record.seat_draw}Id`"
-        return f"{line} names the challenger of seat {record.seat_draw}, but the header has {held}."
+        held = f"'s `Player{record.seat_draw}Id` is {seated}" if seated is not None else " names nobody there"
+        return f"{line} names the challenger of seat {record.seat_draw}, but the header{held}."
     return None
 
 

@@ -313,7 +313,11 @@ async def test_a_seat_draw_is_a_line_naming_the_challenger_and_rechecked(service
     lied = verify_text(text.replace(line, f"-1 seats challenger {ALICE} seat {1 - seat}"))
     assert not lied.ok and lied.sentence.startswith("Ply -1: ") and f"the seed draws seat {seat}" in lied.sentence
     other = verify_text(text.replace(line, f"-1 seats challenger {BOB} seat {seat}"))
-    assert not other.ok and other.sentence.startswith("Ply -1: ") and f"`Player{seat}Id` is {ALICE}" in other.sentence
+    assert (
+        not other.ok
+        and other.sentence.startswith("Ply -1: ")
+        and f"the header's `Player{seat}Id` is {ALICE}." in other.sentence
+    )
     chosen = await start_match(service, "dominance", seat_pref="first")
     await service.resign(chosen, ALICE)
     row = await service.get(chosen)
