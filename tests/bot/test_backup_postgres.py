@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from bot.store.copy import TABLES, counts
 from tests.bot.test_backup import moves_and_version
 from tests.bot.test_migrate import _community
 from tests.bot.test_startup import HANG
+from tests.clean_environment import clean_environment
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
 
@@ -30,7 +30,7 @@ async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
         "backup",
         *target,
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_URL": url},
+        env=clean_environment(DATABASE_URL=url),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )

@@ -1,4 +1,4 @@
-"""Who is spoken to in which language, stored in both backends (migration 8)."""
+"""Who is spoken to in which language, stored in both backends (migration 9)."""
 
 from __future__ import annotations
 
