@@ -42,6 +42,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import tr
 from bot.tournaments import Format, Pairing, Player, Standing, Tournament
 from bot.tournaments.brackets import FINAL, LOSERS, MAIN, RESET, WINNERS
 from bot.tournaments.model import BYE, FORFEIT, HOST, PLAYED, UNNEEDED
@@ -201,28 +202,30 @@ class Event:
 def round_names(t: Tournament) -> dict[int, str]:
     """A human name for the round of every pairing ("Semi-finals", "Losers R3", "Grand final")."""
     if not t.format.is_bracket:
-        return {p.id: f"Round {p.round}" for p in t.pairings}
+        return {p.id: tr("Round {n}", n=p.round) for p in t.pairings}
     last = {
         kind: max((p.round for p in t.pairings if p.bracket == kind), default=0) for kind in (MAIN, WINNERS, LOSERS)
     }
-    names = {}
+    names: dict[int, str] = {}
     for p in t.pairings:
         if t.format is Format.DEATHMATCH:
-            names[p.id] = "Deathmatch"
+            names[p.id] = tr("Deathmatch")
         elif p.bracket == MAIN:
             names[p.id] = _main_round_name(p.round, last[MAIN])
         elif p.bracket == WINNERS:
-            names[p.id] = "Winners final" if p.round == last[WINNERS] else f"Winners R{p.round}"
+            names[p.id] = tr("Winners final") if p.round == last[WINNERS] else tr("Winners R{n}", n=p.round)
         elif p.bracket == LOSERS:
-            names[p.id] = "Losers final" if p.round == last[LOSERS] else f"Losers R{p.round}"
+            names[p.id] = tr("Losers final") if p.round == last[LOSERS] else tr("Losers R{n}", n=p.round)
         else:
-            names[p.id] = "Grand final" if p.bracket == FINAL else "Bracket reset"
+            names[p.id] = tr("Grand final") if p.bracket == FINAL else tr("Bracket reset")
     return names
 
 
 def _main_round_name(number: int, last: int) -> str:
     from_end = last - number
-    return ("Final", "Semi-finals", "Quarter-finals")[from_end] if from_end < 3 else f"Round {number}"
+    return (
+        (tr("Final"), tr("Semi-finals"), tr("Quarter-finals"))[from_end] if from_end < 3 else tr("Round {n}", n=number)
+    )
 
 
 def _games_won(pairing: Pairing, player: int) -> int:

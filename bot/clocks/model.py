@@ -87,13 +87,13 @@ class TimeControl:
     def __post_init__(self) -> None:
         durations = [self.per_move, self.reserve, self.draft_time, self.reserve_every, *self.move_reminders]
         if any(d is not None and (d < 0 or not math.isfinite(d)) for d in durations):
-            raise InvalidTimeControl("Times must be zero or more.")
+            raise InvalidTimeControl(tr("Times must be zero or more."))
         if self.per_move is not None and self.per_move <= 0:
-            raise InvalidTimeControl("The time per move must be more than zero.")
+            raise InvalidTimeControl(tr("The time per move must be more than zero."))
         if self.draft_time is not None and self.draft_time <= 0:
-            raise InvalidTimeControl("The draft time must be more than zero.")
+            raise InvalidTimeControl(tr("The draft time must be more than zero."))
         if self.reserve_every is not None and self.reserve_every <= 0:
-            raise InvalidTimeControl("The reserve reminder interval must be more than zero.")
+            raise InvalidTimeControl(tr("The reserve reminder interval must be more than zero."))
 
     @classmethod
     def custom(
@@ -233,9 +233,11 @@ def parse_duration(text: str) -> float:
     compact = raw.replace(" ", "")
     parts = list(_DURATION_PART.finditer(compact))
     if not compact or not parts or "".join(p.group(0) for p in parts) != compact:
-        raise InvalidTimeControl(f"`{text.strip()[:20]}` is not a duration; write e.g. `90s`, `5m`, `1:30` or `24h`.")
+        raise InvalidTimeControl(
+            tr("`{strip}` is not a duration; write e.g. `90s`, `5m`, `1:30` or `24h`.", strip=text.strip()[:20])
+        )
     if len(parts) > 1 and any(p.group(2) is None for p in parts):
-        raise InvalidTimeControl(f"Give every number in `{text.strip()[:20]}` a unit (d, h, m or s).")
+        raise InvalidTimeControl(tr("Give every number in `{strip}` a unit (d, h, m or s).", strip=text.strip()[:20]))
     return sum(float(p.group(1)) * _UNIT_SECONDS[(p.group(2) or "m")[0].lower()] for p in parts)
 
 
@@ -250,7 +252,7 @@ def parse_time_control(text: str) -> TimeControl:
     """
     words = text.strip().lower().split()
     if not words:
-        raise InvalidTimeControl("Give a time control: blitz, rapid, daily, none, or e.g. `2m+5m`.")
+        raise InvalidTimeControl(tr("Give a time control: blitz, rapid, daily, none, or e.g. `2m+5m`."))
     head, *settings = words
     if head in PRESETS:
         control = PRESETS[head]
@@ -272,11 +274,16 @@ def parse_time_control(text: str) -> TimeControl:
             control = control.with_options(reserve_every=None if value == "off" else parse_duration(value))
         else:
             raise InvalidTimeControl(
-                f"Unknown clock setting `{setting[:20]}`; use e.g. `draft=2m`, `timeout=pass`,"
-                " `remind=30s,10s` or `every=1m` (`off` turns reminders off)."
+                tr(
+                    (
+                        "Unknown clock setting `{setting}`; use e.g. `draft=2m`, `timeout=pass`, `remind=30s,10s` "
+                        "or `every=1m` (`off` turns reminders off)."
+                    ),
+                    setting=setting[:20],
+                )
             )
     if control.unlimited and settings:
-        raise InvalidTimeControl("A match without a clock takes no clock settings.")
+        raise InvalidTimeControl(tr("A match without a clock takes no clock settings."))
     return control
 
 
