@@ -222,7 +222,9 @@ class RecordsCog(BoneyardCog):
     async def moves(self, interaction: discord.Interaction, match: int | None = None, page: int | None = None) -> None:
         await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
-        embed, view = await moves_page(self.bot, row, page - 1 if page is not None else LAST_PAGE)
+        embed, view = await moves_page(
+            self.bot, row, page - 1 if page is not None else LAST_PAGE, await reader_locale(interaction)
+        )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         await answer(interaction, embed=embed, ephemeral=True, **extra)
 
