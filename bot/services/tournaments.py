@@ -42,7 +42,7 @@ from bot.tournaments.series import ALLOWED_BEST_OF, DEATHMATCH_BEST_OF
 log = logging.getLogger(__name__)
 
 MAX_CHECKIN_MINUTES = 24 * 60
-STRANDED_INTRO = "This tournament game was interrupted while it was being opened; it starts now."
+STRANDED_INTRO = tr("This tournament game was interrupted while it was being opened; it starts now.")
 
 
 class NotHost(ServiceError):
