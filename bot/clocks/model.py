@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from bot.i18n import tr
+from bot.i18n import joined, tr
 
 Via = Literal["channel", "dm"]
 TimeoutPolicy = Literal["lose", "pass"]
@@ -155,16 +155,19 @@ class TimeControl:
     def describe(self) -> str:
         """One line for embeds: `blitz: 1:00 per move + 3:00 reserve, draft 2:00`."""
         if self.per_move is None:
-            return "no clock"
+            return tr("no clock")
         long = self.kind == "long"
-        text = f"{self.name}: {format_duration(self.per_move, long=long)} per move"
+        move = format_duration(self.per_move, long=long)
         if self.reserve:
-            text += f" + {format_duration(self.reserve, long=long)} reserve"
+            reserve = format_duration(self.reserve, long=long)
+            parts = [tr("{name}: {move} per move + {reserve} reserve", name=self.name, move=move, reserve=reserve)]
+        else:
+            parts = [tr("{name}: {move} per move", name=self.name, move=move)]
         if self.draft_time is not None:
-            text += f", draft {format_duration(self.draft_time, long=long)}"
+            parts.append(tr("draft {time}", time=format_duration(self.draft_time, long=long)))
         if self.on_timeout == "pass":
-            text += ", timeout passes"
-        return text
+            parts.append(tr("timeout passes"))
+        return joined(", ", parts)
 
     def to_json(self) -> dict[str, Any]:
         return {
