@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from bot.games import GAMES
-from bot.i18n import tr, translate
+from bot.i18n import DEFAULT, Locale, tr, translate
 from bot.services.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.services.tournaments import Progress, TournamentRow, loaded
 from bot.tournaments import Pairing
@@ -34,7 +34,9 @@ def round_label(row: TournamentRow, pairing_id: int) -> str:
     return pictures.round_names(tournament).get(pairing_id, tr("Game")) if tournament is not None else tr("Game")
 
 
-def picture_png(row: TournamentRow, standings: bool, whole: bool | None = None) -> tuple[bytes, str] | None:
+def picture_png(
+    row: TournamentRow, standings: bool, whole: bool | None = None, locale: Locale = DEFAULT
+) -> tuple[bytes, str] | None:
     """The bracket (or table) picture of a started event as PNG bytes and its alt text; None
     before it starts.  A big bracket is drawn as the round being played and the next unless
     `whole` is true.  CPU work: run it in the bot's worker processes (`picture_file` does)."""
@@ -42,8 +44,8 @@ def picture_png(row: TournamentRow, standings: bool, whole: bool | None = None) 
     if tournament is None:
         return None
     info = GAMES[row.game].info
-    subtitle = f"{info.name} · {row.format.replace('_', ' ')} · best of {row.best_of}"
-    data = pictures.picture_data(tournament, row.name, subtitle)
+    subtitle = tr("{game} · {format} · best of {n}", game=info.name, format=row.format.replace("_", " "), n=row.best_of)
+    data = pictures.picture_data(tournament, row.name, translate(locale, subtitle), locale)
     png = pictures.standings_png(data) if standings else pictures.bracket_png(data, whole=whole)
     return png, pictures.describe(data, standings=standings)
 
@@ -52,7 +54,7 @@ async def picture_file(
     bot: Boneyard, row: TournamentRow, *, standings: bool, whole: bool | None = None
 ) -> discord.File | None:
     """`picture_png` rendered in the bot's worker processes, as an attachment with alt text."""
-    drawn = await bot.pictures.run(picture_png, row, standings, whole)
+    drawn = await bot.pictures.run(picture_png, row, standings, whole, await guild_locale(bot, row.guild_id))
     if drawn is None:
         return None
     png, description = drawn
