@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games import CHANCE, GAMES
-from bot.i18n import DEFAULT, Locale, tr
+from bot.i18n import DEFAULT, Locale, tr, tr_n
 from renderers.kit import Header, counter, phase_words
 from renderers.language import say, speaking
 
@@ -76,8 +76,15 @@ def _focus(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[
     for seat in (0, 1):
         controlled = sum(1 for pieces in stacks.values() if pieces[-1] == seat)
         facts.append(
-            f"{seats[seat]} controls {controlled} stacks, reserve {view['reserves'][seat]}, "
-            f"captured {view['captured'][seat]}"
+            say(
+                tr(
+                    "{seat} controls {stacks} stacks, reserve {reserve}, captured {captured}",
+                    seat=seats[seat],
+                    stacks=controlled,
+                    reserve=view["reserves"][seat],
+                    captured=view["captured"][seat],
+                )
+            )
         )
 
     def cell(name: str) -> str:
@@ -86,23 +93,39 @@ def _focus(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[
         pieces = stacks.get(name)
         return f"{seats[pieces[-1]][0]}{len(pieces)}" if pieces else "."
 
-    legend = f"Each square: owner of the top piece ({seats[0][0]} or {seats[1][0]}) and the stack's height."
+    legend = say(
+        tr(
+            "Each square: owner of the top piece ({first} or {second}) and the stack's height.",
+            first=seats[0][0],
+            second=seats[1][0],
+        )
+    )
     return facts, [*_grid(8, 8, cell, 2), legend]
 
 
 def _domineering(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     pieces = view["pieces"]
     laid = {t["square"]: t["tile"] for t in view["laid"]}
-    facts = [f"{seats[s]} pieces on {', '.join(pieces[s]) or 'none'}" for s in (0, 1)]
-    facts.append(f"tile drawn {view['drawn']}" if view.get("drawn") else "no tile drawn")
-    facts.append(f"{len(view['pool'])} tiles left in the pool")
+    facts = [
+        say(tr("{seat} pieces on {squares}", seat=seats[s], squares=", ".join(pieces[s]) or say(tr("none"))))
+        for s in (0, 1)
+    ]
+    facts.append(say(tr("tile drawn {tile}", tile=view["drawn"]) if view.get("drawn") else tr("no tile drawn")))
+    facts.append(say(tr_n("{n} tile left in the pool", "{n} tiles left in the pool", len(view["pool"]))))
     owner = {sq: seats[s][0] for s in (0, 1) for sq in pieces[s]}
 
     def cell(name: str) -> str:
         return owner.get(name) or laid.get(name) or "."
 
-    legend = f"{seats[0][0]} and {seats[1][0]}: pieces; 3-5: a tile laid there. The board wraps around."
-    return facts, [*_grid(8, 8, cell, 3), legend, "Pool: " + (" ".join(view["pool"]) or "empty")]
+    legend = say(
+        tr(
+            "{first} and {second}: pieces; 3-5: a tile laid there. The board wraps around.",
+            first=seats[0][0],
+            second=seats[1][0],
+        )
+    )
+    pool = say(tr("Pool: {tiles}", tiles=" ".join(view["pool"])) if view["pool"] else tr("Pool: empty"))
+    return facts, [*_grid(8, 8, cell, 3), legend, pool]
 
 
 def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -110,7 +133,16 @@ def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str],
     scores = view.get("scores", [0, 0])
     facts = [phase_words(view.get("phase"))]
     facts += [
-        f"{seats[s]} scores {scores[s]}, hand {view['hand_sizes'][s]}, pile {view['pile_sizes'][s]}" for s in (0, 1)
+        say(
+            tr(
+                "{seat} scores {score}, hand {hand}, pile {pile}",
+                seat=seats[s],
+                score=scores[s],
+                hand=view["hand_sizes"][s],
+                pile=view["pile_sizes"][s],
+            )
+        )
+        for s in (0, 1)
     ]
 
     def cell(name: str) -> str:
@@ -120,8 +152,11 @@ def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str],
         under = f"+{mino['under']}" if mino.get("under") else ""
         return f"{seats[int(mino['owner'])][0]}{mino['number']}{under}"
 
-    legend = "Each square: owner and number of the top mino, +n minos under it."
-    discards = [f"{seats[s]} discards: {' '.join(view['discards'][s]) or 'none'}" for s in (0, 1)]
+    legend = say(tr("Each square: owner and number of the top mino, +n minos under it."))
+    discards = [
+        say(tr("{seat} discards: {tiles}", seat=seats[s], tiles=" ".join(view["discards"][s]) or say(tr("none"))))
+        for s in (0, 1)
+    ]
     return facts, [*_grid(4, 4, cell, 4), legend, *discards]
 
 
@@ -131,9 +166,19 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
     below = [sum(c[s] for c in underworld.values()) for s in (0, 1)]
     on_board = [sum(1 for o in stones.values() if o == s) for s in (0, 1)]
     facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
-    facts += [f"{seats[s]}: {on_board[s]} stones on the Battlefield, {below[s]} in the Underworld" for s in (0, 1)]
+    facts += [
+        say(
+            tr(
+                "{seat}: {on_board} stones on the Battlefield, {below} in the Underworld",
+                seat=seats[s],
+                on_board=on_board[s],
+                below=below[s],
+            )
+        )
+        for s in (0, 1)
+    ]
     if view.get("roll"):
-        facts.append("dice " + " ".join(str(d) for d in view["roll"]))
+        facts.append(say(tr("dice {dice}", dice=" ".join(str(d) for d in view["roll"]))))
     layout = view.get("layout") or []
     active = set(view.get("active", []))
 
@@ -145,7 +190,13 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
         mark = seats[stone][0] if stone is not None else ""
         return f"{value}{mark}{'*' if name in active else ''}"
 
-    legend = f"Each space: its number, then the stone on it ({seats[0][0]}/{seats[1][0]}); * marks a lit space."
+    legend = say(
+        tr(
+            "Each space: its number, then the stone on it ({first}/{second}); * marks a lit space.",
+            first=seats[0][0],
+            second=seats[1][0],
+        )
+    )
     uw = "Underworld: " + ", ".join(
         f"{name} {seats[0][0]}{counts[0]} {seats[1][0]}{counts[1]}" for name, counts in underworld.items()
     )
@@ -155,12 +206,27 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
 def _wonderland(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     images = view["images"]
     facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
-    facts += [f"{seats[i['seat']]} Image on {i['square']} with {i['lives']} lives" for i in images]
+    facts += [
+        say(
+            tr_n(
+                "{seat} Image on {square} with {n} life",
+                "{seat} Image on {square} with {n} lives",
+                i["lives"],
+                seat=seats[i["seat"]],
+                square=i["square"],
+            )
+        )
+        for i in images
+    ]
     for seat in (0, 1):
-        beings = [f"{b['card']} on {b['square']}" for b in view["beings"] if b["owner"] == seat]
-        facts.append(f"{seats[seat]} beings: {', '.join(beings) or 'none'}")
+        beings = [
+            say(tr("{card} on {square}", card=b["card"], square=b["square"]))
+            for b in view["beings"]
+            if b["owner"] == seat
+        ]
+        facts.append(say(tr("{seat} beings: {beings}", seat=seats[seat], beings=", ".join(beings) or say(tr("none")))))
     if view.get("pending_attacks"):
-        facts.append(f"{len(view['pending_attacks'])} attacks pending")
+        facts.append(say(tr_n("{n} attack pending", "{n} attacks pending", len(view["pending_attacks"]))))
     squares: dict[str, str] = {}
     for path in view["paths"]:
         for domino in path["dominoes"]:
@@ -176,9 +242,13 @@ def _wonderland(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], 
     def cell(name: str) -> str:
         return squares.get(name, ".")
 
-    legend = (
-        f"{seats[0][0].lower()}/{seats[1][0].lower()}: a path square; I{seats[0][0]}3: an Image and its lives; "
-        f"{seats[0][0]}10H: a being (owner, card)."
+    legend = say(
+        tr(
+            "{a}/{b}: a path square; I{first}3: an Image and its lives; {first}10H: a being (owner, card).",
+            a=seats[0][0].lower(),
+            b=seats[1][0].lower(),
+            first=seats[0][0],
+        )
     )
     return facts, [*_grid(hi - lo + 1, int(view["ranks"]), cell, 4, lo), legend]
 
