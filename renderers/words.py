@@ -313,27 +313,45 @@ def text_board(game: str, view: dict[str, Any], header: Header | None = None) ->
 
 
 def describe_private(game: str, view: dict[str, Any], locale: Locale = DEFAULT) -> str:
-    """Alt text of a seat's private picture: only what that seat's own view holds (English
-    for now whatever `locale`: alt text is the next part to translate)."""
+    """Alt text of a seat's private picture in `locale`: only what that seat's own view holds."""
+    with speaking(locale):
+        return _describe_private(game, view)
+
+
+def _describe_private(game: str, view: dict[str, Any]) -> str:
     mine = view.get("private") or {}
     name = GAMES[game].info.name
+    none = say(tr("none yet"))
     if game == "domino_wars" and view.get("phase") == "draft":
         drafted = list(mine.get("draft", []))
         return _clip([
-            f"{name}: your secret draft, {len(drafted)} of 8 picked: {' '.join(drafted) or 'none yet'}",
-            f"{21 - len(drafted)} of the 21 tiles left to pick from",
+            say(tr("{game}: your secret draft, {n} of 8 picked: {tiles}", game=name, n=len(drafted),
+                   tiles=" ".join(drafted) or none)),
+            say(tr("{n} of the 21 tiles left to pick from", n=21 - len(drafted))),
         ])  # fmt: skip
     if game == "domino_wars":
-        shown = mine.get("draft") if view.get("phase") == "draft" else mine.get("hand")
-        what = "draft" if view.get("phase") == "draft" else "hand"
+        empty = say(tr("empty"))
         pile = " ".join(sorted(mine.get("pile", [])))
-        return _clip([f"{name}: your {what}: {' '.join(shown or []) or 'empty'}", f"draw pile: {pile or 'empty'}"])
+        if view.get("phase") == "draft":
+            yours = tr("{game}: your draft: {tiles}", game=name, tiles=" ".join(mine.get("draft") or []) or empty)
+        else:
+            yours = tr("{game}: your hand: {tiles}", game=name, tiles=" ".join(mine.get("hand") or []) or empty)
+        return _clip([say(yours), say(tr("draw pile: {tiles}", tiles=pile or empty))])
     if game == "wonderland":
         pool = mine.get("pool", [])
-        facts = [f"{name}: your pool deck, {len(pool)} of 15 cards: {' '.join(pool) or 'none yet'}"]
+        facts = [
+            say(
+                tr(
+                    "{game}: your pool deck, {n} of 15 cards: {cards}",
+                    game=name,
+                    n=len(pool),
+                    cards=" ".join(pool) or none,
+                )
+            )
+        ]
         if view.get("phase") == "pool" and len(pool) < 15:
             taken = {(card[:-1], card[-1] in "HD") for card in pool}
             free = 52 - len(pool) - sum(1 for rank, _ in taken)  # each picked rank-and-colour blocks its twin
-            facts.append(f"{free} cards may still be picked (no two of one rank and colour)")
+            facts.append(say(tr("{n} cards may still be picked (no two of one rank and colour)", n=free)))
         return _clip(facts)
-    return _clip([f"{name}: your private view"])
+    return _clip([say(tr("{game}: your private view", game=name))])
