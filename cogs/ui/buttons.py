@@ -18,6 +18,7 @@ from bot.services.matches import MatchRow, WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move, play_and_announce
+from cogs.speech import say
 from cogs.ui.match_button import MatchButton
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ class ResignButton(ChannelButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
     async def act(self, interaction: discord.Interaction) -> None:
         update = await service_of(interaction).resign(self.match_id, interaction.user.id)
         try:
-            await interaction.edit_original_response(content="You resigned.", view=None)
+            await interaction.edit_original_response(content=await say(interaction, tr("You resigned.")), view=None)
         except discord.HTTPException:
             log.warning("could not mark the resignation of match %d as done", self.match_id, exc_info=True)
         await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, told=interaction)

@@ -67,6 +67,7 @@ async def _resign(harness: Harness, user: FakeUser, match_id: int) -> None:
     click = await harness.fake.click_button(confirm, f"boneyard:resign:{match_id}", user=user)
     await harness.fake.wait_for_response(click)
     await harness.fake.wait_until_idle()
+    assert harness.fake.message(confirm.id).content == "Du hast aufgegeben."
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES_AND_OPTIONS)
