@@ -93,8 +93,10 @@ class RatingsCog(BoneyardCog):
             embed.add_field(name=name, value=said, inline=False)
         extra: dict[str, Any] = {}
         if any(len(line) > 1 for line in series.values()):
-            title = f"{isolate(who.display_name)}: rating after each rated match"  # any script, left to right
-            png = await self.bot.pictures.run(partial(chart_png, series, title=title, dates=dates))
+            title = translate(  # the name isolated: any script, left to right
+                locale, tr("{name}: rating after each rated match", name=isolate(who.display_name))
+            )
+            png = await self.bot.pictures.run(partial(chart_png, series, title=title, dates=dates, locale=locale))
             extra["file"] = discord.File(io.BytesIO(png), filename="ratings.png")
             embed.set_image(url="attachment://ratings.png")
         await answer(
