@@ -33,6 +33,7 @@ from renderers.kit import (
     PALETTE,
     Color,
     coordinate_labels,
+    fit_text,
     fixed_palette,
     line_height,
     phase_words,
@@ -110,7 +111,8 @@ def _battlefield(
         for left, right in tiles:
             _draw_tile(draw, layout, left, right)
     else:
-        text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), tr("Tiles not laid yet"), 30, PALETTE.muted)
+        waiting = fit_text(tr("Tiles not laid yet"), 30, BOARD_W - 16)  # Portuguese runs longest here
+        text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), waiting, 30, PALETTE.muted)
     _draw_legend(draw)
     return img
 
