@@ -237,7 +237,7 @@ class RecordsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
         job = job_for(row, await self.bot.service.log(row.id), await _names(self.bot, row))
-        gif = await self.bot.pictures.run(render_replay, job)
+        gif = await self.bot.pictures.run(render_replay, job, await reader_locale(interaction))
         if len(gif) > ATTACHMENT_LIMIT:
             raise ServiceError(tr("That replay came out too large to attach; please tell the bot's admin."))
         info = GAMES[row.game].info
