@@ -438,9 +438,10 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
+        """A pool whose connections go back without asyncpg's session reset (`_keep_session`)."""
         import asyncpg
 
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_keep_session)
         return cls(pool, public_url(url))
 
     @asynccontextmanager
@@ -480,16 +481,17 @@ class PostgresDatabase:
         return True
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.transaction() as tx:
-            return await tx.execute(sql, params)
+        """One statement, committed by itself: one round trip, not BEGIN, it and COMMIT."""
+        async with self._pool.acquire() as connection:
+            return await PostgresTx(connection).execute(sql, params)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         async with self.transaction() as tx:
             await tx.executemany(sql, rows)
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.transaction() as tx:
-            return await tx.insert(sql, params)
+        async with self._pool.acquire() as connection:
+            return await PostgresTx(connection).insert(sql, params)
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return [tuple(r) for r in await self._pool.fetch(numbered(sql), *params)]
@@ -515,6 +517,15 @@ class PostgresDatabase:
 
     async def close(self) -> None:
         await self._pool.close()
+
+
+async def _keep_session(connection: Any) -> None:
+    """The pool's reset of a connection it takes back: nothing beyond what asyncpg always does
+    (an open transaction is rolled back).  asyncpg's default sends `pg_advisory_unlock_all();
+    CLOSE ALL; UNLISTEN *; RESET ALL` on every release: a round trip per statement the store
+    runs, for session state the store never leaves behind (its locks are transaction locks
+    (`pg_advisory_xact_lock`), its cursors live inside transactions, it never LISTENs or SETs)."""
+    return None
 
 
 async def open_database(where: Path | str) -> Database:

@@ -216,6 +216,11 @@ MIGRATIONS: tuple[str, ...] = (
         refreshed_at REAL    NOT NULL
     );
     """,
+    # 8: the interaction whose follow-up an outbox row is posted as: after a crash the row is
+    # matched to that interaction's reply, never to a message with the same text
+    """
+    ALTER TABLE outbox ADD COLUMN follow_up_of INTEGER;
+    """,
 )
 
 
