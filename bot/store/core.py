@@ -699,16 +699,21 @@ class Store:
     async def note_follow_up(self, key: str, interaction_id: int) -> None:
         """Record that the row is about to be posted as `interaction_id`'s follow-up: from now on
         a crash may leave it posted there."""
-        await self._write("UPDATE outbox SET follow_up_of = ? WHERE key = ?", (interaction_id, key))
+        await self.db.execute_unflushed("UPDATE outbox SET follow_up_of = ? WHERE key = ?", (interaction_id, key))
 
     async def count_failed_post(self, key: str) -> None:
         """One more refused post of the row (rows refused `MAX_ATTEMPTS` times are given up)."""
-        await self._write("UPDATE outbox SET attempts = attempts + 1 WHERE key = ?", (key,))
+        await self.db.execute_unflushed("UPDATE outbox SET attempts = attempts + 1 WHERE key = ?", (key,))
 
     async def mark_announced(self, key: str, message_id: int | None, *, failure: str | None = None) -> None:
         """The row is done: posted as `message_id`, or given up on with `failure` (its
-        channel is gone), so it is never posted again."""
-        await self._write(
+        channel is gone), so it is never posted again.
+
+        The outbox's writes after the change's own commit do not wait for the disk
+        (`Database.execute_unflushed`): lost in a crash of the database server, a mark means the
+        row is posted again with its key (Discord returns the message it made), a follow-up note
+        that the channel may get the board twice; the move itself is never lost."""
+        await self.db.execute_unflushed(
             "UPDATE outbox SET sent_at = ?, message_id = ?, failure = ? WHERE key = ? AND sent_at IS NULL",
             (time.time(), message_id, failure, key),
         )

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from bot.store import MIGRATIONS, Store
-from tests.bot.test_startup import HANG, migrated_database
+from tests.bot.test_startup import HANG, PROJECT, migrated_database
 
 
 def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedProcess[str]:
@@ -22,7 +22,7 @@ def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedP
     return subprocess.run(
         [sys.executable, "-m", "bot", "backup", *target],
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_PATH": str(database)},
+        env={"PATH": os.environ.get("PATH", ""), "DATABASE_PATH": str(database), "PYTHONPATH": PROJECT},
         capture_output=True,
         text=True,
         timeout=HANG,

@@ -20,6 +20,9 @@ from tests.bot.test_startup import HANG
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
 
+PROJECT = str(Path(__file__).resolve().parents[2])
+"""This checkout, so the command run is the code under test (not another install of it)."""
+
 
 async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
     """The command as an operator types it: no token needed, DATABASE_URL from the environment."""
@@ -30,7 +33,7 @@ async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
         "backup",
         *target,
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_URL": url},
+        env={"PATH": os.environ.get("PATH", ""), "DATABASE_URL": url, "PYTHONPATH": PROJECT},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )

@@ -29,10 +29,14 @@ CLOSED_PORT = "http://127.0.0.1:9"  # discard: nothing listens, so a login fails
 HANG = 30  # seconds: far beyond a refusal, short enough to fail a hanging start-up
 
 
+PROJECT = str(Path(__file__).resolve().parents[2])
+
+
 def bot_environment(database: Path, **extra: str) -> dict[str, str]:
     """A clean environment: nothing of the developer's own `.env` or shell leaks in."""
     return {
         "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": PROJECT,  # the code under test, not another install of it
         "DISCORD_TOKEN": "dummy",
         "DATABASE_PATH": str(database),
         "DISCORD_API_BASE": CLOSED_PORT,

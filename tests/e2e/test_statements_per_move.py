@@ -28,8 +28,8 @@ SLASH_MOVE = [
     "SELECT m.id",  # the match of the channel (the service uses it: no second read)
     *MOVE_TRANSACTION,
     "SELECT id, key",  # the board's row, and whether the channel has an earlier one unsent
-    "UPDATE outbox SET follow_up_of",  # posted as the interaction's reply: noted first
-    "UPDATE outbox SET sent_at",  # marked sent
+    "UPDATE outbox SET follow_up_of",  # posted as the interaction's reply: noted first (unflushed)
+    "UPDATE outbox SET sent_at",  # marked sent (unflushed)
 ]
 TYPED_MOVE = [s for s in SLASH_MOVE if s != "UPDATE outbox SET follow_up_of"]  # a channel post carries its nonce
 
@@ -72,6 +72,8 @@ async def count_moves(harness: Harness, seed: int) -> None:
         assert beginnings(seen) == expected, "\n".join(seen.texts)
         writes_alone = sum(1 for s in expected if s.startswith("UPDATE outbox"))
         assert seen.commits == 1 + writes_alone  # the move's transaction, and each write on its own
+        if harness.bot.store.backend == "postgresql":
+            assert seen.flushes == 1, "only the move's own commit waits for the disk"
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -542,6 +542,8 @@ class RestApi:
         if interaction is None or interaction.token != token:
             raise unknown_interaction()
         interaction.requests.append(req)
+        if interaction.acknowledged_at is None:
+            interaction.acknowledged_at = time.monotonic()
         if interaction.acknowledged:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         if self.ack_deadline is not None and time.monotonic() - interaction.created_at > self.ack_deadline:

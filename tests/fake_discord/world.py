@@ -237,6 +237,8 @@ class FakeInteraction:
     followup_ids: list[int] = dataclasses.field(default_factory=list)
     requests: list[RecordedRequest] = dataclasses.field(default_factory=list)
     created_at: float = dataclasses.field(default_factory=time.monotonic)
+    acknowledged_at: float | None = None
+    """When (monotonic) the bot's first callback arrived: its acknowledgement, for the bench."""
 
     @property
     def acknowledged(self) -> bool:
