@@ -804,13 +804,21 @@ class MatchService:
     # --- internals ---------------------------------------------------------------------
 
     def _current(self, row: MatchRow | None, match_id: int) -> MatchRow | None:
-        """`row` when it is still the match as this process knows it (the lock held): the state
-        cache holds its version, which every commit in this process moves on (or drops).  A row
-        read before another move of this process committed is at an older version: read again.
-        (A change by another process in between is caught by the commit's version check.)"""
+        """`row` when it is still the match as this process knows it (the lock held), else None
+        (read it again):
+        - the state cache holds its version, which every commit in this process moves on (or
+          drops): a row read before another move of this process committed is older;
+        - its clock is the one the clock keeper holds: the clock's writes that are not commits
+          (a reminder marked sent, a pause) are made under the match lock and update the
+          keeper's clock with the stored one, so a row read before one of them differs.
+        A change by another process in between is caught by the commit's version check."""
         if row is None or row.id != match_id or row.status != MatchStatus.ACTIVE:
             return None
-        return row if self.cache.get(match_id, row.version) is not None else None
+        if self.cache.get(match_id, row.version) is None:
+            return None
+        if row.clock is not None and (self.clocks is None or self.clocks.get(match_id) != clock_of(row)):
+            return None
+        return row
 
     async def _get(self, match_id: int) -> MatchRow:
         if not 0 < match_id <= MAX_ID:
