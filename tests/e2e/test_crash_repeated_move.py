@@ -37,13 +37,15 @@ async def repeated_case(tmp_path: Path, how: str, point: str) -> None:
         alice, bob, _ = fake.players
         players = {"alice": alice, "bob": bob}
         await harness.start_match("focus", alice, bob)
+        await process.stop()
+
+        # One run, played briskly: the repeat's board is due seconds after the first one's
+        # (the old text match looked 5 s back); the crash point fires at the repeat's board.
+        await process.start(crash_at=f"{point}:{len(OPENING) + 1}")
         for who, notation in OPENING:
             await harness.slash_move(players[who], notation)
-        await process.stop()
         said = f"alice (Orange) played `{REPEATED}`."
         assert count(fake, fake.channel, re.escape(said)) == 1
-
-        await process.start(crash_at=point)
         if how == "slash":
             await move(fake, alice, REPEATED)
         else:
