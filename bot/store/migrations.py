@@ -281,6 +281,11 @@ MIGRATIONS: tuple[str, ...] = (
     # 8: the ending line of every match that ended outside its game's rules before such lines
     # were written (`_ending_lines`; PostgreSQL reads the outcome's JSON its own way)
     _SQLITE_ENDING_LINES,
+    # 9: the interaction whose follow-up an outbox row is posted as: after a crash the row is
+    # matched to that interaction's reply, never to a message with the same text
+    """
+    ALTER TABLE outbox ADD COLUMN follow_up_of INTEGER;
+    """,
 )
 
 

@@ -40,6 +40,15 @@ MAX_TOLD = 12
 """Sentences about moves in one announcement; older ones are summarised in a count."""
 
 
+async def send_keyed(channel: discord.abc.Messageable, nonce: str | None, **fields: Any) -> discord.Message:
+    """`channel.send(**fields)`, with `nonce` (its outbox row's key; discord.py adds
+    `enforce_nonce`) when there is one: Discord then gives back the message it already made
+    for that key instead of a second one."""
+    if nonce is not None:
+        fields["nonce"] = nonce
+    return await channel.send(**fields)
+
+
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
@@ -264,12 +273,14 @@ class Presenter:
         private_reply = self.private_reply(update)
         text = "\n".join(told) if update.quiet else await self.describe(update, told=told)
 
-        async def show() -> str | None:
+        replied_to = interaction if not private_reply else None
+
+        async def show(nonce: str | None = None) -> str | None:
             if update.quiet:
-                return await self._post_text(row, text) if told else None
+                return await self._post_text(row, text, nonce=nonce) if told else None
             if post is not None and await self._extend(post, update, told):
                 return None
-            return await self._post_board(update, told, interaction if not private_reply else None, text=text)
+            return await self._post_board(update, told, replied_to, text=text, nonce=nonce)
 
         not_posted: str | None = None
         if update.announcement is None:
@@ -277,14 +288,15 @@ class Presenter:
         else:
             why_not: list[str] = []
 
-            async def send() -> int | None:
-                reason = await show()
+            async def send(nonce: str) -> int | None:
+                reason = await show(nonce)
                 if reason is not None:
                     why_not.append(reason)
                     raise NotPosted(reason, gone=reason == CHANNEL_GONE)
                 return None
 
-            delivered = await self.bot.outbox.deliver_by(update.announcement, text or f"#{row.id}", send)
+            follow_up_of = replied_to.id if replied_to is not None and not update.quiet else None
+            delivered = await self.bot.outbox.deliver_by(update.announcement, send, follow_up_of=follow_up_of)
             if delivered is False:  # posted already (by the drain, or before a restart)
                 if interaction is not None:
                     await self._answered_elsewhere(interaction)
@@ -324,14 +336,15 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not acknowledge a move in match %d", update.match.id, exc_info=True)
 
-    async def _post_text(self, row: MatchRow, text: str) -> str | None:
-        """Post `text` in the match's channel; None once posted, else why not."""
+    async def _post_text(self, row: MatchRow, text: str, *, nonce: str | None = None) -> str | None:
+        """Post `text` in the match's channel (with `nonce`: its outbox row's key); None once
+        posted, else why not."""
         self.turn_posts.interrupted(row.id)
         channel = await self.channel(row.channel_id)
         if channel is None:
             return CHANNEL_GONE
         try:
-            await channel.send(content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            await send_keyed(channel, nonce, content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as error:
             log.warning("could not post in channel %d for match %d: %s", row.channel_id, row.id, error)
             return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
@@ -351,9 +364,16 @@ class Presenter:
         return buttons
 
     async def _post_board(
-        self, update: Update, told: list[str], interaction: discord.Interaction | None, *, text: str | None = None
+        self,
+        update: Update,
+        told: list[str],
+        interaction: discord.Interaction | None,
+        *,
+        text: str | None = None,
+        nonce: str | None = None,
     ) -> str | None:
-        """Post the board (as `interaction`'s reply when given); None once posted, else why not."""
+        """Post the board (as `interaction`'s reply when given, else in the channel with `nonce`:
+        its outbox row's key); None once posted, else why not."""
         row = update.match
         if text is None:
             text = await self.describe(update, told=told)
@@ -373,7 +393,9 @@ class Presenter:
                 if channel is None:
                     self.turn_posts.interrupted(row.id)
                     return CHANNEL_GONE
-                message = await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
+                message = await send_keyed(
+                    channel, nonce, content=text[:2000], file=file, allowed_mentions=mentions, **extra
+                )
         except discord.HTTPException as error:
             log.warning("could not post the board of match %d in channel %d: %s", row.id, row.channel_id, error)
             self.turn_posts.interrupted(row.id)

@@ -133,7 +133,11 @@ def test_the_command_line_refuses_a_bad_target_or_a_missing_file(tmp_path: Path)
     import sys
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        env = {"PATH": "/usr/bin:/bin", "DATABASE_PATH": str(tmp_path / "none.sqlite3")}
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "DATABASE_PATH": str(tmp_path / "none.sqlite3"),
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),  # the code under test
+        }
         return subprocess.run(
             [sys.executable, "-m", "bot", "migrate", *args], capture_output=True, text=True, env=env, check=False
         )

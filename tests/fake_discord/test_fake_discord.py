@@ -505,3 +505,24 @@ async def test_a_shard_outside_the_count_is_refused_as_discord_does(fake: FakeDi
         await asyncio.wait_for(client.start("dummy-token"), 10)
     assert closed.value.code == 4010
     await client.close()
+
+
+async def test_a_nonce_is_echoed_on_create_and_a_repeat_within_the_window_returns_the_first_message(
+    fake: FakeDiscord, bot: TinyBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fake_discord import rest
+
+    channel = await bot.fetch_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("board", nonce="by0001")  # discord.py adds enforce_nonce
+    assert first.nonce == "by0001"
+    assert fake.find_requests("POST", rf"/channels/{fake.channel.id}/messages")[-1].json["enforce_nonce"] is True
+    again = await channel.send("board, sent again after a crash", nonce="by0001")
+    assert again.id == first.id and again.content == "board"
+    other = await channel.send("board", nonce="by0002")  # the same text under another key is a new message
+    assert other.id != first.id
+    assert (await channel.fetch_message(first.id)).nonce is None  # read back later: no nonce
+    monkeypatch.setattr(rest, "NONCE_WINDOW", 0.0)  # past Discord's few minutes: a new message
+    late = await channel.send("board", nonce="by0001")
+    assert late.id not in (first.id, other.id)
+    assert [m.content for m in fake.bot_messages(fake.channel)] == ["board", "board", "board"]
