@@ -216,6 +216,19 @@ MIGRATIONS: tuple[str, ...] = (
         refreshed_at REAL    NOT NULL
     );
     """,
+    # 8: each player's private view is one direct message, edited in place within a turn
+    # (bot/store/private_messages.py): which message, and what it shows
+    """
+    CREATE TABLE private_messages (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat IN (0, 1)),
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        shows      TEXT    NOT NULL,
+        controls   INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    """,
 )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,8 +21,10 @@ import discord
 import renderers
 from bot.games import GAMES
 from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
+from bot.services.private_messages import PrivateMessages
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
+from cogs.out.private_dms import PrivateDms, PrivateView, digest
 from cogs.out.turn_posts import TurnPost, TurnPosts
 from cogs.ui import lobby_buttons, private
 from cogs.ui.buttons import move_buttons
@@ -42,6 +45,25 @@ MAX_TOLD = 12
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def own_moves(update: Update, seat: int) -> tuple[str, ...]:
+    """What the seat itself just did (its secret moves too: they go to its own DM only)."""
+    return tuple(t.move for t in update.told if t.seat == seat)
+
+
+def status_line(moves: Sequence[str], view: dict[str, Any], opponent: str, *, receipt: str | None = None) -> str | None:
+    """`▸ ✅ You played `5-3 b2-b3`. Waiting for bob.`: why a private message changed and
+    whether the player has something to do, so an edited DM reads on its own.  `receipt`: the
+    words the private control confirmed the move with, said instead of the notation."""
+    parts = []
+    if receipt:
+        parts.append(receipt)
+    elif moves:
+        parts.append("✅ You played " + ", ".join(f"`{move}`" for move in moves) + ".")
+    if view.get("outcome") is None and view.get("you") not in view.get("turn", []):
+        parts.append(f"Waiting for {opponent}.")
+    return "▸ " + " ".join(parts) if parts else None
 
 
 def channel_link(row: MatchRow) -> str:
@@ -74,12 +96,22 @@ class Presenter:
         self.blocked_boards = BlockedBoards()
         self._names: dict[int, str] = {}
         self.turn_posts = TurnPosts()
+        self.private_dms = PrivateDms(bot, PrivateMessages(bot.store))
+        self._receipts: dict[tuple[int, int], str] = {}
+        """(match, user) -> the receipt of a move just played from private controls, for the
+        status line of the private message edited next (memory only: a restart in between
+        only loses the wording, the line then names the move)."""
         self._dms_closed: set[tuple[int, int]] = set()
         """(match, user) whose DM failed with 50007: not DMed again for that match until they
         use `/hand` or a DM to them succeeds (failed DMs count toward Discord's limit of
         invalid requests)."""
 
     # --- names -------------------------------------------------------------------------
+
+    def note_receipt(self, match_id: int, user_id: int, text: str) -> None:
+        """The words a private control used to confirm a move (`cogs.ui.private`): the next
+        edit of that player's private message says them instead of the bare notation."""
+        self._receipts[(match_id, user_id)] = text
 
     def remember(self, user: discord.abc.User) -> None:
         """Keep a player's display name (seen in an interaction or message) for headers."""
@@ -419,20 +451,37 @@ class Presenter:
         return move_buttons(update.match.id, update.match.version, update.buttons)
 
     async def send_private(self, update: Update) -> None:
-        """DM each seat whose private view changed, and each seat prompted to act privately
-        (with its controls); a seat gets at most one DM per update."""
+        """Show each seat whose private view changed, and each seat prompted to act privately
+        (with its controls), its private view: in its one private message of the match,
+        edited in place, or a new one when its turn just began (`PrivateDms`)."""
         row = update.match
         if row.seats is None:
             return
+        try:
+            await self._send_private(update, row.seats)
+        finally:  # a receipt not used by this update's edit would mislabel a later one
+            for user_id in row.seats:
+                self._receipts.pop((row.id, user_id), None)
+
+    async def _send_private(self, update: Update, seats: tuple[int, int]) -> None:
+        row = update.match
         prompted = set(update.prompt) if private.has_controls(row.game) else set()
         for seat in sorted(set(update.private_views) | prompted):
-            user_id = row.seats[seat]
+            user_id = seats[seat]
             if self.bot.user is not None and user_id == self.bot.user.id:
                 continue  # the computer's seat: it reads its view itself, nobody to DM
             view = update.private_views.get(seat) or await self.bot.service.view(row.id, user_id)
             controls = await self.controls(row, user_id, seat, view) if seat in prompted else None
             if seat in update.private_views or controls is not None:
-                await self.dm_view(row, user_id, view, controls=controls)
+                await self.dm_view(
+                    row,
+                    user_id,
+                    seat,
+                    view,
+                    controls=controls,
+                    new_turn=seat in update.turn_began,
+                    played=own_moves(update, seat),
+                )
 
     async def controls(self, row: MatchRow, user_id: int, seat: int, view: dict[str, Any]) -> discord.ui.View | None:
         """The private selects/buttons for a seat that must act now, built from its `view`
@@ -443,10 +492,20 @@ class Presenter:
         return private.controls_for(row.game, row.id, seat, view, moves)
 
     async def dm_view(
-        self, row: MatchRow, user_id: int, view: dict[str, Any], *, controls: discord.ui.View | None = None
+        self,
+        row: MatchRow,
+        user_id: int,
+        seat: int,
+        view: dict[str, Any],
+        *,
+        controls: discord.ui.View | None = None,
+        new_turn: bool = False,
+        played: Sequence[str] = (),
     ) -> bool:
-        """DM a player their private view (and controls); on closed DMs, one notice in the channel
-        and no more DMs for that match until `/hand` or a DM that succeeds (`dms_reopened`)."""
+        """Show a player their private view (and controls) by DM: the match's private message
+        edited in place, or a new one (`PrivateDms.show`).  On closed DMs, one notice in the
+        channel and no more DMs for that match until `/hand` or a DM that succeeds
+        (`dms_reopened`).  Whether the DM shows it now."""
         if (row.id, user_id) in self._dms_closed:
             return False
         info = GAMES[row.game].info
@@ -459,13 +518,26 @@ class Presenter:
         summary = private.summary(row.game, view)
         if summary:
             text += "\n" + summary
+        receipt = self._receipts.pop((row.id, user_id), None)
+        status = status_line(played, view, await self.name(opponent), receipt=receipt)
+        if status:
+            text += "\n" + status
+        with_board = controls is not None and private.board_beside(row.game, view)
+        board_view = await self.bot.service.view(row.id, None) if with_board else None
+
+        async def pictures() -> list[discord.File]:
+            files = []
+            mine = await self.private_file(row, view)
+            if mine is not None:
+                files.append(mine)
+            if board_view is not None:
+                files.append(await self.board_file(row, board_view))
+            return files
+
+        components = controls.to_components() if controls is not None else None
+        wanted = PrivateView(text[:2000], pictures, controls, digest(text, view, board_view, components))
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            files = await self.private_files(row, view, with_board=controls is not None)
-            extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-            if files:
-                extra["files"] = files
-            await user.send(content=text, **extra)
+            await self.private_dms.show(row.id, seat, user_id, wanted, new_turn=new_turn)
             self.dms_reopened(user_id)
             return True
         except discord.Forbidden as exc:

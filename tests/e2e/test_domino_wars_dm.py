@@ -189,7 +189,9 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     )
     answers = sorted([await harness.settled(first), await harness.settled(second)], key=harness.updated)
     refusal, success = answers
-    assert harness.updated(success) and "Draft sent" in fake.message(dm.id).content
+    # the same DM, edited in place: it says what was played and that alice now waits
+    assert harness.updated(success) and "✅ You played `draft " in fake.message(dm.id).content
+    assert "Waiting for bob." in fake.message(dm.id).content
     fresh = harness.answer(refusal)
     assert fresh.id > dm.id, "a fresh message, not a dead end"
     assert any(words in fresh.content for words in ("out of date", "not your turn")), fresh.content
