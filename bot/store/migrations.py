@@ -224,6 +224,7 @@ MIGRATIONS: tuple[str, ...] = (
         seat       INTEGER NOT NULL CHECK (seat IN (0, 1)),
         channel_id INTEGER NOT NULL,
         message_id INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
         shows      TEXT    NOT NULL,
         controls   INTEGER NOT NULL,
         PRIMARY KEY (match_id, seat)

@@ -537,7 +537,7 @@ class Presenter:
         components = controls.to_components() if controls is not None else None
         wanted = PrivateView(text[:2000], pictures, controls, digest(text, view, board_view, components))
         try:
-            await self.private_dms.show(row.id, seat, user_id, wanted, new_turn=new_turn)
+            await self.private_dms.show(row.id, seat, user_id, wanted, version=row.version, new_turn=new_turn)
             self.dms_reopened(user_id)
             return True
         except discord.Forbidden as exc:

@@ -76,28 +76,34 @@ class PrivateDms:
             lock = self._locks[(match_id, seat)] = asyncio.Lock()
         return lock
 
-    async def show(self, match_id: int, seat: int, user_id: int, wanted: PrivateView, *, new_turn: bool) -> bool:
-        """Show `wanted` to the seat: in its current message, or in a new one when its turn
-        just began or the current one cannot be edited.  Returns whether anything was sent
-        (False: the message already showed it).  Raises `discord.HTTPException` when a new
-        message cannot be sent (closed DMs: 403, code 50007)."""
+    async def show(
+        self, match_id: int, seat: int, user_id: int, wanted: PrivateView, *, version: int, new_turn: bool
+    ) -> bool:
+        """Show `wanted` (the view of the match at `version`) to the seat: in its current
+        message, or in a new one when its turn just began or the current one cannot be edited.
+        Returns whether anything was sent (False: the message already showed it, or a newer
+        view: two updates announced at once may come in either order).  Raises
+        `discord.HTTPException` when a new message cannot be sent (closed DMs: 403, 50007)."""
         async with self._lock(match_id, seat):
             current = await self._current(match_id, seat)
+            if current is not None and current.version > version:
+                return False
             if current is not None and not new_turn:
                 if current.shows == wanted.shows:
                     return False
                 if await self._edit(current, wanted):
-                    await self._keep(replace(current, shows=wanted.shows, controls=wanted.controls is not None))
+                    controls = wanted.controls is not None
+                    await self._keep(replace(current, version=version, shows=wanted.shows, controls=controls))
                     return True
+                current = None  # it cannot be edited: nothing left to take controls off
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             extra: dict[str, Any] = {"view": wanted.controls} if wanted.controls is not None else {}
             files = await wanted.pictures()
             if files:
                 extra["files"] = files
             sent = await user.send(content=wanted.text, **extra)
-            await self._keep(
-                PrivateMessage(match_id, seat, sent.channel.id, sent.id, wanted.shows, wanted.controls is not None)
-            )
+            controls = wanted.controls is not None
+            await self._keep(PrivateMessage(match_id, seat, sent.channel.id, sent.id, version, wanted.shows, controls))
             if current is not None and current.controls:
                 await self._take_controls_off(current)
             return True
