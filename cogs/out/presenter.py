@@ -277,9 +277,9 @@ class Presenter:
 
         Three exceptions keep the channel readable and secrets private:
         - a quiet update (a pick of a secret draft) posts no board, only the engine's line
-          when there is one ("Blue has drafted.");
-        - a player's quick further actions in their own turn are added to the turn's post
-          (`TurnPosts`), so a turn is one post, not ten;
+          when there is one ("Blue has drafted."), added to the post of the phase when it can;
+        - a player's further steps in their own turn (and each seat's part of a turn of both)
+          are added to the turn's post (`TurnPosts`), so a turn is one post, not ten;
         - the reply to an interaction whose move was secret, or that only extended the turn
           post, is private (`private_reply`), so the channel never sees a secret move.
 
@@ -292,15 +292,15 @@ class Presenter:
         row = update.match
         intro = intro or update.intro
         told = ([intro] if intro else []) + await self.told_lines(update)
-        post = None if update.quiet else self.turn_posts.continuing(update)
+        post = self.turn_posts.continuing(update) if told or not update.quiet else None
         private_reply = self.private_reply(update)
         text = "\n".join(told) if update.quiet else await self.describe(update, told=told)
 
         async def show() -> str | None:
-            if update.quiet:
-                return await self._post_text(row, text) if told else None
             if post is not None and await self._extend(post, update, told):
                 return None
+            if update.quiet:
+                return await self._post_text(row, text) if told else None
             return await self._post_board(update, told, interaction if not private_reply else None, text=text)
 
         not_posted: str | None = None

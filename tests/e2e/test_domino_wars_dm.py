@@ -246,8 +246,10 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     chosen = option_values(fake.message(hand_copy.id), placement_select)[0]
     legal = await service.legal_moves(match_id, mover.id)
     other_move = next(m for m in legal if m != chosen)
-    await harness.typed_move(mover, other_move)
+    count = await harness.move_count(match_id)
+    await fake.send_message(fake.channel, mover, other_move)  # added to the turn's post, or a new one
     await fake.wait_until_idle()
+    assert await harness.move_count(match_id) > count
     assert "p" not in steps(fake.message(turn_dm.id)), "the DM was brought up to date"
     count = await harness.move_count(match_id)
     click = await harness.settled(await fake.select(hand_copy, placement_select, [chosen], user=mover))
@@ -278,10 +280,10 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     click = await harness.settled(await fake.click_button(private, confirm, user=bob))
     assert harness.updated(click) and not has_controls(fake.message(private.id))
     assert (await service.view(match_id, bob.id))["private"]["draft"] == tiles
-    board = await fake.wait_for_message(fake.channel, lambda m: "has drafted" in m.content, since=mark)
+    said = await harness.channel_says(lambda text: "**bob** (Blue) has drafted" in text, since=mark)
     both_drafted = all((await service.view(match_id, None))["drafted"])
-    assert bool(board.attachments) == both_drafted, "a draft posts its board only when play starts"
-    assert "bob" in board.content and not TILE.search(board.content)
+    # the line joins the draft's post while alice drafts; her turn (play) is a new post
+    assert (said.id > mark.snowflake) == both_drafted and said.attachments and not TILE.search(said.content)
 
     # Alice plays from her DMs until it is bob's turn; bob then plays his turn from `/hand`.
     alice_player = ScriptedPlayer(harness, alice)
@@ -298,8 +300,10 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     mark = fake.mark()
     click = await harness.settled(await fake.select(private, placement_select, [placement], user=bob))
     assert harness.updated(click)
-    board = await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
-    assert board.content.startswith("bob (") and f"played `{placement}`" in board.content, board.content
+    # the placement joins the post of bob's turn (an effect's choice may follow) or, when it
+    # ends his turn, is the new post for alice's: either way the channel says it, with a board
+    board = await harness.channel_says(lambda text: f"bob (Blue) played `{placement}`" in text, since=mark)
+    assert board.attachments, board.content
     assert placement.split(" ")[0] in (tile, "-".join(tile[::-1]))
     assert fake.dms_to(bob) == []
 

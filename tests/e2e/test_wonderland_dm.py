@@ -95,10 +95,10 @@ async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> Non
     mark = harness.fake.mark()
     done = await click(harness, dm, ":pc:", user)
     assert harness.updated(done) and "Your pool deck is chosen" in dm.content and not dm.components
-    said = await harness.fake.wait_for_message(
-        harness.fake.channel, lambda m: "has chosen a pool deck" in m.content, since=mark
+    said = await harness.channel_says(
+        lambda text: f"{user.name}** (" in text and "has chosen a pool deck" in text, since=mark
     )
-    assert user.name in said.content and not cards_named(said.content)
+    assert not cards_named(said.content)
 
 
 async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
