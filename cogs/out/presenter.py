@@ -25,7 +25,7 @@ from bot.services.private_messages import PrivateMessages
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
 from cogs.out.private_dms import PrivateDms, PrivateView, digest
-from cogs.out.turn_posts import TurnPost, TurnPosts
+from cogs.out.turn_posts import TurnPost, TurnPosts, actor
 from cogs.ui import lobby_buttons, private
 from cogs.ui.buttons import move_buttons
 from cogs.ui.moves_list import moves_button
@@ -47,20 +47,30 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def own_moves(update: Update, seat: int) -> tuple[str, ...]:
-    """What the seat itself just did (its secret moves too: they go to its own DM only)."""
-    return tuple(t.move for t in update.told if t.seat == seat)
+def own_moves(update: Update, seat: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the seat itself just did, and what the rules played for it (forced moves), its
+    secret moves too: they go to its own DM only."""
+    mine = actor(update) == seat
+    played = tuple(t.move for i, t in enumerate(update.told) if t.seat == seat and i == 0 and mine)
+    forced = tuple(t.move for i, t in enumerate(update.told) if t.seat == seat and not (i == 0 and mine))
+    return played, forced
 
 
-def status_line(moves: Sequence[str], view: dict[str, Any], opponent: str, *, receipt: str | None = None) -> str | None:
+def status_line(
+    moves: tuple[Sequence[str], Sequence[str]], view: dict[str, Any], opponent: str, *, receipt: str | None = None
+) -> str | None:
     """`▸ ✅ You played `5-3 b2-b3`. Waiting for bob.`: why a private message changed and
-    whether the player has something to do, so an edited DM reads on its own.  `receipt`: the
-    words the private control confirmed the move with, said instead of the notation."""
+    whether the player has something to do, so an edited DM reads on its own.  `moves`: what
+    the player played and what the rules played for them; `receipt`: the words the private
+    control confirmed the move with, said instead of the notation."""
+    played, forced = moves
     parts = []
     if receipt:
         parts.append(receipt)
-    elif moves:
-        parts.append("✅ You played " + ", ".join(f"`{move}`" for move in moves) + ".")
+    elif played:
+        parts.append("✅ You played " + ", ".join(f"`{move}`" for move in played) + ".")
+    if forced:
+        parts.append("Played for you (your only move): " + ", ".join(f"`{move}`" for move in forced) + ".")
     if view.get("outcome") is None and view.get("you") not in view.get("turn", []):
         parts.append(f"Waiting for {opponent}.")
     return "▸ " + " ".join(parts) if parts else None
@@ -415,10 +425,12 @@ class Presenter:
 
     @staticmethod
     def _pings(update: Update) -> discord.AllowedMentions:
-        """Who a new board pings: the players now to move, except one who just acted (their
-        turn goes on; they are looking at it).  The text still names them."""
-        row = update.match
-        acted = {row.seats[t.seat] for t in update.told if t.seat in (0, 1)} if row.seats is not None else set()
+        """Who a new board pings: the players now to move, except the one who just acted (their
+        turn goes on; they are looking at it).  The text still names them.  A move the rules
+        played for a player (a forced `done`, an only placement) is not that player acting:
+        their turn came, and they are told."""
+        row, seat = update.match, actor(update)
+        acted = {row.seats[seat]} if row.seats is not None and seat is not None else set()
         return discord.AllowedMentions(
             users=[discord.Object(u) for u in update.to_move if u not in acted], everyone=False, roles=False
         )
@@ -500,7 +512,7 @@ class Presenter:
         *,
         controls: discord.ui.View | None = None,
         new_turn: bool = False,
-        played: Sequence[str] = (),
+        played: tuple[Sequence[str], Sequence[str]] = ((), ()),
     ) -> bool:
         """Show a player their private view (and controls) by DM: the match's private message
         edited in place, or a new one (`PrivateDms.show`).  On closed DMs, one notice in the

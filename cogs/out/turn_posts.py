@@ -65,6 +65,14 @@ def movers(update: Update) -> frozenset[int]:
     return frozenset(t.seat for t in update.told if t.seat != CHANCE)
 
 
+def actor(update: Update) -> int | None:
+    """The seat whose own move made `update` (its first applied move); the moves after it are
+    chance or forced ones the rules played by themselves, for either seat.  None: nobody's
+    (a start, a chance move alone)."""
+    first = update.told[0].seat if update.told else None
+    return first if first in (0, 1) else None
+
+
 def public_actions(update: Update) -> list[str]:
     return [t.move for t in update.told if t.public and t.seat != CHANCE]
 

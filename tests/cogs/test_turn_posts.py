@@ -107,3 +107,17 @@ def test_a_finished_match_keeps_no_post() -> None:
     posts = TurnPosts(Clock())
     posts.started(update(1, 0, outcome=object()), MESSAGE, [])
     assert posts.continuing(update(0, 0)) is None
+
+
+def test_a_move_the_rules_played_for_a_player_does_not_keep_their_turn_from_pinging_them() -> None:
+    """Orange ends; Blue's defence `done` is forced (nothing to defend) and Blue's turn comes:
+    Blue is pinged. Orange, who acted, is not pinged even when it is to move again."""
+    from cogs.out.presenter import Presenter
+
+    ended = (Told(0, "end", True, None), Told(1, "done", True, None))
+    blue_turn = Update(row(), {"turn": [1], "turn_number": 4}, told=ended)
+    assert [u.id for u in Presenter._pings(blue_turn).users] == [11]
+    again = Update(row(), {"turn": [0], "turn_number": 4}, told=(Told(0, "move 5D c2-c3", True, None),))
+    assert [u.id for u in Presenter._pings(again).users] == []
+    forced_first = Update(row(), {"turn": [0]}, told=(Told(CHANCE, "roll S", True, None), Told(0, "done", True, None)))
+    assert [u.id for u in Presenter._pings(forced_first).users] == [10], "nobody acted: a chance move began it"
