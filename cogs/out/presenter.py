@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -47,30 +46,22 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def own_moves(update: Update, seat: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What the seat itself just did, and what the rules played for it (forced moves), its
-    secret moves too: they go to its own DM only."""
-    mine = actor(update) == seat
-    played = tuple(t.move for i, t in enumerate(update.told) if t.seat == seat and i == 0 and mine)
-    forced = tuple(t.move for i, t in enumerate(update.told) if t.seat == seat and not (i == 0 and mine))
-    return played, forced
+def own_move(update: Update, seat: int) -> str | None:
+    """The move the seat itself just made (a secret one too: it goes to its own DM only).
+    Moves the rules then played for it (a forced `done`) are not named: the channel tells
+    them, and "you played" would say the player did what they did not."""
+    return update.told[0].move if update.told and actor(update) == seat else None
 
 
-def status_line(
-    moves: tuple[Sequence[str], Sequence[str]], view: dict[str, Any], opponent: str, *, receipt: str | None = None
-) -> str | None:
+def status_line(move: str | None, view: dict[str, Any], opponent: str, *, receipt: str | None = None) -> str | None:
     """`▸ ✅ You played `5-3 b2-b3`. Waiting for bob.`: why a private message changed and
-    whether the player has something to do, so an edited DM reads on its own.  `moves`: what
-    the player played and what the rules played for them; `receipt`: the words the private
-    control confirmed the move with, said instead of the notation."""
-    played, forced = moves
+    whether the player has something to do, so an edited DM reads on its own.  `receipt`:
+    the words the private control confirmed the move with, said instead of the notation."""
     parts = []
     if receipt:
         parts.append(receipt)
-    elif played:
-        parts.append("✅ You played " + ", ".join(f"`{move}`" for move in played) + ".")
-    if forced:
-        parts.append("Played for you (your only move): " + ", ".join(f"`{move}`" for move in forced) + ".")
+    elif move:
+        parts.append(f"✅ You played `{move}`.")
     if view.get("outcome") is None and view.get("you") not in view.get("turn", []):
         parts.append(f"Waiting for {opponent}.")
     return "▸ " + " ".join(parts) if parts else None
@@ -492,7 +483,7 @@ class Presenter:
                     view,
                     controls=controls,
                     new_turn=seat in update.turn_began,
-                    played=own_moves(update, seat),
+                    played=own_move(update, seat),
                 )
 
     async def controls(self, row: MatchRow, user_id: int, seat: int, view: dict[str, Any]) -> discord.ui.View | None:
@@ -512,7 +503,7 @@ class Presenter:
         *,
         controls: discord.ui.View | None = None,
         new_turn: bool = False,
-        played: tuple[Sequence[str], Sequence[str]] = ((), ()),
+        played: str | None = None,
     ) -> bool:
         """Show a player their private view (and controls) by DM: the match's private message
         edited in place, or a new one (`PrivateDms.show`).  On closed DMs, one notice in the
