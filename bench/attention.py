@@ -12,7 +12,8 @@ member (the spectator) reads the channel.  Counted per game:
 - DMs: new direct messages per player per turn change (goal ≤ 1), the most either player
   got in any one turn (goal ≤ 1), and DM edits (a private view updated in place).
 
-A turn change is a move after which a different player is to move; the DMs a move sends
+A turn change is a move after which a player is to move who was not before it (in a phase of
+both players at once, a secret draft, neither player's pick changes the turn); the DMs a move sends
 count toward the turn it starts when it changes the turn (its new mover's DM), else toward
 the turn it belongs to.  Each run plays new games (the match seeds are secret and random, as
 in production), so compare ratios, not counts.  The fake Discord lives in `tests/` (a
@@ -88,7 +89,7 @@ async def attention_of(game: str, seed: int = 1) -> Attention:
                 await harness.command("move", {"notation": move}, user=users[mover])
                 await fake.wait_until_idle()
                 moves += 1
-                changed = bool(set(await harness.to_move(match_id)) - {mover})
+                changed = bool(set(await harness.to_move(match_id)) - set(waiting))
                 if changed:
                     turn_changes += 1
                     this_turn = {alice.id: 0, bob.id: 0}
