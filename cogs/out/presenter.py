@@ -20,7 +20,6 @@ import discord
 import renderers
 from bot.games import GAMES
 from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
-from bot.services.private_messages import PrivateMessages
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
 from cogs.out.private_dms import PrivateDms, PrivateView, digest
@@ -97,7 +96,7 @@ class Presenter:
         self.blocked_boards = BlockedBoards()
         self._names: dict[int, str] = {}
         self.turn_posts = TurnPosts()
-        self.private_dms = PrivateDms(bot, PrivateMessages(bot.store))
+        self.private_dms = PrivateDms(bot, bot.private_messages)
         self._receipts: dict[tuple[int, int], str] = {}
         """(match, user) -> the receipt of a move just played from private controls, for the
         status line of the private message edited next (memory only: a restart in between
