@@ -32,6 +32,7 @@ TABLES: Final = (
     "guild_settings",
     "match_offers",
     "outbox",
+    "private_messages",
 )
 """Every table, parents before children."""
 NOT_COPIED: Final = ("shard_leases",)

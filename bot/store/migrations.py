@@ -286,6 +286,20 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE outbox ADD COLUMN follow_up_of INTEGER;
     """,
+    # 10: each player's private view is one direct message, edited in place within a turn
+    # (bot/store/private_messages.py): which message, and what it shows
+    """
+    CREATE TABLE private_messages (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat IN (0, 1)),
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        shows      TEXT    NOT NULL,
+        controls   INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    """,
 )
 
 

@@ -308,6 +308,21 @@ async def test_deleted_channel_gives_404_unknown_channel(fake: FakeDiscord, bot:
     assert [m.content for m in fake.bot_messages(doomed)] == ["last words"]
 
 
+async def test_a_dm_is_edited_in_place_until_deleted_then_404_unknown_message(fake: FakeDiscord, bot: TinyBot) -> None:
+    alice = fake.players[0]
+    user = await bot.fetch_user(alice.id)
+    sent = await user.send("your hand: 1-2", file=discord.File(io.BytesIO(PNG_BYTES), filename="hand.png"))
+    dm = bot.get_partial_messageable(sent.channel.id, type=discord.ChannelType.private)
+    await dm.get_partial_message(sent.id).edit(content="your hand: 1-2 3-4", attachments=[])
+    (shown,) = fake.dms_to(alice)
+    assert shown.id == sent.id and shown.content == "your hand: 1-2 3-4" and shown.edited and not shown.attachments
+    await fake.delete_message(shown)
+    with pytest.raises(discord.NotFound) as caught:
+        await dm.get_partial_message(sent.id).edit(content="anyone?")
+    assert caught.value.code == 10008
+    assert fake.dms_to(alice) == []
+
+
 async def test_deferred_response_followups_and_edit_original(fake: FakeDiscord, bot: TinyBot) -> None:
     await sync_commands(bot, fake)
     interaction = await fake.slash_command("later", user=fake.players[0])
