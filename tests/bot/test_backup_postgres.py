@@ -11,6 +11,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.app.migrate import migrate
 from bot.store import MIGRATIONS, Store
 from bot.store.copy import TABLES, counts
@@ -48,6 +50,7 @@ async def everything(store: Store) -> dict[str, list[tuple[object, ...]]]:
     return {table: sorted(await store.fetch_all(f"SELECT * FROM {table}"), key=repr) for table in TABLES}
 
 
+@pytest.mark.slow  # backups of PostgreSQL taken while writers commit moves
 async def test_a_backup_is_one_snapshot_while_moves_are_committed(tmp_path: Path, postgres_url: str) -> None:
     """Each commit adds a move and bumps the match's version together: any consistent copy
     has `version == number of moves`, a torn one (tables read at different moments) not."""

@@ -11,7 +11,7 @@ import math
 from bench.clocks import bench_idle_clocks
 
 
-async def test_bench_reports_every_probe_once_none_early_and_sane_figures() -> None:
+async def test_bench_reports_every_probe_none_early_and_sane_figures() -> None:
     result = await bench_idle_clocks(n=500, seconds=0.4)
     assert result["clocks"] == 500
     assert result["events_fired"] == 5  # every probe's reminder, counted even if late
@@ -19,5 +19,5 @@ async def test_bench_reports_every_probe_once_none_early_and_sane_figures() -> N
     assert 0 <= result["latency_mean_s"] <= result["latency_max_s"]
     assert math.isfinite(result["latency_max_s"])
     assert result["seconds"] >= 0.4
-    assert 0 <= result["idle_cpu_fraction"]
+    assert result["idle_cpu_fraction"] >= 0
     assert result["start_s"] >= 0
