@@ -30,7 +30,13 @@ from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.bot.settling_time import SettlingTime
 from tests.conftest import fresh_database
-from tests.e2e.harness import BLITZ_REMINDERS, Harness, assert_board_for, unexpected_errors
+from tests.e2e.harness import (
+    BLITZ_REMINDERS,
+    Harness,
+    assert_board_for,
+    pictures_at_test_priority,
+    unexpected_errors,
+)
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, restore_discord_defaults
 
 pytestmark = pytest.mark.e2e
@@ -67,6 +73,7 @@ class ShardHarness(Harness):
         """A new client for these shards, its clocks on the shared fake time."""
         self.fake.gateway.identified_shards -= {(shard, COUNT) for shard in self.shards}
         bot = Boneyard(self.settings())
+        pictures_at_test_priority(bot)
         bot.clock_time = (self.time.now, self.time.sleep)
         bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
         self.adopt(bot)
