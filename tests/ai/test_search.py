@@ -78,7 +78,7 @@ def _after_draw() -> dict[str, object]:
     return state.dump()
 
 
-@pytest.mark.slow  # eight whole games, every computer move a 60-iteration search
+@pytest.mark.slow  # four whole games, every computer move a 60-iteration search
 def test_a_won_position_is_taken() -> None:
     """Against a random player the search wins Domino Wars and Dominance games it plays
     with a modest budget (a weak but failing-when-broken check of the value backup)."""
