@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 
 from bot.store import MIGRATIONS, Store
 from tests.bot.test_startup import HANG, migrated_database
+from tests.subprocess_env import clean_environment
 
 
 def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedProcess[str]:
@@ -22,7 +22,7 @@ def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedP
     return subprocess.run(
         [sys.executable, "-m", "bot", "backup", *target],
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_PATH": str(database)},
+        env=clean_environment(DATABASE_PATH=str(database)),
         capture_output=True,
         text=True,
         timeout=HANG,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from tests.bot.test_migrate import _community
 from tests.bot.test_startup import HANG
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
+from tests.subprocess_env import clean_environment
 
 
 async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
@@ -32,7 +32,7 @@ async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
         "backup",
         *target,
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_URL": url},
+        env=clean_environment(DATABASE_URL=url),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
