@@ -71,7 +71,7 @@ from bot.games.base import (
 )
 from bot.games.dominoes import Tile, format_tiles, no_doubles, parse_tile
 from bot.games.squares import parse_square, square_name
-from bot.i18n import tr
+from bot.i18n import joined, tr
 
 SIZE = 4
 SQUARES = SIZE * SIZE
@@ -312,15 +312,33 @@ class DominoWarsState(GameState):
         return [t for t in POOL if t not in picked]
 
     def describe(self, before: GameState, entry: LogEntry) -> str | None:
-        """A secret draft says only that a seat finished it ("Blue has drafted")."""
+        """A secret draft says only that a seat finished it ("Blue has drafted"), effect 2
+        only that a pile tile went on top; a placement or effect choice that ends a turn says
+        which turns the rules then skipped (effect 6, or no tile that fits: rule 7), which the
+        thread would otherwise show only as the same player moving again."""
         seat = entry.seat
-        if (
-            seat in (0, 1)
-            and isinstance(before, DominoWarsState)
-            and len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat])
-        ):
+        if seat not in (0, 1) or not isinstance(before, DominoWarsState):
+            return None
+        if len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat]):
             return tr("{seat} has drafted.", seat=SEAT_NAMES[seat])
-        return None
+        move = normalise(entry.move)
+        placed = _PLACE.match(move) is not None
+        said: str | None = None
+        if move.startswith("top"):
+            said = tr("{seat} puts a tile of their draw pile on top.", seat=SEAT_NAMES[seat])
+        if not placed and not move.startswith(tuple(EFFECT_WORDS.values())):
+            return said
+        skipped = self.skipped if placed else self.skipped[len(before.skipped) :]
+        if not skipped:
+            return said
+        reasons = [
+            tr("{seat}'s turn is skipped (effect 6).", seat=SEAT_NAMES[s])
+            if before.skips[s] > self.skips[s]
+            else tr("{seat} has no tile that fits: their turn is skipped.", seat=SEAT_NAMES[s])
+            for s in skipped
+        ]
+        head = said or tr("{seat} played `{move}`.", seat=SEAT_NAMES[seat], move=entry.move)
+        return joined(" ", [head, *reasons])
 
     def is_public_move(self, seat: int, move: str) -> bool:
         """Draft picks, shuffles and effect 2's choice are secret; everything else a player

@@ -33,6 +33,7 @@ TABLES: Final = (
     "user_settings",
     "match_offers",
     "outbox",
+    "private_messages",
 )
 """Every table, parents before children."""
 NOT_COPIED: Final = ("shard_leases",)
