@@ -19,7 +19,7 @@ import discord
 
 import renderers
 from bot.games import GAMES
-from bot.i18n import Locale, tr, tr_n, translate
+from bot.i18n import Joined, Locale, joined, tr, tr_n, translate
 from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
@@ -67,14 +67,14 @@ def status_line(move: str | None, view: dict[str, Any], opponent: str, *, receip
     """`▸ ✅ You played `5-3 b2-b3`. Waiting for bob.`: why a private message changed and
     whether the player has something to do, so an edited DM reads on its own.  `receipt`:
     the words the private control confirmed the move with, said instead of the notation."""
-    parts = []
+    parts: list[str] = []
     if receipt:
         parts.append(receipt)
     elif move:
-        parts.append(f"✅ You played `{move}`.")
+        parts.append(tr("✅ You played `{move}`.", move=move))
     if view.get("outcome") is None and view.get("you") not in view.get("turn", []):
-        parts.append(f"Waiting for {opponent}.")
-    return "▸ " + " ".join(parts) if parts else None
+        parts.append(tr("Waiting for {opponent}.", opponent=opponent))
+    return Joined("▸ ", ["", joined(" ", parts)]) if parts else None
 
 
 def channel_link(row: MatchRow) -> str:
