@@ -133,12 +133,11 @@ class Holidays:
         if not await self.store.end_vacation(vacation, _year(vacation.started_at), days):
             return None
         resumed = []
-        now = self.matches.now()
         for match_id in await self.store.paused_by(vacation.user_id):
             row = await self.matches.get(match_id)
             if row.guild_id != vacation.guild_id:
                 continue
-            if await self._release(match_id, vacation.user_id, now):
+            if await self._release(match_id, vacation.user_id, at):
                 resumed.append(await self.matches.get(match_id))
         return VacationChange(vacation, tuple(resumed), days)
 
@@ -170,8 +169,10 @@ class Holidays:
                 self.matches.clocks.track(match_id, paused)
             return True
 
-    async def _release(self, match_id: int, user_id: int, now: float) -> bool:
-        """The player's vacation no longer holds the match; True when its clock runs again."""
+    async def _release(self, match_id: int, user_id: int, at: float) -> bool:
+        """The player's vacation no longer holds the match; True when its clock runs again
+        from `at`, when the vacation ended (the duty may notice a little later: that time is
+        the player's, as it would have been without the vacation)."""
         async with self.matches.lock_for(match_id):
             row = await self.matches.get(match_id)
             clock = clock_of(row)
@@ -179,7 +180,7 @@ class Holidays:
             if row.status != MatchStatus.ACTIVE or clock is None or not clock.paused or others:
                 await self.store.release_vacation(match_id, user_id, None)
                 return False
-            running = clock.resume(now)
+            running = clock.resume(max(at, clock.paused_at or at))
             await self.store.release_vacation(match_id, user_id, running.to_json())
             if self.matches.clocks is not None:
                 self.matches.clocks.track(match_id, running)
