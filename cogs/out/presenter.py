@@ -239,7 +239,13 @@ class Presenter:
         async def picture() -> discord.File:
             return await self.board_file(row, self._with_actions(update, actions))
 
-        return Post(text[:2000], picture, await self._board_buttons(update))
+        # the players' choices hold here too (a ping only for who wants one, quiet hours held);
+        # a DM notice is not sent from this recovery path, which may retry a post
+        routes = await self.bot.notifier.turn_routes(update, self._pings(update))
+        for user_id in routes.hold:
+            await self.bot.notices.hold(user_id, row.id, self.bot.service.now())
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
+        return Post(text[:2000], picture, await self._board_buttons(update), mentions)
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
