@@ -362,3 +362,18 @@ async def test_a_nudge_once_a_day_only_by_the_waiting_player_only_without_a_cloc
         "nudge", user=alice, channel=fake.world.channels[(await harness.bot.service.get(timed)).channel_id]
     )
     assert "This match has a clock" in refused
+
+
+async def test_a_player_whose_controls_come_by_dm_gets_no_second_dm_for_the_turn(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    values = {"game": "domino_wars", "opponent": bob, "seat": "first", "clock": "none"}
+    challenge = await harness.public_reply(await harness.command("play", values, user=alice))
+    mark = fake.mark().snowflake
+    _match_id, board = await harness.accept(challenge, bob)
+    await fake.wait_until_idle()
+    assert bob.id not in board.pinged_ids and alice.id in board.pinged_ids  # both draft; alice wants pings
+    [controls] = dms(harness, bob, mark)
+    assert controls.custom_ids, "the one DM is the draft's controls"
+    assert not controls.content.startswith("♟")
