@@ -377,3 +377,18 @@ async def test_a_player_whose_controls_come_by_dm_gets_no_second_dm_for_the_turn
     [controls] = dms(harness, bob, mark)
     assert controls.custom_ids, "the one DM is the draft's controls"
     assert not controls.content.startswith("♟")
+
+
+async def test_zones_are_offered_as_typed_and_a_wrong_one_changes_nothing(harness: Harness) -> None:
+    fake = harness.fake
+    alice = fake.players[0]
+    typing = await fake.autocomplete("notify", {"zone": "berl"}, focused="zone", user=alice)
+    offered = [c["value"] for c in (await fake.wait_for_response(typing)).choices]
+    assert offered[0] == "Europe/Berlin" and len(offered) <= 25
+    await harness.command("notify", {"how": "dm", "zone": "Asia/Tokyo", "quiet": "23-6"}, user=alice)
+    refused = await harness.error_reply("notify", {"how": "off", "zone": "Moon/Base"}, user=alice)
+    assert "`Moon/Base` is not a time zone I know" in refused
+    refused = await harness.error_reply("notify", {"how": "off", "quiet": "7-7"}, user=alice)
+    assert "different hours" in refused
+    shown = await harness.ephemeral_reply(await harness.command("notify", user=alice))
+    assert "**a direct message**" in shown and "**Asia/Tokyo**" in shown and "**23:00–06:00**" in shown
