@@ -72,7 +72,14 @@ class Notifier:
 
     async def deliver(self, update: Update, routes: TurnRoutes) -> None:
         """After the board is posted: the DMs and the notices held back for later.  A player
-        whose controls come by DM with this update (Domino Wars, Wonderland) gets no second DM."""
+        whose controls come by DM with this update (Domino Wars, Wonderland) gets no second DM.
+        A failure is logged, never raised: the board is out, and must not be posted again."""
+        try:
+            await self._deliver(update, routes)
+        except Exception:
+            log.warning("could not deliver the turn notices of match %d", update.match.id, exc_info=True)
+
+    async def _deliver(self, update: Update, routes: TurnRoutes) -> None:
         row = update.match
         prompted = set(update.prompt) if private.has_controls(row.game) else set()
         for user_id in routes.dm:
@@ -94,9 +101,14 @@ class Notifier:
     # --- clock reminders -------------------------------------------------------------------
 
     async def reminder_route(self, notice: ClockNotice) -> ReminderRoute:
-        return await self.bot.notices.reminder_route(
-            notice.user_id, notice.match.guild_id, self.bot.service.now(), notice.via, last=notice.last
-        )
+        """Where the reminder goes; where its control sends it when the choice cannot be read."""
+        try:
+            return await self.bot.notices.reminder_route(
+                notice.user_id, notice.match.guild_id, self.bot.service.now(), notice.via, last=notice.last
+            )
+        except Exception:
+            log.warning("could not read how %d wants reminders; using the clock's way", notice.user_id, exc_info=True)
+            return "dm" if notice.via == "dm" else "channel"
 
     # --- what the duty delivers ------------------------------------------------------------
 
