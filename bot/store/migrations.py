@@ -303,7 +303,7 @@ MIGRATIONS: tuple[str, ...] = (
 
     CREATE TABLE notice_settings (
         guild_id      INTEGER PRIMARY KEY,
-        default_mode  TEXT    NOT NULL DEFAULT 'ping' CHECK (default_mode IN ('ping', 'dm', 'off')),
+        default_mode  TEXT    CHECK (default_mode IN ('ping', 'dm', 'off')),
         vacation_days INTEGER NOT NULL DEFAULT 14 CHECK (vacation_days >= 0)
     );
 

@@ -7,7 +7,8 @@ Tables:
   (claimed before it is sent, so a digest never goes out twice for one day).
 - notice_held(user_id, match_id, held_at): a notice held back by quiet hours, delivered (and
   deleted in one claim) when they end.
-- notice_settings(guild_id, default_mode, vacation_days): the server's defaults.
+- notice_settings(guild_id, default_mode, vacation_days): the server's defaults (`default_mode`
+  NULL: never chosen, so a server that only set its vacation days keeps the bot's defaults).
 - vacations(guild_id, user_id, started_at, ends_at): a player's running vacation there.
 - vacation_days_used(guild_id, user_id, year, days): days charged per calendar year (UTC).
 - vacation_pauses(match_id, user_id): the match's clock is paused by that player's vacation
@@ -123,14 +124,15 @@ class NoticeStore:
 
     # --- the server's defaults -----------------------------------------------------------
 
-    async def settings(self, guild_id: int) -> tuple[str, int] | None:
-        """(default mode, vacation days a year) as stored, None when never set."""
+    async def settings(self, guild_id: int) -> tuple[str | None, int] | None:
+        """(default mode, None when never chosen; vacation days a year) as stored, None when
+        the server never set either."""
         row = await self.store.fetch_one(
             "SELECT default_mode, vacation_days FROM notice_settings WHERE guild_id = ?", (guild_id,)
         )
-        return (str(row[0]), int(row[1])) if row is not None else None
+        return (None if row[0] is None else str(row[0]), int(row[1])) if row is not None else None
 
-    async def save_settings(self, guild_id: int, default_mode: str, vacation_days: int) -> None:
+    async def save_settings(self, guild_id: int, default_mode: str | None, vacation_days: int) -> None:
         async with self.store.transaction() as tx:
             await tx.execute(
                 "INSERT INTO notice_settings (guild_id, default_mode, vacation_days) VALUES (?, ?, ?) "

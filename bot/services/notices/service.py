@@ -150,8 +150,8 @@ class NoticeService:
             if not 0 <= vacation_days <= 366:
                 raise ServiceError("Vacation days are a number from 0 to 366 a year.")
             days = vacation_days
-        await self.store.save_settings(guild_id, new_mode or "ping", days)
-        return ServerNotices(new_mode or "ping", days)
+        await self.store.save_settings(guild_id, new_mode, days)
+        return ServerNotices(new_mode, days)
 
     async def mode_of(self, user_id: int, guild_id: int | None) -> Mode | None:
         """The player's own choice, else the server's default; None: neither was ever set."""
