@@ -19,6 +19,8 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
     python -m bench ai         # computer players: strength, thinking time, loop stall (hours)
     python -m bench attention  # posts, pings and DMs a complete game of each sends each player
+    python -m bench joins      # 1,000 /tournament join at once: how soon each is acknowledged
+    python -m bench roundtrips # statements, commits and latency of a move on a durable PostgreSQL
 """
 
 from __future__ import annotations
@@ -660,6 +662,18 @@ def process_rows() -> list[Row]:
     return [Row(*r) for r in rows()]
 
 
+def join_rows() -> list[Row]:
+    from bench.joins import join_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
+def roundtrip_rows() -> list[Row]:
+    from bench.roundtrips import roundtrip_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 def scale_postgres_rows() -> list[Row]:
     from bench.scale_postgres import scale_postgres_rows as rows
 
@@ -683,6 +697,8 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "processes": process_rows,
     "ai": ai_bench_rows,
     "attention": attention_rows,
+    "joins": join_rows,
+    "roundtrips": roundtrip_rows,
 }
 
 

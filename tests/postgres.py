@@ -48,7 +48,11 @@ def _free_port() -> int:
 
 
 class PostgresServer:
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        """`durable`: PostgreSQL's own defaults (fsync, synchronous_commit and full-page writes
+        on: every commit waits for its WAL flush), for benches whose figures must hold in
+        production; the tests' server skips the flushes (the data is thrown away)."""
+        self.durable = durable
         self.bindir = find_bindir()
         self.root = Path(tempfile.mkdtemp(prefix="boneyard-pg-"))
         self.data = self.root / "data"
@@ -75,7 +79,9 @@ class PostgresServer:
 
     def resume(self) -> None:
         """(Re)start the server on the same port and data, waiting until it accepts connections."""
-        options = f"-p {self.port} -h 127.0.0.1 -k {self.root} -F -c fsync=off -c full_page_writes=off"
+        options = f"-p {self.port} -h 127.0.0.1 -k {self.root}"
+        if not self.durable:
+            options += " -F -c fsync=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"), "-w", "start")
 
     def url(self, database: str = "postgres") -> str:

@@ -33,6 +33,7 @@ from bot.infra.worker_pool import WorkerPool
 from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
 from bot.services.notices import Holidays, NoticeService
 from bot.services.outbox import Outbox
+from bot.services.private_messages import PrivateMessages
 from bot.services.ratings import RatingBook
 from bot.services.shard_leases import ShardLeases
 from bot.services.tournaments import TournamentService
@@ -114,6 +115,8 @@ class Boneyard(commands.AutoShardedBot):
     """The worker processes every picture is rendered in (rendering holds the GIL)."""
     announcements: Outbox
     """The stored announcements, for the dispatcher that posts them."""
+    private_messages: PrivateMessages
+    """Which DM shows each player their private view of a match (cogs/out/private_dms.py)."""
     presenter: Presenter
     """Turns every service `Update` into Discord messages: the one place that announces."""
     outbox: Dispatcher
@@ -166,6 +169,7 @@ class Boneyard(commands.AutoShardedBot):
         self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
         self.announcements = Outbox(self.store)
+        self.private_messages = PrivateMessages(self.store)
         self.outbox = Dispatcher(self, {**MATCH_END_POSTS, **TOURNAMENT_POSTS})
         self.presenter = Presenter(self)
         self.notices = NoticeService(self.service)

@@ -39,6 +39,7 @@ TABLES: Final = (
     "vacation_days_used",
     "vacation_pauses",
     "nudges",
+    "private_messages",
 )
 """Every table, parents before children."""
 NOT_COPIED: Final = ("shard_leases",)

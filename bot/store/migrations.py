@@ -281,7 +281,26 @@ MIGRATIONS: tuple[str, ...] = (
     # 8: the ending line of every match that ended outside its game's rules before such lines
     # were written (`_ending_lines`; PostgreSQL reads the outcome's JSON its own way)
     _SQLITE_ENDING_LINES,
-    # 9: notices each player chooses, holidays and nudges (every query on these lives in
+    # 9: the interaction whose follow-up an outbox row is posted as: after a crash the row is
+    # matched to that interaction's reply, never to a message with the same text
+    """
+    ALTER TABLE outbox ADD COLUMN follow_up_of INTEGER;
+    """,
+    # 10: each player's private view is one direct message, edited in place within a turn
+    # (bot/store/private_messages.py): which message, and what it shows
+    """
+    CREATE TABLE private_messages (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat IN (0, 1)),
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        shows      TEXT    NOT NULL,
+        controls   INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    """,
+    # 11: notices each player chooses, holidays and nudges (every query on these lives in
     # bot/store/notices.py)
     """
     CREATE TABLE notice_prefs (

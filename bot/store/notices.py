@@ -1,4 +1,4 @@
-"""The queries of notices, holidays and nudges (migration 9), in one place.
+"""The queries of notices, holidays and nudges (migration 11), in one place.
 
 Tables:
 - notice_prefs(user_id, mode, zone, digest_hour, quiet_start, quiet_end, digest_day): how a

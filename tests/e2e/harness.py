@@ -28,6 +28,7 @@ from tests.fake_discord import (
     FakeInteraction,
     FakeMessage,
     FakeUser,
+    Mark,
     restore_discord_defaults,
 )
 
@@ -336,6 +337,29 @@ class Harness:
         mark = self.fake.mark()
         await self.fake.send_message(channel, user, text)
         return await self.fake.wait_for_message(channel, lambda m: bool(m.attachments), since=mark)
+
+    async def channel_says(
+        self, predicate: Callable[[str], bool], *, since: Mark, channel: FakeChannel | None = None
+    ) -> FakeMessage:
+        """The bot message in the channel whose text came to satisfy `predicate` after `since`:
+        a new post, or one edited since (a turn's post grows in place as the turn goes on)."""
+        channel = channel or self.fake.channel
+        found: list[FakeMessage] = []
+
+        def check() -> bool:
+            for request in self.fake.requests[since.request_index :]:
+                body = request.response
+                ok = request.method in ("POST", "PATCH") and request.status is not None and request.status < 300
+                if not ok or not isinstance(body, dict) or str(body.get("channel_id")) != str(channel.id):
+                    continue
+                message = self.fake.world.messages.get(int(body.get("id", 0)))
+                if message is not None and not message.deleted and predicate(message.content):
+                    found.append(message)
+                    return True
+            return False
+
+        await self.fake.wait_until(check, f"a post in {channel.name} that says it")
+        return found[0]
 
     async def move_count(self, match_id: int) -> int:
         return await self.bot.service.store.move_count(match_id)
