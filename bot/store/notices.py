@@ -71,6 +71,19 @@ class NoticeStore:
         row = await self.store.fetch_one(f"SELECT {_PREFS} FROM notice_prefs WHERE user_id = ?", (user_id,))
         return _prefs(row) if row is not None else None
 
+    async def route_facts(self, user_id: int, guild_id: int | None) -> tuple[StoredPrefs | None, str | None]:
+        """The player's choice and their server's default mode, in ONE statement: it runs for
+        each player a new board names, between the move's commit and its post."""
+        row = await self.store.fetch_one(
+            "SELECT p.user_id, p.mode, p.zone, p.digest_hour, p.quiet_start, p.quiet_end, p.digest_day, "
+            "s.default_mode FROM (SELECT 1 AS one) AS x "
+            "LEFT JOIN notice_prefs p ON p.user_id = ? LEFT JOIN notice_settings s ON s.guild_id = ?",
+            (user_id, guild_id),
+        )
+        assert row is not None
+        prefs = _prefs(row[:7]) if row[0] is not None else None
+        return prefs, None if row[7] is None else str(row[7])
+
     async def save_prefs(self, prefs: StoredPrefs) -> None:
         """Store a player's choice (the last digest's day is kept as it was)."""
         async with self.store.transaction() as tx:

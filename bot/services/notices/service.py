@@ -160,10 +160,16 @@ class NoticeService:
 
     # --- routing -------------------------------------------------------------------------
 
+    async def _route_facts(self, user_id: int, guild_id: int | None) -> tuple[NoticePrefs, Mode | None]:
+        """The player's choices and the mode that applies (theirs, else the server's; None:
+        neither was set), read in one statement."""
+        stored, default = await self.store.route_facts(user_id, guild_id)
+        prefs = _from_stored(stored) if stored is not None else NoticePrefs(user_id)
+        return prefs, prefs.mode if prefs.mode is not None else _mode(default)
+
     async def turn_route(self, user_id: int, guild_id: int | None, now: float) -> TurnRoute:
         """How to tell `user_id` that a turn is theirs now."""
-        prefs = await self.prefs(user_id)
-        mode = prefs.mode if prefs.mode is not None else (await self.server(guild_id)).default_mode
+        prefs, mode = await self._route_facts(user_id, guild_id)
         mode = mode or "ping"
         if mode in ("digest", "off"):
             return "none"
@@ -176,8 +182,7 @@ class NoticeService:
     ) -> ReminderRoute:
         """Where a clock reminder goes: the player's choice; the last warning before a loss on
         time always goes out (their way, else where its control sends it)."""
-        prefs = await self.prefs(user_id)
-        mode = prefs.mode if prefs.mode is not None else (await self.server(guild_id)).default_mode
+        prefs, mode = await self._route_facts(user_id, guild_id)
         default: ReminderRoute = "dm" if via == "dm" else "channel"
         chosen: ReminderRoute = default if mode is None else {"ping": "channel", "dm": "dm"}.get(mode, "none")  # type: ignore[assignment]
         if last:
