@@ -22,6 +22,7 @@ from pathlib import Path
 
 SERVER_USER = "postgres"
 DATABASE_USER = "boneyard"
+PORT_ATTEMPTS = 3
 
 
 def find_bindir() -> Path:
@@ -71,7 +72,16 @@ class PostgresServer:
 
     def start(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", DATABASE_USER, "--auth=trust", "-E", "UTF8", "--no-sync")
-        self.resume()
+        for attempt in range(PORT_ATTEMPTS):
+            try:
+                self.resume()
+                return
+            except RuntimeError:
+                if attempt == PORT_ATTEMPTS - 1:
+                    raise
+                # The free port was taken before the server bound it (by another test worker's
+                # server, say): try another.
+                self.port = _free_port()
 
     def halt(self) -> None:
         """Stop the server as an outage does (connections cut at once), keeping its data."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.store import MIGRATIONS, Store
 from tests.bot.test_startup import HANG, migrated_database
-from tests.clean_environment import clean_environment
+from tests.subprocess_env import clean_environment
 
 
 def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedProcess[str]:

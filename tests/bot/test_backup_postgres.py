@@ -10,15 +10,17 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.app.migrate import migrate
 from bot.store import MIGRATIONS, Store
 from bot.store.copy import TABLES, counts
 from tests.bot.test_backup import moves_and_version
 from tests.bot.test_migrate import _community
 from tests.bot.test_startup import HANG
-from tests.clean_environment import clean_environment
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
+from tests.subprocess_env import clean_environment
 
 
 async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
@@ -48,6 +50,7 @@ async def everything(store: Store) -> dict[str, list[tuple[object, ...]]]:
     return {table: sorted(await store.fetch_all(f"SELECT * FROM {table}"), key=repr) for table in TABLES}
 
 
+@pytest.mark.slow  # backups of PostgreSQL taken while writers commit moves
 async def test_a_backup_is_one_snapshot_while_moves_are_committed(tmp_path: Path, postgres_url: str) -> None:
     """Each commit adds a move and bumps the match's version together: any consistent copy
     has `version == number of moves`, a torn one (tables read at different moments) not."""

@@ -41,6 +41,7 @@ from bot.records.move_log import (
 from bot.records.verify import Verdict, verify, verify_bytes, verify_text
 from bot.verify import main as verify_main
 from tests.games.playout import PLAYOUT_OPTIONS, step
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 ENDINGS = ("resign", "timeout", "draw", "abort", "moderator")
@@ -192,7 +193,7 @@ def test_dropped_tails_are_refused(game: str) -> None:
             assert "ply" in verdict.sentence.lower(), verdict.sentence
 
 
-@pytest.mark.parametrize("game", GAME_KEYS)
+@pytest.mark.parametrize("game", slow_cases(GAME_KEYS, {"wonderland"}))
 def test_flipped_results_and_statuses_are_refused(game: str) -> None:
     for record in records(game, 6, "flips"):
         for status in STATUSES:

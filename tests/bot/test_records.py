@@ -20,6 +20,7 @@ from tests.bot.conftest import ALICE, BOB
 from tests.bot.match_driver import play_randomly, start_match
 from tests.bot.test_fair_dice_readme import rederive
 from tests.games.playout import PLAYOUT_OPTIONS, step
+from tests.slow import slow_cases
 
 NASTY = string.ascii_letters + string.digits + ' "\\\n\t{}[]=-_é🎲'
 
@@ -74,7 +75,7 @@ def _random_record(game: str, rng: random.Random, max_plies: int = MAX_PLIES) ->
     )
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", slow_cases(sorted(GAMES), {"wonderland"}))
 def test_parse_then_format_round_trips_random_games(game: str) -> None:
     rng = random.Random(f"records-{game}")
     for _ in range(6):
@@ -122,7 +123,7 @@ async def _finished_record(service: MatchService, game: str, seed: int) -> Recor
     return build_record(row, await service.store.moves(match_id), ("alice", "bob"))
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", slow_cases(sorted(GAMES), {"wonderland"}))
 async def test_export_then_verify_holds_for_every_game(service: MatchService, game: str) -> None:
     record = await _finished_record(service, game, 11)
     assert record.seed is not None and record.result in ("1-0", "0-1", "1/2-1/2")

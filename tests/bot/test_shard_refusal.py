@@ -18,8 +18,8 @@ import pytest
 from bot.services.shard_leases import RENEW_EVERY
 from bot.store import Store
 from bot.store.leases import LeaseStore
-from tests.clean_environment import clean_environment
 from tests.fake_discord import FakeDiscord
+from tests.subprocess_env import clean_environment
 
 HANG = 60  # seconds: far beyond a refusal, short enough to fail a hanging start-up
 

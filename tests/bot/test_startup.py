@@ -23,8 +23,8 @@ import pytest
 
 from bot.app.startup import StartupRefused, hold_process_lock
 from bot.store import MIGRATIONS, Store
-from tests.clean_environment import clean_environment
 from tests.fake_discord import FakeDiscord
+from tests.subprocess_env import clean_environment
 
 CLOSED_PORT = "http://127.0.0.1:9"  # discard: nothing listens, so a login fails at once
 HANG = 30  # seconds: far beyond a refusal, short enough to fail a hanging start-up

@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 import renderers
-from bot.app.client import Boneyard
+from bot.app.client import PICTURE_MODULES, Boneyard
 from bot.app.config import Settings
+from bot.infra.worker_pool import WorkerPool
 from tests.fake_discord import (
     FakeChannel,
     FakeDiscord,
@@ -58,6 +59,16 @@ BLITZ_REMINDERS = (
 )
 """What a blitz player who never moves is told, once each, before losing on time: the
 source's reminder schedule written out here, not taken from `bot.clocks`."""
+
+
+def pictures_at_test_priority(bot: Boneyard) -> None:
+    """Give `bot` a picture pool whose workers run at this process's priority, not below it.
+
+    The product lowers its workers' priority so that a busy machine serves the event loop
+    first.  In a test that waits for a picture, a lowered worker waits in turn for whatever
+    else runs, such as the other test worker's CPU-bound test (pytest-xdist).
+    `tests/bot/test_worker_pool.py` checks the product's own priority."""
+    bot.pictures = WorkerPool(preload=PICTURE_MODULES, niceness=0)
 
 
 class Harness:
@@ -105,6 +116,7 @@ class Harness:
         """Start a NEW bot (commands are synced in its setup hook) and wait until it identified."""
         self.fake.gateway.ready.clear()
         bot = Boneyard(self.settings())
+        pictures_at_test_priority(bot)
         for prepare in self.prepare:
             prepare(bot)
         self.adopt(bot)

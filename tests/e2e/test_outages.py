@@ -28,7 +28,7 @@ from tests.e2e.harness import Harness, assert_board_for
 from tests.fake_discord import FakeDiscord, restore_discord_defaults
 from tests.postgres import PostgresServer, running_server
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # a PostgreSQL server of its own, stopped and restarted
 
 EVERY_DUTY = (DRAIN_DUTY, CHECKIN_DUTY, EXPIRY_DUTY, RENEWAL_DUTY, CLOCK_DUTY, RESUME_DUTY, NOTICE_DUTY)
 BOUND = 60.0
