@@ -47,6 +47,14 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        tr("Notices and holidays"),
+        (
+            ("/notify", tr("`/notify how:dm quiet:22-7 zone:Europe/Berlin`: how (and when) you hear it is your turn")),
+            ("/vacation", tr("`/vacation start days:5`: pause your daily-clock matches; `end`, `status`")),
+            ("/nudge", tr("in a match without a clock, remind your opponent of their move (once a day)")),
+        ),
+    ),
+    (
         tr("End a match"),
         (
             ("/resign", tr("give up (asks you to confirm)")),
@@ -83,8 +91,9 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             (
                 "/settings",
                 tr(
-                    "`/settings venue:threads clock:daily server_language:pt_BR`: matches in threads or channels, "
-                    "default clock, the server's language; without options it shows them"
+                    "`/settings venue:threads clock:daily notify:dm vacation_days:14 server_language:pt_BR`: matches "
+                    "in threads or channels, default clock, default notice, vacation days, the server's language; "
+                    "without options it shows them"
                 ),
             ),
             ("/status", tr("how the bot's background duties are doing, and when each last succeeded")),

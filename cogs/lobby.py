@@ -18,6 +18,7 @@ from bot.games import GAMES
 from bot.i18n import LANGUAGE_NAMES, tr, tr_n, translate
 from bot.services.languages import AUTOMATIC
 from bot.services.matches import VENUES, Offered, ServiceError
+from bot.services.notices import SERVER_MODES
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, service_of
 from cogs.playing import announce_move
@@ -45,6 +46,7 @@ LANGUAGE_CHOICES = [
     *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
 ]
 """Each language in its own words (never translated: a reader looks for their own)."""
+NOTIFY_CHOICES = [app_commands.Choice(name=m, value=m) for m in SERVER_MODES]
 
 
 class LobbyCog(BoneyardCog):
@@ -185,16 +187,22 @@ class LobbyCog(BoneyardCog):
     @app_commands.describe(
         venue="threads: each match in its own thread (default); channel: one match per channel",
         clock="Default time control of casual matches (daily, rapid, none, 2h+1d, ...)",
+        notify="How players who never used /notify are told it is their turn",
+        vacation_days="Vacation days a year each player may use (default 14)",
         language="Your language for replies and DMs (auto: your Discord's)",
         server_language="The language of this server's public posts and pictures (auto: the server's Discord one)",
     )
-    @app_commands.choices(venue=VENUE_CHOICES, language=LANGUAGE_CHOICES, server_language=LANGUAGE_CHOICES)
+    @app_commands.choices(
+        venue=VENUE_CHOICES, notify=NOTIFY_CHOICES, language=LANGUAGE_CHOICES, server_language=LANGUAGE_CHOICES
+    )
     @app_commands.guild_only()
     async def settings(
         self,
         interaction: discord.Interaction,
         venue: app_commands.Choice[str] | None = None,
         clock: str | None = None,
+        notify: app_commands.Choice[str] | None = None,
+        vacation_days: app_commands.Range[int, 0, 366] | None = None,
         language: app_commands.Choice[str] | None = None,
         server_language: app_commands.Choice[str] | None = None,
     ) -> None:
@@ -204,17 +212,24 @@ class LobbyCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         bot = bot_of(interaction)
         lobby, languages = bot.lobby, bot.languages
-        server_change = venue is not None or clock is not None or server_language is not None
+        server_change = any(v is not None for v in (venue, clock, notify, vacation_days, server_language))
         if server_change and not interaction.permissions.manage_guild:
             raise ServiceError(tr("Only members with Manage Server can change the server settings."))
+        if venue is None and clock is None and notify is None and vacation_days is None:
+            current = await lobby.settings(interaction.guild_id)
+            notices = await bot.notices.server(interaction.guild_id)
+        else:
+            # the clock is checked first: a bad one changes nothing (the other two come from choices)
+            current = await lobby.configure(interaction.guild_id, venue=venue.value if venue else None, clock=clock)
+            notices = await bot.notices.server(interaction.guild_id)
+            if notify is not None or vacation_days is not None:
+                notices = await bot.notices.configure_server(
+                    interaction.guild_id, mode=notify.value if notify else None, vacation_days=vacation_days
+                )
         if language is not None:
             await languages.choose_for_user(interaction.user.id, language.value)
         if server_language is not None:
             await languages.choose_for_guild(interaction.guild_id, server_language.value)
-        if venue is not None or clock is not None:
-            current = await lobby.configure(interaction.guild_id, venue=venue.value if venue else None, clock=clock)
-        else:
-            current = await lobby.settings(interaction.guild_id)
         mine = await languages.user_choice(interaction.user.id)
         server = await languages.for_guild(interaction.guild_id, interaction.guild_locale)
         venue_words = tr("threads") if current.venue == "threads" else tr("channel")
@@ -223,9 +238,13 @@ class LobbyCog(BoneyardCog):
             tr(
                 "Matches are played in: **{venue}** · default clock of casual matches: **{clock}** "
                 "(`/play clock:none` still plays without one).\n"
+                "Players who never used `/notify` are told of their turn by: **{mode}** · "
+                "vacation days a year: **{days}**.\n"
                 "Server language: **{server}** · your language: **{mine}**.",
                 venue=venue_words,
                 clock=current.default_clock,
+                mode=notices.default_mode or "ping",
+                days=notices.vacation_days,
                 server=LANGUAGE_NAMES[server],
                 mine=LANGUAGE_NAMES[mine] if mine is not None else tr("your Discord's"),
             ),

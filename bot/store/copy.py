@@ -33,6 +33,13 @@ TABLES: Final = (
     "user_settings",
     "match_offers",
     "outbox",
+    "notice_prefs",
+    "notice_held",
+    "notice_settings",
+    "vacations",
+    "vacation_days_used",
+    "vacation_pauses",
+    "nudges",
     "private_messages",
 )
 """Every table, parents before children."""

@@ -300,7 +300,62 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, seat)
     );
     """,
-    # 11: languages (bot/store/languages.py): a server's language for its public posts and
+    # 11: notices each player chooses, holidays and nudges (every query on these lives in
+    # bot/store/notices.py)
+    """
+    CREATE TABLE notice_prefs (
+        user_id     INTEGER PRIMARY KEY,
+        mode        TEXT    CHECK (mode IN ('ping', 'dm', 'digest', 'off')),
+        zone        TEXT    NOT NULL DEFAULT 'UTC',
+        digest_hour INTEGER NOT NULL DEFAULT 9 CHECK (digest_hour BETWEEN 0 AND 23),
+        quiet_start INTEGER CHECK (quiet_start BETWEEN 0 AND 23),
+        quiet_end   INTEGER CHECK (quiet_end BETWEEN 0 AND 23),
+        digest_day  TEXT
+    );
+
+    CREATE TABLE notice_held (
+        user_id  INTEGER NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        held_at  REAL    NOT NULL,
+        PRIMARY KEY (user_id, match_id)
+    );
+
+    CREATE TABLE notice_settings (
+        guild_id      INTEGER PRIMARY KEY,
+        default_mode  TEXT    CHECK (default_mode IN ('ping', 'dm', 'off')),
+        vacation_days INTEGER NOT NULL DEFAULT 14 CHECK (vacation_days >= 0)
+    );
+
+    CREATE TABLE vacations (
+        guild_id   INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        started_at REAL    NOT NULL,
+        ends_at    REAL    NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+
+    CREATE TABLE vacation_days_used (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        year     INTEGER NOT NULL,
+        days     INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id, year)
+    );
+
+    CREATE TABLE vacation_pauses (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+
+    CREATE TABLE nudges (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        at       REAL    NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    """,
+    # 12: languages (bot/store/languages.py): a server's language for its public posts and
     # pictures, and a user's own for replies and DMs (NULL: Discord's locale decides)
     """
     ALTER TABLE guild_settings ADD COLUMN language TEXT;

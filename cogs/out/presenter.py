@@ -268,13 +268,17 @@ class Presenter:
         return tr("📈 Ratings: {changes}", changes=" · ".join(parts))
 
     async def announce_clock(self, notice: ClockNotice) -> None:
-        """A reminder: in the match channel with a mention (short controls), or by DM (long
-        ones; the channel is the fallback when DMs are closed)."""
+        """A reminder, where the player chose (cogs/out/notices.py); by default in the match
+        channel with a mention (short controls) or by DM (long ones; the channel is the
+        fallback when DMs are closed)."""
         row = notice.match
         info = GAMES[row.game].info
         if self.bot.user is not None and notice.user_id == self.bot.user.id:
             return  # the computer is reminded of nothing: it is already thinking
-        if notice.via == "dm":
+        route = await self.bot.notifier.reminder_route(notice)  # the player's choice
+        if route == "none":
+            return
+        if route == "dm":
             text = translate(
                 await self.player_locale(row, notice.user_id),
                 tr(
@@ -325,7 +329,13 @@ class Presenter:
         async def picture() -> discord.File:
             return await self.board_file(row, self._with_actions(update, actions))
 
-        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale))
+        # the players' choices hold here too (a ping only for who wants one, quiet hours held);
+        # a DM notice is not sent from this recovery path, which may retry a post
+        routes = await self.bot.notifier.turn_routes(update, self._pings(update))
+        for user_id in routes.hold:
+            await self.bot.notices.hold(user_id, row.id, self.bot.service.now())
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
+        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale), mentions)
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -468,7 +478,8 @@ class Presenter:
         row = update.match
         if text is None:
             text = await self.describe(update, told=told)
-        mentions = self._pings(update)
+        routes = await self.bot.notifier.turn_routes(update, self._pings(update))
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
         buttons = localize_view(await self._board_buttons(update), await self.public_locale(row))
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
@@ -492,19 +503,19 @@ class Presenter:
             self.turn_posts.interrupted(row.id)
             return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
         self.turn_posts.started(update, message, told)
+        await self.bot.notifier.deliver(update, routes)
         return None
 
     @staticmethod
-    def _pings(update: Update) -> discord.AllowedMentions:
-        """Who a new board pings: the players now to move, except the one who just acted (their
-        turn goes on; they are looking at it).  The text still names them.  A move the rules
-        played for a player (a forced `done`, an only placement) is not that player acting:
-        their turn came, and they are told."""
+    def _pings(update: Update) -> list[int]:
+        """Who a new board would ping: the players now to move, except the one who just acted
+        (their turn goes on; they are looking at it).  The text still names them; each is then
+        told the way they chose (`cogs.out.notices`).  A move the rules played for a player (a
+        forced `done`, an only placement) is not that player acting: their turn came, and they
+        are told."""
         row, seat = update.match, actor(update)
         acted = {row.seats[seat]} if row.seats is not None and seat is not None else set()
-        return discord.AllowedMentions(
-            users=[discord.Object(u) for u in update.to_move if u not in acted], everyone=False, roles=False
-        )
+        return [u for u in update.to_move if u not in acted]
 
     async def _extend(self, post: TurnPost, update: Update, told: list[str]) -> bool:
         """Add `update` to the turn's post (text and board); False if that post cannot be edited."""

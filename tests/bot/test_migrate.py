@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.app.migrate import migrate
 from bot.services.matches import MatchService
+from bot.services.notices import Holidays, NoticeService
 from bot.services.private_messages import PrivateMessage, PrivateMessages
 from bot.services.ratings import RatingBook
 from bot.services.tournaments import TournamentService
@@ -17,6 +18,7 @@ from bot.store import Store
 from bot.store.copy import NOT_COPIED, TABLES, counts
 from bot.store.languages import LanguageStore
 from bot.store.lobby import LobbyStore
+from bot.store.notices import Vacation
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
@@ -74,6 +76,16 @@ async def _community(path: Path) -> dict[int, object]:
     await LanguageStore(store).save_user_language(ALICE, "de")
     running = (await store.active_matches())[0]
     await lobby.put_offer(running.id, "draw", ALICE, running.version)
+    notices = NoticeService(service)  # notices, vacations and nudges (migration 11)
+    await notices.choose(ALICE, mode="digest", zone="Europe/Berlin", hour=8, quiet="22-7")
+    await notices.configure_server(GUILD, mode="dm", vacation_days=10)
+    await notices.hold(ALICE, running.id, 1000.0)
+    await Holidays(service, notices).start(GUILD, BOB, 2)
+    await notices.store.pause_for_vacation(running.id, BOB, None)
+    over = Vacation(GUILD, CAROL, 0.0, 86400.0)
+    await notices.store.start_vacation(over)
+    await notices.store.end_vacation(over, 1970, 1)
+    await notices.store.nudge(running.id, ALICE, 2000.0, 0.0)
     rows = {r[0]: await store.get_match(r[0]) for r in await store.fetch_all("SELECT id FROM matches")}
     await store.close()
     return rows

@@ -116,8 +116,8 @@ def test_a_move_the_rules_played_for_a_player_does_not_keep_their_turn_from_ping
 
     ended = (Told(0, "end", True, None), Told(1, "done", True, None))
     blue_turn = Update(row(), {"turn": [1], "turn_number": 4}, told=ended)
-    assert [u.id for u in Presenter._pings(blue_turn).users] == [11]
+    assert Presenter._pings(blue_turn) == [11]
     again = Update(row(), {"turn": [0], "turn_number": 4}, told=(Told(0, "move 5D c2-c3", True, None),))
-    assert [u.id for u in Presenter._pings(again).users] == []
+    assert Presenter._pings(again) == []
     forced_first = Update(row(), {"turn": [0]}, told=(Told(CHANCE, "roll S", True, None), Told(0, "done", True, None)))
-    assert [u.id for u in Presenter._pings(forced_first).users] == [10], "nobody acted: a chance move began it"
+    assert Presenter._pings(forced_first) == [10], "nobody acted: a chance move began it"

@@ -29,6 +29,7 @@ SLASH_MOVE = [
     *MOVE_TRANSACTION,
     "SELECT id, key",  # the board's row, and whether the channel has an earlier one unsent
     "UPDATE outbox SET follow_up_of",  # posted as the interaction's reply: noted first (unflushed)
+    "SELECT p.user_id",  # how the player the board names wants to be told (/notify, the server's default)
     "UPDATE outbox SET sent_at",  # marked sent (unflushed)
 ]
 TYPED_MOVE = [s for s in SLASH_MOVE if s != "UPDATE outbox SET follow_up_of"]  # a channel post carries its nonce

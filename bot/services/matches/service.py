@@ -533,7 +533,8 @@ class MatchService:
                 mine = clock.seats[seat]
                 if not mine.running or event.key not in mine.sent:
                     return None
-                return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now))
+                last = clock.warnings_left(seat, now) == 0
+                return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now), last)
             if not clock.expired(seat, now):
                 return None
             return await self._time_out(row, await self.state_of(row), clock, seat, now, intro=TIME_UP)

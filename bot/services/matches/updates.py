@@ -154,6 +154,8 @@ class ClockNotice:
     text: str
     via: Via
     display: str
+    last: bool = False
+    """The last warning before a loss on time: it goes out whatever the player chose."""
 
 
 @dataclass(frozen=True)
