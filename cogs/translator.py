@@ -34,8 +34,11 @@ KEPT = frozenset(
 """What stays as it is in every language (see the module doc)."""
 
 
-UNTRANSLATED_CHOICES = frozenset({*LANGUAGE_NAMES.values(), *(rules.info.name for rules in GAMES.values())})
-"""Choices said the same in every language: each language's own name, the games' names."""
+UNTRANSLATED_CHOICES = frozenset(
+    {*LANGUAGE_NAMES.values(), *(rules.info.name for rules in GAMES.values()), "ping", "dm", "off", "digest"}
+)
+"""Choices said the same in every language: each language's own name, the games' names, the
+notice modes (the words `/notify` and `/settings` take)."""
 
 
 class CatalogueTranslator(app_commands.Translator):

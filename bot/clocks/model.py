@@ -278,10 +278,8 @@ def parse_time_control(text: str) -> TimeControl:
         else:
             raise InvalidTimeControl(
                 tr(
-                    (
-                        "Unknown clock setting `{setting}`; use e.g. `draft=2m`, `timeout=pass`, `remind=30s,10s` "
-                        "or `every=1m` (`off` turns reminders off)."
-                    ),
+                    "Unknown clock setting `{setting}`; use e.g. `draft=2m`, `timeout=pass`, `remind=30s,10s` "
+                    "or `every=1m` (`off` turns reminders off).",
                     setting=setting[:20],
                 )
             )

@@ -516,10 +516,8 @@ class DominanceState(GameState):
             return f"enter {enter.group(1)}"
         raise IllegalMove(
             tr(
-                (
-                    "{original} is not a Dominance move: write `c3-c5` to move, `c5xc6` to capture, `enter d4` "
-                    "to return, or `done`."
-                ),
+                "{original} is not a Dominance move: write `c3-c5` to move, `c5xc6` to capture, `enter d4` "
+                "to return, or `done`.",
                 original=shown(original),
             )
         )

@@ -447,10 +447,8 @@ class DomineeringState(GameState):
                 square=NAMES[from1],
             )
         return tr(
-            (
-                "With {drawn}, one piece moves {low} and the other {high} (a blank is any distance 1–6); "
-                "{square}-{square2} {square3}-{square4} does not fit."
-            ),
+            "With {drawn}, one piece moves {low} and the other {high} (a blank is any distance 1–6); "
+            "{square}-{square2} {square3}-{square4} does not fit.",
             drawn=self.drawn,
             low=self.drawn.low,
             high=self.drawn.high,
