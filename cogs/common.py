@@ -97,7 +97,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         reference = secrets.token_hex(3)
         log.error("unexpected error [ref %s] in interaction %s", reference, interaction.id, exc_info=error)
         message = tr(
-            ("Something went wrong on my side (reference `{reference}`); nothing was changed."), reference=reference
+            "Something went wrong on my side (reference `{reference}`); nothing was changed.", reference=reference
         )
     await reply(interaction, f"⚠️ {await say(interaction, message)}")
 

@@ -559,7 +559,8 @@ def _draw_seat_card(col: _Column, view: dict[str, Any], seat: int) -> None:
             "{left} cards left · {count} summoned", left=view["pool_left"][seat], count=len(view["summoned"][seat])
         )
     if view["factors"] is None and factors is None:
-        detail = f"{say(detail)} · {say(tr('factors hidden'))}"
+        hidden = tr("factors hidden")
+        detail = f"{say(detail)} · {say(hidden)}"
     details = wrap(detail, SMALL_TEXT, x1 - x0 - 24)
     top = col.y
     name_h = line_height(SMALL_TEXT) + 8
