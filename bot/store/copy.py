@@ -32,6 +32,7 @@ TABLES: Final = (
     "guild_settings",
     "match_offers",
     "outbox",
+    "analyses",
 )
 """Every table, parents before children."""
 NOT_COPIED: Final = ("shard_leases",)

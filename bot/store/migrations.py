@@ -216,6 +216,15 @@ MIGRATIONS: tuple[str, ...] = (
         refreshed_at REAL    NOT NULL
     );
     """,
+    # 8: the computer's analysis of a finished match, kept so a second request is instant
+    # (bot/store/analyses.py; the JSON is bot.ai.analysis.Analysis.to_json)
+    """
+    CREATE TABLE analyses (
+        match_id   INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        result     TEXT    NOT NULL,
+        created_at REAL    NOT NULL
+    );
+    """,
 )
 
 
