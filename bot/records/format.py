@@ -35,6 +35,7 @@ The format is PGN-like: a header of tags, a blank line, then the move log, one m
     7 complete 1
     8 1 pick 3-3 {secret}
     9 end resign 1
+    ; a comment: readers keep it and no checker reads it
 
 Tags, in this order (a reader must accept and keep tags it does not know, after these):
 
@@ -64,6 +65,11 @@ match runs, a secret move is written `<ply> <who> {withheld}`, without its text 
 `<ply> takeback <n>` is an agreed takeback: the moves from ply `n` up to it are withdrawn
 (they stay in the record); replaying reads the lines in order and, at each takeback line,
 drops the moves it withdrew (`bot.records.move_log.effective`).
+A line starting with `;` (PGN's comment to the end of the line) is a comment about the move
+line above it (or the whole game, before the first move line): the computer's analysis
+(`bot.records.annotations`) is written so.  Comments never change what the record proves:
+the checker does not read them, and a reader keeps them (`Record.comments`) so the round
+trip loses nothing.
 `<ply> complete <seat>` says that seat's draft ran out of time: the picks that follow it,
 while the seat must still pick, were drawn from the seed (`chance_rng(seed, <this ply>)`, one
 `rng.choice(sorted(legal picks))` each), and the checker redraws them.
@@ -125,6 +131,7 @@ _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
 _MOVE_LINE = re.compile(r"(\d{1,9}) (0|1|chance|takeback|complete|end) (.*)")
 _PLY = re.compile(r"[0-9]{1,9}")
 _FLAGS = ("{secret}", "{forced}")
+COMMENT = ";"
 WITHHELD = "{withheld}"
 
 
@@ -188,6 +195,9 @@ class Record:
     """The challenger's seat when it was drawn from the seed (`SeatDraw`), else None."""
     extra: tuple[tuple[str, str], ...] = field(default=())
     """Tags this version does not know, kept in order so a round trip loses nothing."""
+    comments: tuple[tuple[int, str], ...] = field(default=())
+    """(ply, one line of text): a comment after the move line of that ply (-1: before the
+    first move line), in the record's order."""
     version: int = FORMAT_VERSION
 
     @property
@@ -291,7 +301,13 @@ def format_record(record: Record) -> str:
     ]
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags if value is not None]
     lines.append("")
-    lines.extend(format_move(m) for m in record.moves)
+    notes: dict[int, list[str]] = {}
+    for ply, note in record.comments:
+        notes.setdefault(ply, []).append(f"{COMMENT} {' '.join(note.split())}")
+    lines.extend(notes.pop(-1, []))
+    for m in record.moves:
+        lines.append(format_move(m))
+        lines.extend(notes.pop(m.ply, []))
     return "\n".join(lines) + "\n"
 
 
@@ -374,9 +390,13 @@ def parse_record(text: str) -> Record:
             f"Line {at['Result']}: `Result` must be one of {', '.join(RESULTS)}, not `{quote(tags['Result'])}`."
         )
     moves: list[RecordMove] = []
+    comments: list[tuple[int, str]] = []
     for number, raw in enumerate(lines[index:], start=index + 1):
-        if raw.strip():
-            moves.append(_parse_move(raw.strip(), number, len(moves)))
+        line = raw.strip()
+        if line.startswith(COMMENT):
+            comments.append((moves[-1].ply if moves else -1, line[1:].strip()))
+        elif line:
+            moves.append(_parse_move(line, number, len(moves)))
     return Record(
         version=FORMAT_VERSION,
         game=tags["Game"],
@@ -396,6 +416,7 @@ def parse_record(text: str) -> Record:
         seat_draw=_seat_draw(tags.get("SeatDraw"), at.get("SeatDraw", 0)),
         moves=tuple(moves),
         extra=tuple(extra),
+        comments=tuple(comments),
     )
 
 
