@@ -188,9 +188,16 @@ class DomineeringGuide(Guide):
         return [best]
 
     def analysis_moves(self, state: GameState, seat: int) -> list[str]:
-        """The shortlist the plan weighs (the plan's choice is among it): the rest of the
-        hundreds of moves leave worse one-ply shares."""
-        return self.shortlist(cast(DomineeringState, state), seat)
+        """The shortlist (the rest of the hundreds of moves leave worse one-ply shares) and
+        every move after which the opponent can play no tile of the pool: a win at once
+        that the one-ply shares may rank low, since the share counts our tiles too."""
+        domineering = cast(DomineeringState, state)
+        moves = self.shortlist(domineering, seat)
+        for move in domineering.legal_moves(seat):
+            after = domineering.play(seat, move)
+            if move not in moves and after.outcome is None and after.pool and playable_share(after, 1 - seat) == 0.0:
+                moves.append(move)
+        return moves
 
     def shortlist(self, state: DomineeringState, seat: int) -> list[str]:
         """The ROOT_CANDIDATES moves that leave the best one-ply shares: a cheap narrowing
