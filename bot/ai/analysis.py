@@ -46,6 +46,8 @@ MISTAKE: Final = 0.15
 BLUNDER: Final = 0.30
 """Losses of winning chance from which a move is called an inaccuracy, a mistake, a blunder."""
 COSTLIEST: Final = 3
+PLACES: Final = 4
+"""Chances are kept to this many decimals (as stored), so a stored analysis equals a fresh one."""
 
 
 class Played(NamedTuple):
@@ -93,7 +95,7 @@ class Judgement:
         return self.after if self.seat == 0 else 1.0 - self.after
 
     def to_json(self) -> list[Any]:
-        return [self.ply, self.seat, self.move, self.best, round(self.before, 4), round(self.after, 4), self.forced]
+        return [self.ply, self.seat, self.move, self.best, self.before, self.after, self.forced]
 
     @classmethod
     def from_json(cls, data: Sequence[Any]) -> Judgement:
@@ -172,7 +174,7 @@ def judge(
     moves = state.legal_moves(seat)
     if len(moves) == 1:
         value = _value_of(state, seat, moves[0], focused, rng)
-        return Judgement(-1, seat, played, played, value, value, forced=True)
+        return Judgement(-1, seat, played, played, round(value, PLACES), round(value, PLACES), forced=True)
     candidates = guide_for(state.rules.info.key).analysis_moves(state, seat)
     if played not in candidates:
         candidates = [*candidates, played]
@@ -180,7 +182,7 @@ def judge(
     best = max(values, key=lambda m: (values[m][0], values[m][1], m == played))
     after = _value_of(state, seat, played, focused, rng)
     before = after if best == played else _value_of(state, seat, best, focused, rng)
-    return Judgement(-1, seat, played, best, before, after)
+    return Judgement(-1, seat, played, best, round(before, PLACES), round(after, PLACES))
 
 
 def _value_of(state: GameState, seat: int, move: str, iterations: int, rng: random.Random) -> float:

@@ -48,7 +48,10 @@ class Guide:
         moves the tree branches on, and the plan's choice where the guide has one."""
         moves = self.tree_moves(state, seat)
         planned = self.root_moves(state, seat)
-        return moves + [m for m in planned if m not in moves] if len(planned) == 1 else moves
+        legal = set(state.legal_moves(seat))
+        # A plan made for the computer's own games may not fit a human's position (Wonderland's
+        # pool plan picks a card whose rank and colour a human already took): only legal moves.
+        return moves + [m for m in planned if m not in moves and m in legal] if len(planned) == 1 else moves
 
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
         """The moves the tree branches on (default: every legal move)."""
