@@ -168,6 +168,7 @@ class AnalysisService:
         self.progress_every = progress_every
         self.queue = FairQueue()
         self._jobs: dict[int, Job] = {}
+        self._starting = asyncio.Lock()
 
     def start(self, duties: Duties) -> None:
         """Start the runners, each a supervised duty that runs one span per step."""
@@ -182,16 +183,17 @@ class AnalysisService:
     async def analyse(self, match_id: int, progress: Progress | None = None) -> Analysis:
         """The analysis of a finished match: the kept one, else computed (queued with every
         other request) and kept.  Raises NotFinished, NoSuchMatch, AnalysisFailed."""
-        kept = await self.stored(match_id)
-        if kept is not None:
-            return kept
-        job = self._jobs.get(match_id)
-        if job is None:
-            job = await self._job(match_id)
-            if job.finished:  # a game without a single move
-                return Analysis(job.game, (), self.wide, self.focused)
-            self._jobs[match_id] = job
-            self.queue.add(job)
+        async with self._starting:  # two askers at once must find one job, not make two
+            job = self._jobs.get(match_id)
+            if job is None:
+                kept = await self.stored(match_id)
+                if kept is not None:
+                    return kept
+                job = await self._job(match_id)
+                if job.finished:  # a game without a single move
+                    return Analysis(job.game, (), self.wide, self.focused)
+                self._jobs[match_id] = job
+                self.queue.add(job)
         if progress is not None:
             job.askers.append(Throttled(progress, self.progress_every))
         return await asyncio.shield(job.future)
