@@ -19,6 +19,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
     python -m bench ai         # computer players: strength, thinking time, loop stall (hours)
     python -m bench attention  # posts, pings and DMs a complete game of each sends each player
+    python -m bench analysis   # /analyse: CPU per 100 plies per game, a 2,000-ply Focus game
 """
 
 from __future__ import annotations
@@ -569,6 +570,13 @@ def ai_bench_rows() -> list[Row]:
     return rows + [Row(*r) for r in ai_bench.ai_rows()]
 
 
+def analysis_rows() -> list[Row]:
+    """The computer's analysis (bench.analysis): time per 100 plies, and a 2,000-ply Focus game."""
+    from bench.analysis import analysis_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 def print_table(rows: list[Row]) -> None:
     width = max(len(r.what) for r in rows)
     value_width = max(len(r.value) for r in rows)
@@ -671,6 +679,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "processes": process_rows,
     "ai": ai_bench_rows,
     "attention": attention_rows,
+    "analysis": analysis_rows,
 }
 
 
