@@ -21,6 +21,7 @@ asks `evaluate`: the two sides' shares.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import cast
 
@@ -156,11 +157,11 @@ class DomineeringGuide(Guide):
     rollout_depth = 2
 
     def root_moves(
-        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[], bool] = never
+        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[float], bool] = never
     ) -> list[str]:
         """With `guided` (normal and hard alike): the move of the `shortlist` with the best
-        `reply_value`, looked at best one-ply share first until `stop()` says the budget is
-        spent (with four pieces the whole look took 2.1 s median, 3.5 s at most, beyond both
+        `reply_value`, looked at best one-ply share first while `stop` says the next look fits
+        in the budget (with four pieces the whole look took 2.1 s median, 3.5 s at most, beyond both
         the level's time cap and a clock's share; the first candidate is always weighed).
         Hard plays as normal here: weighing every legal move instead (6 to
         9 s a move with four pieces) won no more games, nor did five times the search.
@@ -178,11 +179,13 @@ class DomineeringGuide(Guide):
             return moves
         if not guided:
             return moves if len(moves) <= EASY_SEES else random.Random(domineering.ply).sample(moves, EASY_SEES)
-        best, best_value = "", -1.0
+        best, best_value, longest = "", -1.0, 0.0
         for move in self.shortlist(domineering, seat):
-            if best and stop():
+            if best and stop(longest):  # the next look, as long as the longest so far, would overrun
                 break
+            started = time.thread_time()
             value = reply_value(domineering.play(seat, move), seat)
+            longest = max(longest, time.thread_time() - started)
             if value > best_value:
                 best, best_value = move, value
         return [best]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from bot.games.base import GameState
 
 
-def never() -> bool:
+def never(needed: float = 0.0) -> bool:
     """A stop condition that never fires (no time limit)."""
     return False
 
@@ -32,15 +32,15 @@ class Guide:
     """Plies a rollout plays before the evaluation takes over."""
 
     def root_moves(
-        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[], bool] = never
+        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[float], bool] = never
     ) -> list[str]:
         """The moves the search considers at the root (default: every legal move).
 
         A single move is played without searching, so a guide whose plan settles a
         decision returns just that move; it must be legal.  `guided` False (the easy level)
         asks for the moves without the guide's costlier judgement (its plan of a turn).
-        `stop()` turns True when the budget is spent: a costly plan ends early with the
-        best it has found so far."""
+        `stop(needed)` turns True when the budget is spent, or would be after `needed` more
+        seconds: a costly plan ends early with the best it has found so far."""
         return state.legal_moves(seat)
 
     def analysis_moves(self, state: GameState, seat: int) -> list[str]:

@@ -78,10 +78,12 @@ class Stopwatch:
         self._cpu_end = None if cpu is None else time.thread_time() + cpu
         self._wall_end = None if wall is None else time.perf_counter() + wall
 
-    def expired(self) -> bool:
-        if self._cpu_end is not None and time.thread_time() >= self._cpu_end:
+    def expired(self, needed: float = 0.0) -> bool:
+        """The time is up, or would be after `needed` more seconds (a plan about to start a
+        step that took that long asks so, and stops within the budget)."""
+        if self._cpu_end is not None and time.thread_time() + needed >= self._cpu_end:
             return True
-        return self._wall_end is not None and time.perf_counter() >= self._wall_end
+        return self._wall_end is not None and time.perf_counter() + needed >= self._wall_end
 
 
 @dataclass(slots=True)

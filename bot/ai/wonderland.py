@@ -82,7 +82,7 @@ class WonderlandGuide(Guide):
     rollout_depth = 6
 
     def root_moves(
-        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[], bool] = never
+        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[float], bool] = never
     ) -> list[str]:
         """The plan's move where the plan decides (pool, dice, defence, and with `guided`
         the greedy action step); elsewhere the moves the tree branches on, for the search.

@@ -136,7 +136,7 @@ class _Planner(Guide):
         self.asked: list[bool] = []
 
     def root_moves(
-        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[], bool] = never
+        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[float], bool] = never
     ) -> list[str]:
         self.asked.append(guided)
         return [self.favourite] if guided else state.legal_moves(seat)
