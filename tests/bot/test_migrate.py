@@ -13,6 +13,7 @@ from bot.services.matches import MatchService
 from bot.services.ratings import RatingBook
 from bot.services.tournaments import TournamentService
 from bot.store import Store
+from bot.store.analyses import AnalysisStore
 from bot.store.copy import NOT_COPIED, TABLES, counts
 from bot.store.lobby import LobbyStore
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
@@ -68,6 +69,9 @@ async def _community(path: Path) -> dict[int, object]:
     await lobby.save_guild_settings(GUILD, "channel", "rapid")
     running = (await store.active_matches())[0]
     await lobby.put_offer(running.id, "draw", ALICE, running.version)
+    await AnalysisStore(store).put(
+        1, {"game": "focus", "judgements": [[0, 0, "a1-a2", "b1-b2", 0.5, 0.25, False]]}, 2.5
+    )
     rows = {r[0]: await store.get_match(r[0]) for r in await store.fetch_all("SELECT id FROM matches")}
     await store.close()
     return rows
