@@ -17,12 +17,16 @@ from bot.store import MIGRATIONS, Store
 from tests.bot.test_startup import HANG, migrated_database
 
 
+CHECKOUT = str(Path(__file__).resolve().parents[2])
+"""The command runs this checkout's code (an installed copy of the bot may be another's)."""
+
+
 def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedProcess[str]:
     """The command as an operator types it: no token needed, DATABASE_PATH from the environment."""
     return subprocess.run(
         [sys.executable, "-m", "bot", "backup", *target],
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_PATH": str(database)},
+        env={"PATH": os.environ.get("PATH", ""), "DATABASE_PATH": str(database), "PYTHONPATH": CHECKOUT},
         capture_output=True,
         text=True,
         timeout=HANG,

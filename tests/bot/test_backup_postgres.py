@@ -21,6 +21,10 @@ from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
 
 
+CHECKOUT = str(Path(__file__).resolve().parents[2])
+"""The command runs this checkout's code (an installed copy of the bot may be another's)."""
+
+
 async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
     """The command as an operator types it: no token needed, DATABASE_URL from the environment."""
     process = await asyncio.create_subprocess_exec(
@@ -30,7 +34,7 @@ async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
         "backup",
         *target,
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_URL": url},
+        env={"PATH": os.environ.get("PATH", ""), "DATABASE_URL": url, "PYTHONPATH": CHECKOUT},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
