@@ -16,7 +16,6 @@ from pathlib import Path
 from bot.store import MIGRATIONS, Store
 from tests.bot.test_startup import HANG, migrated_database
 
-
 CHECKOUT = str(Path(__file__).resolve().parents[2])
 """The command runs this checkout's code (an installed copy of the bot may be another's)."""
 

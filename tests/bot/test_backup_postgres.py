@@ -20,7 +20,6 @@ from tests.bot.test_startup import HANG
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
 
-
 CHECKOUT = str(Path(__file__).resolve().parents[2])
 """The command runs this checkout's code (an installed copy of the bot may be another's)."""
 
