@@ -16,16 +16,19 @@ from bot.clocks.model import PRESETS, ClockEvent, ClockState, Reminder
 from bot.clocks.store import InMemoryClockStore, MatchId
 
 _PROBES = 5
+_LATE_POLL = 0.05
 
 
-async def bench_idle_clocks(n: int = 10_000, seconds: float = 3.0) -> dict[str, float]:
+async def bench_idle_clocks(n: int = 10_000, seconds: float = 3.0, late_limit: float = 60.0) -> dict[str, float]:
     """Run `n` clocks (rapid and daily, nothing due within the window) for `seconds` of
     wall time, plus a few blitz probes (armed as a move arms them) whose "30 s left"
     reminder falls inside the window.
 
     Returns `idle_cpu_fraction` (process CPU time / wall time while idle; 0.01 = 1 % of
     one core), `latency_max_s` / `latency_mean_s` of the probes' reminders (fired time
-    minus due time), `events_fired`, and `start_s` (loading and arming all clocks).
+    minus due time), `events_fired`, and `start_s` (loading and arming all clocks).  A probe
+    that has not fired by the end of the window is waited for (up to `late_limit` seconds more)
+    so that its lateness is counted; the CPU figure covers the window only.
     """
     if not 0 < seconds < 240:
         raise ValueError("the idle window must be shorter than rapid's first reminder (4.5 min)")
@@ -52,6 +55,12 @@ async def bench_idle_clocks(n: int = 10_000, seconds: float = 3.0) -> dict[str, 
     cpu0, wall0 = time.process_time(), time.perf_counter()
     await asyncio.sleep(seconds)
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    # A loaded machine may fire a probe after the window: wait for it and count its lateness,
+    # rather than leave it out of the latency figures.
+    for _ in range(int(late_limit / _LATE_POLL)):
+        if len(latencies) == _PROBES:
+            break
+        await asyncio.sleep(_LATE_POLL)
     await keeper.close()
     return {
         "clocks": float(n),

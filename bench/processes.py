@@ -7,8 +7,9 @@ pictures already use every core through the render pool whatever the number of b
 processes.  Each process plays its own matches (as shard processes own their guilds'
 matches), `CHANNELS` at once, random Focus moves, for `SECONDS` from a shared start time.
 
-The server is a throwaway PostgreSQL started as the tests start it (tests/postgres.py:
-loopback, fsync off), so the figure is about CPU, not disks.  On a 2-core machine two bot
+The server is a throwaway PostgreSQL on loopback (tests/postgres.py) at its durable defaults
+(fsync and synchronous_commit on: each move's commit waits for its WAL flush), as production
+runs it; the CPU rows below are what is left once the disk's waits are taken out.  On a 2-core machine two bot
 processes and the server share two cores: if one process already keeps the server and
 itself busy on more than one core, the second can only add what is left, and a ratio near
 1.7 needs cores to spare.  So the rows also give the CPU seconds per move of the bot
@@ -160,7 +161,7 @@ def run_processes(
     start_at = time.time() + 3.0  # every process has opened its store by then
     code = (
         "import asyncio, json, sys\n"
-        "from bot.bench_processes import drive\n"
+        "from bench.processes import drive\n"
         "url, ids, start, seconds = json.loads(sys.argv[1])\n"
         "print(json.dumps(asyncio.run(drive(url, ids, start, seconds))))\n"
     )
@@ -211,7 +212,7 @@ def process_rows(rounds: int = 3) -> list[tuple[str, str, str]]:
     pinned = len(os.sched_getaffinity(0)) >= 2
     from tests.postgres import PostgresServer  # dev-only: the throwaway server of the tests
 
-    server = PostgresServer()
+    server = PostgresServer(durable=True)
     server.start()
     try:
         url = server.url("bench_processes")

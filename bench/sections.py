@@ -19,6 +19,8 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bench processes  # moves/s of 1 vs 2 bot processes on one PostgreSQL (no pictures)
     python -m bench ai         # computer players: strength, thinking time, loop stall (hours)
     python -m bench attention  # posts, pings and DMs a complete game of each sends each player
+    python -m bench joins      # 1,000 /tournament join at once: how soon each is acknowledged
+    python -m bench roundtrips # statements, commits and latency of a move on a durable PostgreSQL
     python -m bench analysis   # /analyse: CPU per 100 plies per game, a 2,000-ply Focus game
 """
 
@@ -633,6 +635,17 @@ def history_rows() -> list[Row]:
     return rows
 
 
+def ending_rows() -> list[Row]:
+    from bench.records import ENDED_MATCHES, MOVES_EACH, ending_lines_figures
+
+    seconds, written = asyncio.run(ending_lines_figures())
+    what = f"{ENDED_MATCHES:,} ended matches, {ENDED_MATCHES * MOVES_EACH:,} moves"
+    return [
+        Row(f"endings: upgrade to migration 8, {what}", f"{seconds:.2f} s", "seconds, once, at start-up"),
+        Row("endings: lines written (4 of 5 outcomes prove one)", f"{written:,}", f"≈ {ENDED_MATCHES * 4 // 5:,}"),
+    ]
+
+
 def attention_rows() -> list[Row]:
     from bench.attention import attention_rows as rows
 
@@ -657,6 +670,18 @@ def process_rows() -> list[Row]:
     return [Row(*r) for r in rows()]
 
 
+def join_rows() -> list[Row]:
+    from bench.joins import join_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
+def roundtrip_rows() -> list[Row]:
+    from bench.roundtrips import roundtrip_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 def scale_postgres_rows() -> list[Row]:
     from bench.scale_postgres import scale_postgres_rows as rows
 
@@ -673,12 +698,15 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "render": render_rows,
     "replay": replay_rows,
     "history": history_rows,
+    "endings": ending_rows,
     "scale": scale_rows,
     "scale-postgres": scale_postgres_rows,
     "snapshots": snapshot_rows,
     "processes": process_rows,
     "ai": ai_bench_rows,
     "attention": attention_rows,
+    "joins": join_rows,
+    "roundtrips": roundtrip_rows,
     "analysis": analysis_rows,
 }
 

@@ -45,6 +45,14 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Notices and holidays",
+        (
+            ("/notify", "`/notify how:dm quiet:22-7 zone:Europe/Berlin`: how (and when) you hear it is your turn"),
+            ("/vacation", "`/vacation start days:5`: pause your daily-clock matches; `end`, `status`"),
+            ("/nudge", "in a match without a clock, remind your opponent of their move (once a day)"),
+        ),
+    ),
+    (
         "End a match",
         (
             ("/resign", "give up (asks you to confirm)"),
@@ -81,8 +89,8 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (
             (
                 "/settings",
-                "`/settings venue:threads clock:daily`: matches in threads or channels, default clock; "
-                "without options it shows them",
+                "`/settings venue:threads clock:daily notify:dm vacation_days:14`: matches in threads or "
+                "channels, default clock, default notice, vacation days; without options it shows them",
             ),
             ("/status", "how the bot's background duties are doing, and when each last succeeded"),
         ),

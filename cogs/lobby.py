@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.games import GAMES
 from bot.services.matches import VENUES, Offered, ServiceError
+from bot.services.notices import SERVER_MODES
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, service_of
 from cogs.playing import announce_move
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 EXPIRY_POLL = 60.0
 EXPIRY_DUTY = "challenge expiry"
 VENUE_CHOICES = [app_commands.Choice(name=v, value=v) for v in VENUES]
+NOTIFY_CHOICES = [app_commands.Choice(name=m, value=m) for m in SERVER_MODES]
 
 
 class LobbyCog(BoneyardCog):
@@ -153,8 +155,10 @@ class LobbyCog(BoneyardCog):
     @app_commands.describe(
         venue="threads: each match in its own thread (default); channel: one match per channel",
         clock="Default time control of casual matches (daily, rapid, none, 2h+1d, ...)",
+        notify="How players who never used /notify are told it is their turn",
+        vacation_days="Vacation days a year each player may use (default 14)",
     )
-    @app_commands.choices(venue=VENUE_CHOICES)
+    @app_commands.choices(venue=VENUE_CHOICES, notify=NOTIFY_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -162,20 +166,32 @@ class LobbyCog(BoneyardCog):
         interaction: discord.Interaction,
         venue: app_commands.Choice[str] | None = None,
         clock: str | None = None,
+        notify: app_commands.Choice[str] | None = None,
+        vacation_days: app_commands.Range[int, 0, 366] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         await defer(interaction, ephemeral=True)
-        lobby = bot_of(interaction).lobby
-        if venue is None and clock is None:
+        bot = bot_of(interaction)
+        lobby = bot.lobby
+        if venue is None and clock is None and notify is None and vacation_days is None:
             current = await lobby.settings(interaction.guild_id)
+            notices = await bot.notices.server(interaction.guild_id)
         elif not interaction.permissions.manage_guild:
             raise ServiceError("Only members with Manage Server can change the server settings.")
         else:
+            # the clock is checked first: a bad one changes nothing (the other two come from choices)
             current = await lobby.configure(interaction.guild_id, venue=venue.value if venue else None, clock=clock)
+            notices = await bot.notices.server(interaction.guild_id)
+            if notify is not None or vacation_days is not None:
+                notices = await bot.notices.configure_server(
+                    interaction.guild_id, mode=notify.value if notify else None, vacation_days=vacation_days
+                )
         await answer(
             interaction,
             f"Matches are played in: **{current.venue}** · default clock of casual matches: "
-            f"**{current.default_clock}** (`/play clock:none` still plays without one).",
+            f"**{current.default_clock}** (`/play clock:none` still plays without one).\n"
+            f"Players who never used `/notify` are told of their turn by: **{notices.default_mode or 'ping'}** · "
+            f"vacation days a year: **{notices.vacation_days}**.",
             ephemeral=True,
         )
 

@@ -103,7 +103,7 @@ class MovesCog(BoneyardCog):
         looks_like_move = bool(GAMES[row.game].info.move_pattern.match(text))
         self.bot.presenter.remember(message.author)
         try:
-            update = await service.play(row.id, message.author.id, text, in_public=True)
+            update = await service.play(row.id, message.author.id, text, in_public=True, looked_up=row)
         except SecretMove as refusal:
             if looks_like_move or refusal.legal:
                 await self._refuse_secret(message, str(refusal))

@@ -43,7 +43,12 @@ async def play_and_announce(
     user_id = interaction.user.id
     try:
         update = await bot.service.play(
-            row.id, user_id, text, expected_version=expected_version, channel_id=interaction.channel_id
+            row.id,
+            user_id,
+            text,
+            expected_version=expected_version,
+            channel_id=interaction.channel_id,
+            looked_up=row,
         )
     except USER_ERRORS as error:
         await answer(interaction, f"⚠️ {error}{await _current_board_hint(bot, row, error)}", ephemeral=True)

@@ -132,8 +132,7 @@ class TournamentsCog(BoneyardCog):
     async def join(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
         row = await self._here(interaction)
-        await self.bot.tournaments.join(row.id, interaction.user.id, interaction.user.display_name)
-        count = len(await self.bot.tournaments.entries(row.id))
+        count = await self.bot.tournaments.join(row.id, interaction.user.id, interaction.user.display_name)
         await answer(
             interaction,
             f"✅ {interaction.user.mention} joined **{row.name}** ({count} player{'s' if count != 1 else ''}).",

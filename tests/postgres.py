@@ -22,6 +22,7 @@ from pathlib import Path
 
 SERVER_USER = "postgres"
 DATABASE_USER = "boneyard"
+PORT_ATTEMPTS = 3
 
 
 def find_bindir() -> Path:
@@ -48,7 +49,11 @@ def _free_port() -> int:
 
 
 class PostgresServer:
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        """`durable`: PostgreSQL's own defaults (fsync, synchronous_commit and full-page writes
+        on: every commit waits for its WAL flush), for benches whose figures must hold in
+        production; the tests' server skips the flushes (the data is thrown away)."""
+        self.durable = durable
         self.bindir = find_bindir()
         self.root = Path(tempfile.mkdtemp(prefix="boneyard-pg-"))
         self.data = self.root / "data"
@@ -67,7 +72,16 @@ class PostgresServer:
 
     def start(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", DATABASE_USER, "--auth=trust", "-E", "UTF8", "--no-sync")
-        self.resume()
+        for attempt in range(PORT_ATTEMPTS):
+            try:
+                self.resume()
+                return
+            except RuntimeError:
+                if attempt == PORT_ATTEMPTS - 1:
+                    raise
+                # The free port was taken before the server bound it (by another test worker's
+                # server, say): try another.
+                self.port = _free_port()
 
     def halt(self) -> None:
         """Stop the server as an outage does (connections cut at once), keeping its data."""
@@ -75,7 +89,9 @@ class PostgresServer:
 
     def resume(self) -> None:
         """(Re)start the server on the same port and data, waiting until it accepts connections."""
-        options = f"-p {self.port} -h 127.0.0.1 -k {self.root} -F -c fsync=off -c full_page_writes=off"
+        options = f"-p {self.port} -h 127.0.0.1 -k {self.root}"
+        if not self.durable:
+            options += " -F -c fsync=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"), "-w", "start")
 
     def url(self, database: str = "postgres") -> str:

@@ -32,12 +32,15 @@ from bot.infra.duties import Duties
 from bot.infra.worker_pool import WorkerPool
 from bot.services.analysis import AnalysisService
 from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
+from bot.services.notices import Holidays, NoticeService
 from bot.services.outbox import Outbox
+from bot.services.private_messages import PrivateMessages
 from bot.services.ratings import RatingBook
 from bot.services.shard_leases import ShardLeases
 from bot.services.tournaments import TournamentService
 from bot.store import MatchRow, Store
 from cogs.out.match_end import MATCH_END_POSTS
+from cogs.out.notices import Notifier
 from cogs.out.outbox import Dispatcher
 from cogs.out.presenter import Presenter
 from cogs.out.tournament_posts import TOURNAMENT_POSTS
@@ -76,6 +79,7 @@ EXTENSIONS = (
     "cogs.help",
     "cogs.records",
     "cogs.computer",
+    "cogs.notices",
     "cogs.drain",  # last: its start-up drain may post for any of the others
 )
 
@@ -114,6 +118,8 @@ class Boneyard(commands.AutoShardedBot):
     """The worker processes every picture is rendered in (rendering holds the GIL)."""
     announcements: Outbox
     """The stored announcements, for the dispatcher that posts them."""
+    private_messages: PrivateMessages
+    """Which DM shows each player their private view of a match (cogs/out/private_dms.py)."""
     presenter: Presenter
     """Turns every service `Update` into Discord messages: the one place that announces."""
     outbox: Dispatcher
@@ -121,6 +127,12 @@ class Boneyard(commands.AutoShardedBot):
     leases: ShardLeases
     """This process's claim on its shards (bot/services/shard_leases.py): every per-shard duty asks
     `owns(guild_id)` before acting."""
+    notices: NoticeService
+    """What each player chose to hear, and when (bot/services/notices)."""
+    holidays: Holidays
+    """Vacations and nudges."""
+    notifier: Notifier
+    """Delivers turn notices, digests, nudges and vacation notes the way each player chose."""
     duties: Duties
     """The supervised background duties (bot/infra/duties.py), shown by `/status`."""
     analyses: AnalysisService
@@ -165,8 +177,12 @@ class Boneyard(commands.AutoShardedBot):
         self.analyses = AnalysisService(self.service, self.pictures.run, runners=max(1, self.pictures.workers - 1))
         self.analyses.start(self.duties)
         self.announcements = Outbox(self.store)
+        self.private_messages = PrivateMessages(self.store)
         self.outbox = Dispatcher(self, {**MATCH_END_POSTS, **TOURNAMENT_POSTS})
         self.presenter = Presenter(self)
+        self.notices = NoticeService(self.service)
+        self.holidays = Holidays(self.service, self.notices)
+        self.notifier = Notifier(self)
         caught_up = await self.ratings.catch_up()
         if caught_up:
             log.info("rated %d finished matches missed before the last shutdown", caught_up)

@@ -479,6 +479,11 @@ class ClockState:
                 best = (event.due, order, event)
         return None if best is None else (best[0], best[2])
 
+    def warnings_left(self, seat: int, now: float) -> int:
+        """Reminders `seat` is still due before its timeout in this move (0: the one just
+        sent was the last warning before a loss on time)."""
+        return sum(1 for event in self._pending(now) if isinstance(event, Reminder) and event.seat == seat)
+
     def next_due(self, now: float) -> float | None:
         """When the scheduler should next look at this match."""
         found = self.next_event(now)

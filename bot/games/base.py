@@ -256,7 +256,7 @@ class GameState(ABC):
         if seat not in self.turn and seat not in self.may_act:
             raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
         state = self._apply(seat, move)
-        return state._settle((state._entry(seat, move, forced=False),))
+        return state._settle((state._entry(seat, move, forced=False, before=self),))
 
     def suggest_moves(self, seat: int, typed: str, limit: int) -> list[str]:
         """Up to `limit` legal moves of `seat` for what a player has typed (autocomplete):
@@ -337,19 +337,28 @@ class GameState(ABC):
             state = after
         return told
 
-    def _entry(self, seat: int, move: str, *, forced: bool) -> LogEntry:
-        """The log entry of the move that led to this state.
+    def _entry(self, seat: int, move: str, *, forced: bool, before: GameState | None = None) -> LogEntry:
+        """The log entry of the move that led to this state (from `before`, when known).
 
         A public player move is logged in the canonical notation the engine recorded as
-        `last_move` (so `C3 - C5` is kept as `c3-c5`); anything else as given, which
-        `play` accepts again on replay.
+        `last_move` (so `C3 - C5` is kept as `c3-c5`); any other player move as the legal move
+        of `before` it names (`PICK 4-0` is kept as `pick 0-4`: `canonical`); what names none
+        (a shorthand such as `draft ...`, a chance move) as given, which `play` accepts again.
         """
         public = self.is_public_move(seat, move)
         text = " ".join(move.split())
         last = getattr(self, "last_move", None)
         if public and seat != CHANCE and isinstance(last, str) and last:
             text = last
+        elif before is not None and seat != CHANCE:
+            text = before.canonical(seat, text)
         return LogEntry(seat, text, public, forced)
+
+    def canonical(self, seat: int, move: str) -> str:
+        """`move` as the legal move of `seat` it names, ignoring case, spaces and the order of a
+        domino's two numbers; `move` itself when it names none."""
+        wanted = move_key(move)
+        return next((m for m in self.legal_moves(seat) if move_key(m) == wanted), move)
 
     def forced_move(self, seat: int) -> str | None:
         """The move `seat` must make when it has exactly one, else None."""
@@ -404,6 +413,14 @@ class GameState(ABC):
 
     def __hash__(self) -> int:
         return hash(json.dumps(self.dump(), sort_keys=True))
+
+
+_DOMINO = re.compile(r"\b(\d+)-(\d+)\b")
+
+
+def move_key(text: str) -> str:
+    """What two spellings of one move share: `normalise`d, each domino `a-b` written low-high."""
+    return _DOMINO.sub(lambda m: "-".join(sorted((m[1], m[2]), key=int)), normalise(text))
 
 
 def normalise(text: str) -> str:

@@ -309,15 +309,31 @@ class DominoWarsState(GameState):
         return [t for t in POOL if t not in picked]
 
     def describe(self, before: GameState, entry: LogEntry) -> str | None:
-        """A secret draft says only that a seat finished it ("Blue has drafted")."""
+        """A secret draft says only that a seat finished it ("Blue has drafted"), effect 2
+        only that a pile tile went on top; a placement or effect choice that ends a turn says
+        which turns the rules then skipped (effect 6, or no tile that fits: rule 7), which the
+        thread would otherwise show only as the same player moving again."""
         seat = entry.seat
-        if (
-            seat in (0, 1)
-            and isinstance(before, DominoWarsState)
-            and len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat])
-        ):
+        if seat not in (0, 1) or not isinstance(before, DominoWarsState):
+            return None
+        if len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat]):
             return f"{SEAT_NAMES[seat]} has drafted."
-        return None
+        move = normalise(entry.move)
+        placed = _PLACE.match(move) is not None
+        said = f"{SEAT_NAMES[seat]} puts a tile of their draw pile on top." if move.startswith("top") else None
+        if not placed and not move.startswith(tuple(EFFECT_WORDS.values())):
+            return said
+        skipped = self.skipped if placed else self.skipped[len(before.skipped) :]
+        if not skipped:
+            return said
+        reasons = [
+            f"{SEAT_NAMES[s]}'s turn is skipped (effect 6)."
+            if before.skips[s] > self.skips[s]
+            else f"{SEAT_NAMES[s]} has no tile that fits: their turn is skipped."
+            for s in skipped
+        ]
+        head = said or f"{SEAT_NAMES[seat]} played `{entry.move}`."
+        return " ".join([head, *reasons])
 
     def is_public_move(self, seat: int, move: str) -> bool:
         """Draft picks, shuffles and effect 2's choice are secret; everything else a player

@@ -95,9 +95,13 @@ class WorkerPool:
     worker pays for importing them on its first call.
     """
 
-    def __init__(self, workers: int | None = None, *, preload: Sequence[str] = ()) -> None:
+    def __init__(
+        self, workers: int | None = None, *, preload: Sequence[str] = (), niceness: int = WORKER_NICENESS
+    ) -> None:
         self.workers = workers or machine_workers()
         self._preload = list(preload)
+        self.niceness = niceness
+        """How much lower than the bot's the workers' CPU priority is (`os.nice` increment)."""
         self._executor: ProcessPoolExecutor | None = None
         self.in_flight = 0
         """Calls submitted and not yet returned (a clean shutdown waits for them)."""
@@ -113,7 +117,10 @@ class WorkerPool:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(self._preload)
         self._executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=start_worker,
+            initargs=(os.getpid(), self.niceness),
         )
         log.info("started a pool of %d worker processes", self.workers)
 

@@ -8,7 +8,7 @@ record from a stored match is `bot.services.matches.records`; checking one is `b
 The format is PGN-like: a header of tags, a blank line, then the move log, one move a line
 (the move lines below are samples of each kind, not one real game):
 
-    [Boneyard "1"]
+    [Boneyard "2"]
     [Game "focus"]
     [Options "drops=anywhere ply_limit=400 repetitions=3 setup=standard"]
     [Match "42"]
@@ -25,6 +25,7 @@ The format is PGN-like: a header of tags, a blank line, then the move log, one m
     [SeedHash "5d41402abc4b2a76b9719d911017c592..."]
     [Seed "0f3c..."]
 
+    -1 seats challenger 1002 seat 1
     0 0 d2-d1
     1 1 c2-c1
     2 chance roll 3 5
@@ -39,7 +40,10 @@ The format is PGN-like: a header of tags, a blank line, then the move log, one m
 
 Tags, in this order (a reader must accept and keep tags it does not know, after these):
 
-- `Boneyard`: the format version (`1`); a reader refuses a version it does not know.
+- `Boneyard`: the format version, `2`; a reader refuses a version it does not know.  Version 1
+  (before the seat draw was a line naming the challenger) is still read: it had the tag
+  `SeatDraw` (`challenger 0` or `challenger 1`, the challenger's seat) instead of the `-1 seats`
+  line, and records written before its ending lines existed have none (see below).
 - `Game`: the game key (`focus`, `domineering`, `dominance`, `domino_wars`, `wonderland`).
 - `Options`: the engine options the match was started with, `name=value` pairs sorted by
   name (per-seat words such as `me` already turned into seat numbers).
@@ -51,11 +55,13 @@ Tags, in this order (a reader must accept and keep tags it does not know, after 
 - `Reason` (how it ended), `Scores` (space-separated, when the game keeps scores): optional.
 - `SeedHash`: SHA-256 of the match's secret seed, published when the match started.
 - `Seed`: the seed itself, present only after the end.
-- `SeatDraw`: `challenger 0` or `challenger 1` when the seats were drawn from the seed (a
-  challenge that left them to chance): the seat `chance_rng(seed, -1).randrange(2)` gave the
-  challenger, so the challenger is that seat's player.  Absent when the seats were chosen.
 
 Tag values are in double quotes; a backslash escapes `"`, `\\` and a newline (`\\n`).
+
+The seat draw: when a challenge left the seats to chance, the first line after the header is
+`-1 seats challenger <user id> seat <seat>`: the challenger (a Discord user id, one of the
+`Player0Id`/`Player1Id`) got the seat `chance_rng(seed, -1).randrange(2)`, the seed's decision
+numbered -1 because it comes before ply 0.  There is no such line when the seats were chosen.
 
 Move lines: `<ply> <who> <move> [{secret}] [{forced}]`.  `ply` counts from 0 and is the
 number `bot.records.fairness.chance_rng(seed, ply)` takes for a chance move; `who` is `0`, `1` or
@@ -75,11 +81,13 @@ while the seat must still pick, were drawn from the seed (`chance_rng(seed, <thi
 `rng.choice(sorted(legal picks))` each), and the checker redraws them.
 `<ply> end <how>` ends a match outside the game's rules, and is then its last line:
 `end resign <seat>`, `end timeout <seat> <clock>` (the loser's stopped clock, e.g. `0:00` or
-`0:00+0:00`, `-` without a clock), `end draw agreed`, `end abort` (both players agreed) or
+`0:00+0:00`; `-` without a clock, or when not known), `end draw agreed`, `end abort` (both players agreed) or
 `end abort moderator`.  Why a line and not only the header: the header is the exporter's
 word, the lines are what the checker replays, so a result must follow from the lines alone
 (`bot.records.verify`).  Records written before these lines existed have none; the checker
-then cannot prove an ending the moves do not reach, and says so.
+then cannot prove an ending the moves do not reach, and says so.  The bot's own database got
+the line of every such match whose stored outcome proves it (store migration 8, with the clock
+reading `-`), so exporting the match again gives a record that proves its ending.
 """
 
 from __future__ import annotations
@@ -100,7 +108,9 @@ from bot.records.move_log import (
     undone_from,
 )
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The version this module writes; `READABLE_VERSIONS` are the ones it reads."""
+READABLE_VERSIONS = (1, 2)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*", "-")
 STATUSES = ("active", "finished", "aborted")
 RUNNING = "-"
@@ -129,6 +139,9 @@ _KNOWN_TAGS = (
 _REQUIRED_TAGS = ("Boneyard", "Game", "Options", "Player0", "Player1", "Start", "End", "Status", "Result", "SeedHash")
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
 _MOVE_LINE = re.compile(r"(\d{1,9}) (0|1|chance|takeback|complete|end) (.*)")
+_SEATS_LINE = re.compile(r"-1 seats challenger ([0-9]{1,20}) seat ([01])")
+SEATS_PLY = -1
+"""The number of the seat draw: `chance_rng(seed, -1)` draws it, before ply 0."""
 _PLY = re.compile(r"[0-9]{1,9}")
 _FLAGS = ("{secret}", "{forced}")
 COMMENT = ";"
@@ -192,7 +205,9 @@ class Record:
     scores: tuple[int, ...] | None = None
     seed: str | None = None
     seat_draw: int | None = None
-    """The challenger's seat when it was drawn from the seed (`SeatDraw`), else None."""
+    """The challenger's seat when it was drawn from the seed (the `-1 seats` line), else None."""
+    challenger_id: int | None = None
+    """Who challenged, when the seats were drawn (the `-1 seats` line; None in version 1)."""
     extra: tuple[tuple[str, str], ...] = field(default=())
     """Tags this version does not know, kept in order so a round trip loses nothing."""
     comments: tuple[tuple[int, str], ...] = field(default=())
@@ -296,11 +311,14 @@ def format_record(record: Record) -> str:
         ("Scores", " ".join(map(str, record.scores)) if record.scores is not None else None),
         ("SeedHash", record.seed_hash),
         ("Seed", record.seed),
-        ("SeatDraw", f"challenger {record.seat_draw}" if record.seat_draw is not None else None),
+        ("SeatDraw", _seat_draw_tag(record)),
         *record.extra,
     ]
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags if value is not None]
     lines.append("")
+    seats = seats_line(record)
+    if seats is not None:
+        lines.append(seats)
     notes: dict[int, list[str]] = {}
     for ply, note in record.comments:
         notes.setdefault(ply, []).append(f"{COMMENT} {' '.join(note.split())}")
@@ -309,6 +327,20 @@ def format_record(record: Record) -> str:
         lines.append(format_move(m))
         lines.extend(notes.pop(m.ply, []))
     return "\n".join(lines) + "\n"
+
+
+def _seat_draw_tag(record: Record) -> str | None:
+    """Version 1 wrote the seat draw as this tag (the challenger's seat, not who it was)."""
+    return f"challenger {record.seat_draw}" if record.seat_draw is not None and record.version < 2 else None
+
+
+def seats_line(record: Record) -> str | None:
+    """The `-1 seats` line of a record whose seats were drawn (version 2 on), else None."""
+    if record.seat_draw is None or record.version < 2:
+        return None
+    if record.challenger_id is None:
+        raise ValueError("a drawn seat's line names the challenger")
+    return f"{SEATS_PLY} seats challenger {record.challenger_id} seat {record.seat_draw}"
 
 
 def _parse_move(text: str, line: int, ply: int) -> RecordMove:
@@ -369,11 +401,11 @@ def parse_record(text: str) -> Record:
         else:
             extra.append((name, value))
         index += 1
-    version = tags.get("Boneyard")
-    if version is not None and version != str(FORMAT_VERSION):
+    version = _version(tags.get("Boneyard"), at.get("Boneyard", 0))
+    if version >= 2 and "SeatDraw" in tags:
         raise RecordError(
-            f"Line {at['Boneyard']}: this is a version {quote(version, 20)} record; "
-            f"this reader knows version {FORMAT_VERSION}."
+            f"Line {at['SeatDraw']}: `SeatDraw` is a version 1 tag; version {version} writes the seat draw "
+            "as the line `-1 seats challenger <id> seat <seat>`."
         )
     missing = [name for name in _REQUIRED_TAGS if name not in tags]
     if missing:
@@ -390,15 +422,22 @@ def parse_record(text: str) -> Record:
             f"Line {at['Result']}: `Result` must be one of {', '.join(RESULTS)}, not `{quote(tags['Result'])}`."
         )
     moves: list[RecordMove] = []
+    seats: tuple[int, int] | None = None  # (challenger id, seat) of the `-1 seats` line
     comments: list[tuple[int, str]] = []
     for number, raw in enumerate(lines[index:], start=index + 1):
-        line = raw.strip()
-        if line.startswith(COMMENT):
-            comments.append((moves[-1].ply if moves else -1, line[1:].strip()))
-        elif line:
-            moves.append(_parse_move(line, number, len(moves)))
+        text = raw.strip()
+        if not text:
+            continue
+        if text.startswith(COMMENT):
+            comments.append((moves[-1].ply if moves else -1, text[1:].strip()))
+            continue
+        if text.startswith("-"):
+            seats = _parse_seats(text, number, version, first=not moves and seats is None)
+            continue
+        moves.append(_parse_move(text, number, len(moves)))
+    seat_draw = seats[1] if seats is not None else _seat_draw(tags.get("SeatDraw"), at.get("SeatDraw", 0))
     return Record(
-        version=FORMAT_VERSION,
+        version=version,
         game=tags["Game"],
         options=parse_options(tags["Options"], at["Options"]),
         match_id=_int_tag(tags, at, "Match"),
@@ -413,11 +452,38 @@ def parse_record(text: str) -> Record:
         scores=_scores(tags.get("Scores"), at.get("Scores", 0)),
         seed_hash=tags["SeedHash"],
         seed=tags.get("Seed"),
-        seat_draw=_seat_draw(tags.get("SeatDraw"), at.get("SeatDraw", 0)),
+        seat_draw=seat_draw,
+        challenger_id=seats[0] if seats is not None else None,
         moves=tuple(moves),
         extra=tuple(extra),
         comments=tuple(comments),
     )
+
+
+def _version(value: str | None, line: int) -> int:
+    """The `Boneyard` tag's version; RecordError for one this reader does not know."""
+    if value is None:  # a missing tag is named with the other missing ones
+        return FORMAT_VERSION
+    if value not in {str(v) for v in READABLE_VERSIONS}:
+        known = " and ".join(map(str, READABLE_VERSIONS))
+        raise RecordError(
+            f"Line {line}: this is a version {quote(value, 20)} record; this reader knows versions {known}."
+        )
+    return int(value)
+
+
+def _parse_seats(text: str, line: int, version: int, *, first: bool) -> tuple[int, int]:
+    """(challenger id, seat) of the seat draw's line, which only version 2 on writes, first."""
+    found = _SEATS_LINE.fullmatch(text)
+    if found is None:
+        raise RecordError(
+            f"Line {line}: the only line before ply 0 is `-1 seats challenger <id> seat <seat>`, not `{quote(text)}`."
+        )
+    if version < 2:
+        raise RecordError(f"Line {line}: a version {version} record has no `-1 seats` line (it used `SeatDraw`).")
+    if not first:
+        raise RecordError(f"Line {line}: the `-1 seats` line is the first line after the header, and only one.")
+    return int(found[1]), int(found[2])
 
 
 def _seat_draw(value: str | None, line: int) -> int | None:

@@ -7,7 +7,15 @@ hash is the one published when the match started, and that every chance move (ro
 shuffle) is the one `bot.records.fairness.chance_rng(seed, ply)` draws.  Moves an agreed takeback
 withdrew are checked too, in the position they were played in: they were played, so they
 must have been legal and their dice fair.  Picks after a `complete <seat>` marker (a draft
-whose time ran out) are redrawn from the seed like chance moves, and so is a `SeatDraw`.
+whose time ran out) are redrawn from the seed like chance moves, and so is the seat draw
+(the `-1 seats` line), whose challenger must be the header's player of the drawn seat.
+
+Older versions: a version 1 record (`Boneyard "1"`) is checked by the same rules as far as it
+goes and its verdict says what version 1 cannot prove: its `SeatDraw` tag names the seat the
+seed gave the challenger, not who that was; and one written before ending lines existed cannot
+prove a resignation, a loss on time, an agreed draw or an abort (refused, with a sentence
+saying so: the bot's own copy of such a match has its ending line since migration 8, so
+`/export` gives a version 2 record that proves it).
 
 Why the header is not trusted: the lines are what can be replayed, so the result comes from
 them alone — the game's own end, else the `end` line (resignation, time, agreed draw,
@@ -29,7 +37,18 @@ from dataclasses import dataclass
 from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions
 from bot.games.base import GameState, normalise
 from bot.records.fairness import chance_rng, seed_hash
-from bot.records.format import Record, RecordError, RecordMove, format_move, parse_record, quote, result_of
+from bot.records.format import (
+    FORMAT_VERSION,
+    SEATS_PLY,
+    Record,
+    RecordError,
+    RecordMove,
+    format_move,
+    parse_record,
+    quote,
+    result_of,
+    seats_line,
+)
 from bot.records.move_log import (
     COMPLETION_SEAT,
     ENDING_SEAT,
@@ -69,8 +88,9 @@ def _verify(record: Record) -> Verdict:
         return Verdict(False, "This record has no seed: the match was still running when it was exported.")
     if seed_hash(record.seed) != record.seed_hash:
         return Verdict(False, "The seed does not match the seed hash published when the match started.")
-    if record.seat_draw is not None and chance_rng(record.seed, -1).randrange(2) != record.seat_draw:
-        return Verdict(False, f"`SeatDraw` says challenger {record.seat_draw}, but the seed draws the other seat.")
+    wrong_seats = _seat_draw_disagrees(record)
+    if wrong_seats is not None:
+        return Verdict(False, wrong_seats)
     withheld = [m.ply for m in record.moves if m.move is None]
     if withheld:
         return Verdict(False, f"Ply {withheld[0]} is withheld: export the record again after the match ended.")
@@ -177,9 +197,55 @@ def _verify(record: Record) -> Verdict:
     also = f" (and the {withdrawn} withdrawn by takebacks were legal when played)" if withdrawn else ""
     return Verdict(
         True,
-        f"The record of {number} holds: all {played} moves are legal{also} and all {chance} chance moves "
-        f"are the ones the revealed seed gives{_ended(ending, state)}.",
+        f"The {_version(record)}record of {number} holds: all {played} moves are legal{also} and "
+        f"{_seeded(chance, record.seat_draw is not None)}{_ended(ending, state)}{_older(record)}.",
     )
+
+
+def _seeded(chance: int, seat_draw: bool) -> str:
+    """What the seed was found to give: the chance moves and the seat draw, as there are."""
+    if chance:
+        return (
+            f"all {chance} chance moves{' and the seat draw' if seat_draw else ''} are the ones the revealed seed gives"
+        )
+    return "the seat draw is the one the revealed seed gives" if seat_draw else "there are no chance moves"
+
+
+def _version(record: Record) -> str:
+    return f"version {record.version} " if record.version != FORMAT_VERSION else ""
+
+
+def _older(record: Record) -> str:
+    """What a record of an older version leaves unproven, said with the verdict that it holds."""
+    if record.version >= 2:
+        return ""
+    if record.seat_draw is not None:
+        return (
+            "; version 1 does not name the challenger, so its seat draw proves the seat, not who sat in it "
+            "(`/export` writes version 2)"
+        )
+    return "; it is checked by version 1's rules (`/export` writes version 2)"
+
+
+def _seat_draw_disagrees(record: Record) -> str | None:
+    """Why the seat draw is not the seed's, or names a challenger the header does not seat
+    there (None: it holds).  Version 1's `SeatDraw` tag names the seat only."""
+    if record.seat_draw is None:
+        return None
+    assert record.seed is not None
+    drawn = chance_rng(record.seed, SEATS_PLY).randrange(2)
+    if record.version < 2:
+        if drawn != record.seat_draw:
+            return f"`SeatDraw` says challenger {record.seat_draw}, but the seed draws the other seat."
+        return None
+    line = f"Ply {SEATS_PLY}: `{quote(seats_line(record) or '')}`"
+    if drawn != record.seat_draw:
+        return f"{line} seats the challenger in seat {record.seat_draw}, but the seed draws seat {drawn}."
+    seated = record.player_ids[record.seat_draw]
+    if seated != record.challenger_id:
+        held = f"'s `Player{record.seat_draw}Id` is {seated}" if seated is not None else " names nobody there"
+        return f"{line} names the challenger of seat {record.seat_draw}, but the header{held}."
+    return None
 
 
 def _picking(state: GameState, seat: int) -> bool:

@@ -46,9 +46,18 @@ class Outbox:
         """The stored row of `key` as it is now (None: never stored, or deleted once old)."""
         return await self._store.announcement(key)
 
-    async def about_to_post(self, key: str, content: str) -> None:
-        """Record the exact text about to be posted: from now on a crash may leave it posted."""
-        await self._store.prepare_announcement(key, content)
+    async def in_order(self, key: str, *, window: float) -> tuple[Announcement | None, bool]:
+        """The row of `key` and whether an earlier row of its channel (saved at most `window`
+        seconds before it) is still unsent, in one read (`Store.announcement_in_order`)."""
+        return await self._store.announcement_in_order(key, window=window)
+
+    async def posting_as_follow_up(self, key: str, interaction_id: int) -> None:
+        """The row is about to be posted as that interaction's follow-up (a crash may leave it posted)."""
+        await self._store.note_follow_up(key, interaction_id)
+
+    async def post_failed(self, key: str) -> None:
+        """Count a refused post or action of the row."""
+        await self._store.count_failed_post(key)
 
     async def done(self, key: str, message_id: int | None, *, failure: str | None = None) -> None:
         """The row is posted as `message_id`, or given up on with `failure`: never posted again."""

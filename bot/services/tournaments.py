@@ -162,20 +162,22 @@ class TournamentService:
             raise ServiceError("This channel already runs a tournament; finish or cancel it, or use another channel.")
         return row
 
-    async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentRow:
+    async def join(self, tournament_id: int, user_id: int, name: str) -> int:
+        """Sign `user_id` up; returns how many players are signed up with them.  Counted, not
+        listed: a burst of a thousand joins would otherwise read the growing list twice each."""
         async with self.lock(tournament_id):
             row = await self._get(tournament_id)
             if row.status not in ("open", "checkin"):
                 raise ServiceError("Sign-up is closed: the tournament has started.")
-            entries = await self.store.entries(tournament_id)
-            if any(e.user_id == user_id for e in entries):
+            players, joined = await self.store.signed_up(tournament_id, user_id)
+            if joined:
                 raise ServiceError("You have already joined.")
-            if row.max_players is not None and len(entries) >= row.max_players:
+            if row.max_players is not None and players >= row.max_players:
                 raise ServiceError(f"The tournament is full ({row.max_players} players).")
             await self.store.add_entry(tournament_id, user_id, name)
             if row.status == "checkin":
                 await self.store.check_in(tournament_id, user_id)  # joining during check-in is checking in
-            return row
+            return players + 1
 
     async def leave(self, tournament_id: int, user_id: int) -> None:
         async with self.lock(tournament_id):

@@ -32,6 +32,14 @@ TABLES: Final = (
     "guild_settings",
     "match_offers",
     "outbox",
+    "notice_prefs",
+    "notice_held",
+    "notice_settings",
+    "vacations",
+    "vacation_days_used",
+    "vacation_pauses",
+    "nudges",
+    "private_messages",
     "analyses",
 )
 """Every table, parents before children."""

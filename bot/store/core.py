@@ -141,7 +141,7 @@ _MATCH_COLUMNS = (
 
 _OUTBOX_COLUMNS = (
     "id, key, kind, guild_id, channel_id, match_id, tournament_id, payload, content, created_at, attempts, "
-    "sent_at IS NOT NULL"
+    "sent_at IS NOT NULL, follow_up_of"
 )
 
 
@@ -159,6 +159,7 @@ def _announcement(row: Sequence[Any]) -> Announcement:
         created_at=float(row[9]),
         attempts=int(row[10]),
         sent=bool(row[11]),
+        follow_up_of=row[12],
     )
 
 
@@ -684,17 +685,35 @@ class Store:
         row = await self.db.fetch_one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE key = ?", (key,))
         return _announcement(row) if row else None
 
-    async def prepare_announcement(self, key: str, content: str) -> None:
-        """Record the exact text about to be posted (and count the attempt): from now on a
-        crash may leave it posted, and a restart looks for it before posting again."""
-        await self._write(
-            "UPDATE outbox SET content = COALESCE(content, ?), attempts = attempts + 1 WHERE key = ?", (content, key)
+    async def announcement_in_order(self, key: str, *, window: float) -> tuple[Announcement | None, bool]:
+        """The row of `key`, and whether a row of its channel saved before it (and at most
+        `window` seconds before it) is still unsent: what a post needs to know, in one read."""
+        row = await self.db.fetch_one(
+            f"SELECT {_OUTBOX_COLUMNS}, EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL "
+            "AND e.channel_id = o.channel_id AND e.id < o.id AND e.created_at > o.created_at - ?) "
+            "FROM outbox o WHERE o.key = ?",
+            (window, key),
         )
+        return (_announcement(row), bool(row[-1])) if row else (None, False)
+
+    async def note_follow_up(self, key: str, interaction_id: int) -> None:
+        """Record that the row is about to be posted as `interaction_id`'s follow-up: from now on
+        a crash may leave it posted there."""
+        await self.db.execute_unflushed("UPDATE outbox SET follow_up_of = ? WHERE key = ?", (interaction_id, key))
+
+    async def count_failed_post(self, key: str) -> None:
+        """One more refused post of the row (rows refused `MAX_ATTEMPTS` times are given up)."""
+        await self.db.execute_unflushed("UPDATE outbox SET attempts = attempts + 1 WHERE key = ?", (key,))
 
     async def mark_announced(self, key: str, message_id: int | None, *, failure: str | None = None) -> None:
         """The row is done: posted as `message_id`, or given up on with `failure` (its
-        channel is gone), so it is never posted again."""
-        await self._write(
+        channel is gone), so it is never posted again.
+
+        The outbox's writes after the change's own commit do not wait for the disk
+        (`Database.execute_unflushed`): lost in a crash of the database server, a mark means the
+        row is posted again with its key (Discord returns the message it made), a follow-up note
+        that the channel may get the board twice; the move itself is never lost."""
+        await self.db.execute_unflushed(
             "UPDATE outbox SET sent_at = ?, message_id = ?, failure = ? WHERE key = ? AND sent_at IS NULL",
             (time.time(), message_id, failure, key),
         )

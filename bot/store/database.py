@@ -107,6 +107,13 @@ class Database(Statements, Protocol):
         which is where a move's latency tail came from."""
         ...
 
+    async def execute_unflushed(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One bookkeeping statement, committed on its own without waiting for the disk: a
+        write whose loss in a crash of the database SERVER costs a look-up or a repeat, never
+        a move (the outbox's marks and notes).  A crash of the bot loses nothing: the commit is
+        in the server when this returns.  Returns the number of rows changed."""
+        ...
+
     async def schema_version(self) -> int: ...
 
     async def apply_migration(self, number: int, script: str) -> None: ...
@@ -301,6 +308,10 @@ class SqliteDatabase:
         async with self._write_lock:
             return await self._tx.execute(sql, params)
 
+    async def execute_unflushed(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """`execute`: in WAL mode with `synchronous = NORMAL` no commit waits for the disk."""
+        return await self.execute(sql, params)
+
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         async with self.transaction() as tx:
             await tx.executemany(sql, rows)
@@ -430,18 +441,37 @@ class PostgresTx:
 
 
 class PostgresDatabase:
-    backend = "postgresql"
+    """Two pools on one database: `_pool` for everything, at the server's durable settings, and
+    a small `_unflushed` one whose sessions do not wait for the WAL flush at commit
+    (`synchronous_commit = off`) for the bookkeeping writes of `execute_unflushed`: a move then
+    costs one flush, its own, not one more per outbox mark."""
 
-    def __init__(self, pool: Any, where: str) -> None:
+    backend = "postgresql"
+    UNFLUSHED_CONNECTIONS = 2
+
+    def __init__(self, pool: Any, where: str, unflushed: Any = None) -> None:
         self._pool = pool
+        self._unflushed = unflushed if unflushed is not None else pool
         self.where = where
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
+        """The pools, whose connections go back without asyncpg's session reset (`_keep_session`)."""
         import asyncpg
 
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        return cls(pool, public_url(url))
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_keep_session)
+        try:
+            unflushed = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=min(max_size, cls.UNFLUSHED_CONNECTIONS),
+                reset=_keep_session,
+                server_settings={"synchronous_commit": "off"},
+            )
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, public_url(url), unflushed)
 
     @asynccontextmanager
     async def transaction(self, name: str | None = None) -> AsyncIterator[PostgresTx]:
@@ -480,16 +510,21 @@ class PostgresDatabase:
         return True
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.transaction() as tx:
-            return await tx.execute(sql, params)
+        """One statement, committed by itself: one round trip, not BEGIN, it and COMMIT."""
+        async with self._pool.acquire() as connection:
+            return await PostgresTx(connection).execute(sql, params)
+
+    async def execute_unflushed(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._unflushed.acquire() as connection:
+            return await PostgresTx(connection).execute(sql, params)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         async with self.transaction() as tx:
             await tx.executemany(sql, rows)
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.transaction() as tx:
-            return await tx.insert(sql, params)
+        async with self._pool.acquire() as connection:
+            return await PostgresTx(connection).insert(sql, params)
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return [tuple(r) for r in await self._pool.fetch(numbered(sql), *params)]
@@ -514,7 +549,20 @@ class PostgresDatabase:
             await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
 
     async def close(self) -> None:
-        await self._pool.close()
+        try:
+            await self._pool.close()
+        finally:
+            if self._unflushed is not self._pool:
+                await self._unflushed.close()
+
+
+async def _keep_session(connection: Any) -> None:
+    """The pool's reset of a connection it takes back: nothing beyond what asyncpg always does
+    (an open transaction is rolled back).  asyncpg's default sends `pg_advisory_unlock_all();
+    CLOSE ALL; UNLISTEN *; RESET ALL` on every release: a round trip per statement the store
+    runs, for session state the store never leaves behind (its locks are transaction locks
+    (`pg_advisory_xact_lock`), its cursors live inside transactions, it never LISTENs or SETs)."""
+    return None
 
 
 async def open_database(where: Path | str) -> Database:

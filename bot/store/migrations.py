@@ -6,11 +6,73 @@ forgotten for the other would only show in production.  The SQLite scripts are t
 Discord snowflakes, double-precision timestamps) and the tests run both.
 
 A new table or column is a new numbered script at the end (never an edit of an old one).
+A data migration whose SQL the two databases spell differently (JSON functions) gives its
+PostgreSQL text itself (`_POSTGRES_OWN`).
 """
 
 from __future__ import annotations
 
 import re
+
+
+def _ending_lines(*, reason: str, winner_count: str, first_winner: str) -> str:
+    """Migration 8: the ending line (bot.records.move_log, seat -3) of every started match
+    that ended outside its game's rules before ending lines were written, appended after its
+    last line, so that its record proves how it ended.
+
+    Why from the stored outcome: the database is the authority on how a match ended, and the
+    service stored the same reason then as it stores now with the line.  So a line is written
+    only where status, winners and reason say exactly one ending: `abort` / `abort moderator`
+    for an aborted match with that reason, `draw agreed` for a draw "Drawn by agreement.",
+    `resign <loser>` / `timeout <loser> -` for one winner whose loser's seat name (the names
+    as they were then, written out so that this migration never changes) "resigned." or "ran
+    out of time".  The clock reading of a loss on time was not kept: `-`.  A match its moves
+    ended, or whose outcome says anything else, gets no line: its record keeps saying what it
+    cannot prove.  `reason`, `winner_count` and `first_winner` are the backend's expressions
+    for the fields of the outcome's JSON."""
+    loser = f"(1 - {first_winner})"
+    name = (
+        f"CASE WHEN m.game = 'domineering' THEN (CASE WHEN {loser} = 0 THEN 'Black' ELSE 'White' END) "
+        f"ELSE (CASE WHEN {loser} = 0 THEN 'Orange' ELSE 'Blue' END) END"
+    )
+    return f"""
+    INSERT INTO moves (match_id, ply, seat, move, public, forced, at)
+    SELECT id, next_ply, -3, line, 1, 0, updated_at FROM (
+        SELECT m.id, m.updated_at,
+            (SELECT coalesce(max(x.ply) + 1, 0) FROM moves x WHERE x.match_id = m.id) AS next_ply,
+            CASE
+                WHEN m.status = 'aborted' AND {reason} = 'The match was aborted.' THEN 'abort'
+                WHEN m.status = 'aborted' AND {reason} = 'A moderator aborted the match.' THEN 'abort moderator'
+                WHEN m.status = 'finished' AND {winner_count} = 0 AND {reason} = 'Drawn by agreement.'
+                    THEN 'draw agreed'
+                WHEN m.status = 'finished' AND {winner_count} = 1 AND {reason} = ({name}) || ' resigned.'
+                    THEN 'resign ' || {loser}
+                WHEN m.status = 'finished' AND {winner_count} = 1 AND {reason} = ({name}) || ' ran out of time'
+                    THEN 'timeout ' || {loser} || ' -'
+            END AS line
+        FROM matches m
+        WHERE m.status IN ('finished', 'aborted') AND m.outcome IS NOT NULL
+            AND EXISTS (SELECT 1 FROM seats s WHERE s.match_id = m.id)
+            AND NOT EXISTS (SELECT 1 FROM moves e WHERE e.match_id = m.id AND e.seat = -3)
+    ) AS endings
+    WHERE line IS NOT NULL;
+    """
+
+
+_SQLITE_ENDING_LINES = _ending_lines(
+    reason="json_extract(m.outcome, '$.reason')",
+    winner_count="json_array_length(m.outcome, '$.winners')",
+    first_winner="json_extract(m.outcome, '$.winners[0]')",
+)
+_POSTGRES_ENDING_LINES = _ending_lines(
+    reason="(m.outcome::jsonb ->> 'reason')",
+    winner_count=(
+        "(CASE WHEN jsonb_typeof(m.outcome::jsonb -> 'winners') = 'array' "
+        "THEN jsonb_array_length(m.outcome::jsonb -> 'winners') END)"
+    ),
+    first_winner="((m.outcome::jsonb -> 'winners' ->> 0)::bigint)",
+)
+
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: matches, seats, the move log
@@ -216,7 +278,82 @@ MIGRATIONS: tuple[str, ...] = (
         refreshed_at REAL    NOT NULL
     );
     """,
-    # 8: the computer's analysis of a finished match, kept so a second request is instant
+    # 8: the ending line of every match that ended outside its game's rules before such lines
+    # were written (`_ending_lines`; PostgreSQL reads the outcome's JSON its own way)
+    _SQLITE_ENDING_LINES,
+    # 9: the interaction whose follow-up an outbox row is posted as: after a crash the row is
+    # matched to that interaction's reply, never to a message with the same text
+    """
+    ALTER TABLE outbox ADD COLUMN follow_up_of INTEGER;
+    """,
+    # 10: each player's private view is one direct message, edited in place within a turn
+    # (bot/store/private_messages.py): which message, and what it shows
+    """
+    CREATE TABLE private_messages (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat IN (0, 1)),
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        shows      TEXT    NOT NULL,
+        controls   INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    """,
+    # 11: notices each player chooses, holidays and nudges (every query on these lives in
+    # bot/store/notices.py)
+    """
+    CREATE TABLE notice_prefs (
+        user_id     INTEGER PRIMARY KEY,
+        mode        TEXT    CHECK (mode IN ('ping', 'dm', 'digest', 'off')),
+        zone        TEXT    NOT NULL DEFAULT 'UTC',
+        digest_hour INTEGER NOT NULL DEFAULT 9 CHECK (digest_hour BETWEEN 0 AND 23),
+        quiet_start INTEGER CHECK (quiet_start BETWEEN 0 AND 23),
+        quiet_end   INTEGER CHECK (quiet_end BETWEEN 0 AND 23),
+        digest_day  TEXT
+    );
+
+    CREATE TABLE notice_held (
+        user_id  INTEGER NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        held_at  REAL    NOT NULL,
+        PRIMARY KEY (user_id, match_id)
+    );
+
+    CREATE TABLE notice_settings (
+        guild_id      INTEGER PRIMARY KEY,
+        default_mode  TEXT    CHECK (default_mode IN ('ping', 'dm', 'off')),
+        vacation_days INTEGER NOT NULL DEFAULT 14 CHECK (vacation_days >= 0)
+    );
+
+    CREATE TABLE vacations (
+        guild_id   INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        started_at REAL    NOT NULL,
+        ends_at    REAL    NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+
+    CREATE TABLE vacation_days_used (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        year     INTEGER NOT NULL,
+        days     INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id, year)
+    );
+
+    CREATE TABLE vacation_pauses (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+
+    CREATE TABLE nudges (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        at       REAL    NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    # 12: the computer's analysis of a finished match, kept so a second request is instant
     # (bot/store/analyses.py; the JSON is bot.ai.analysis.Analysis.to_json)
     """
     CREATE TABLE analyses (
@@ -240,4 +377,10 @@ def to_postgres(script: str) -> str:
     return re.sub(r"\bREAL\b", "DOUBLE PRECISION", script)
 
 
-POSTGRES_MIGRATIONS: tuple[str, ...] = tuple(to_postgres(m) for m in MIGRATIONS)
+_POSTGRES_OWN: dict[int, str] = {8: _POSTGRES_ENDING_LINES}
+"""Migrations whose PostgreSQL text is written out rather than translated (data migrations
+that use functions the two databases spell differently), by number."""
+
+POSTGRES_MIGRATIONS: tuple[str, ...] = tuple(
+    _POSTGRES_OWN.get(number, to_postgres(script)) for number, script in enumerate(MIGRATIONS, start=1)
+)

@@ -6,12 +6,13 @@ intro, the champion).  So every such announcement is an outbox row written in th
 transaction as its state change, and one dispatcher (cogs/out/outbox.py) posts the rows and
 marks them sent.  After a restart, the rows still unsent are posted.
 
-Never twice: each row has a random `key`, used as the Discord nonce (Discord refuses to
-create a second message with a nonce it saw from the same author a few minutes earlier),
-and the dispatcher stores the exact text it is about to post (`content`) before posting.
-A row found with its text already stored may have been posted just before a crash, so
-the dispatcher first looks for that text among the bot's messages in the channel since the
-row was created, and only posts when it is not there.
+Never twice, and never taken for another message: each row has a random `key`, sent as the
+Discord nonce of its channel post with `enforce_nonce` (Discord returns the message it already
+created with that nonce, from the same author in the last few minutes, instead of a second
+one), so a post repeated after a crash is the same message.  A row posted as an interaction's
+follow-up (no nonce there) records that interaction first (`follow_up_of`), and after a crash
+is matched to that interaction's reply.  Never by text: a player repeating `d2-e2` two turns
+later writes the same sentence under a different board.
 
 The services build `Announcement`s (plain data: no Discord types); the cogs render them.
 """
@@ -60,8 +61,10 @@ class Announcement:
     id: int = 0
     """The row id (0 until stored); rows of one channel are posted in id order."""
     content: str | None = None
-    """The text as first rendered for posting; set means it may have been posted."""
+    """Unused since rows are matched by key (a text stored by earlier versions)."""
     created_at: float = 0.0
     attempts: int = 0
     sent: bool = False
     """Posted (or given up on: its channel is gone); never posted again."""
+    follow_up_of: int | None = None
+    """The interaction whose follow-up it was about to be posted as: it may have been, before a crash."""

@@ -222,6 +222,16 @@ class TournamentStore:
         )
         return [Entry(int(r[0]), str(r[1]), bool(r[2]), tuple(json.loads(r[3]))) for r in rows]
 
+    async def signed_up(self, tournament_id: int, user_id: int) -> tuple[int, bool]:
+        """How many players are signed up, and whether `user_id` is one of them: counted by the
+        database, not by reading every entry (a join under a burst of a thousand must stay cheap)."""
+        row = await self.store.fetch_one(
+            "SELECT COUNT(*), COALESCE(MAX(CASE WHEN user_id = ? THEN 1 ELSE 0 END), 0) "
+            "FROM tournament_entries WHERE tournament_id = ?",
+            (user_id, tournament_id),
+        )
+        return (int(row[0]), bool(row[1])) if row else (0, False)
+
     async def add_entry(self, tournament_id: int, user_id: int, name: str) -> bool:
         """False if the player had already joined."""
         changed = await self.store.db.execute(

@@ -9,15 +9,18 @@ what stayed unsent longer than `GRACE_SECONDS` (a failed post, retried).
 Never twice, step by step:
 - one delivery per row at a time in this process (a lock per key), and a row marked sent is
   never posted again;
-- before posting, the exact text is stored (`prepare_announcement`);
-- a row whose text was stored earlier may have been posted just before a crash: the
-  dispatcher looks for that text among the bot's messages in the channel since the row
-  was created and, when it is there, marks the row sent instead of posting it again;
-- channel messages carry the row's key as nonce (`enforce_nonce`), so Discord itself
-  returns the first message for a repeat within its nonce window.
+- channel posts carry the row's key as nonce (discord.py adds `enforce_nonce`): a post repeated after a
+  crash gets back the message Discord already created for that key, not a second one;
+- a post that is an interaction's follow-up (no nonce there) records the interaction first
+  (`posting_as_follow_up`); a row found with one may have been posted just before a crash, and
+  is matched to that interaction's reply in the channel.  Never by text: the same sentence
+  (a player repeating `d2-e2` two turns later) is posted again under another board;
 - posted is posted: a row whose post succeeded but whose mark the database refused (it went
   away in between) is remembered in this process and marked before any later post or drain
   (`_mark_posted`, `_reconcile`); the mover is never told the board is missing.
+
+What a live post costs the database: one read (the row, and whether the channel has an earlier
+row unsent), the follow-up note when it is one, and the mark; each its own statement.
 
 In order: a channel's rows are posted in the order their changes were saved.  Two players'
 moves saved a moment apart (a simultaneous draft) are announced by two tasks, and the second
@@ -99,9 +102,10 @@ class NotPosted(Exception):
         self.gone = gone
 
 
-Send = Callable[[], Awaitable["int | None"]]
-"""A caller's own way to post an announcement: posts, returns the message id (None: no new
-message, e.g. an edit of the turn's post), or raises NotPosted / discord.HTTPException."""
+Send = Callable[[str], Awaitable["int | None"]]
+"""A caller's own way to post an announcement, given the nonce its channel post must carry (the
+row's key): posts, returns the message id (None: no new message, e.g. an edit of the turn's
+post), or raises NotPosted / discord.HTTPException."""
 
 
 class Dispatcher:
@@ -135,7 +139,7 @@ class Dispatcher:
         lock = self._lock(key)
         async with lock:
             await self._reconcile()
-            row = await self.bot.announcements.get(key)
+            row, behind = await self.bot.announcements.in_order(key, window=GRACE_SECONDS)
             if row is None or row.sent:
                 return False
             if post is None:
@@ -144,47 +148,61 @@ class Dispatcher:
                 await self._mark(row, None, failure="nothing left to announce")
                 return False
             if isinstance(post, Act):
-                return await self._act(row, post)
+                return await self._act(row, post, behind)
             try:
-                if row.content is not None:
-                    found = await self._find_posted(row)
-                    if found is not None:
-                        log.info("announcement %s was posted before a restart (message %d)", key, found)
-                        await self._mark(row, found)
-                        return False
-                content = row.content if row.content is not None else post.content[:2000]
-                await self._after_earlier_rows(row)
-                await self.bot.announcements.about_to_post(key, content)
+                if await self._posted_before_restart(row):
+                    return False
+                if behind:
+                    await self._after_earlier_rows(row)
+                if interaction is not None:
+                    await self.bot.announcements.posting_as_follow_up(key, interaction.id)
                 crashpoints.reached("outbox.prepared")
-                message_id = await self._send(row, content, post, interaction)
+                message_id = await self._send(row, post.content[:2000], post, interaction)
                 crashpoints.reached("outbox.posted")
             except _Gone:
                 log.warning("channel %d of announcement %s is gone: dropped", row.channel_id, key)
                 await self._mark(row, None, failure="channel gone")
                 return False
             except discord.HTTPException as exc:
-                if row.attempts + 1 >= MAX_ATTEMPTS:
-                    log.error("announcement %s given up after %d attempts: %s", key, row.attempts + 1, exc)
-                    await self._mark(row, None, failure=str(exc)[:200])
-                else:
-                    log.warning("announcement %s not posted (will retry): %s", key, exc)
+                await self._refused(row, exc)
                 return False
             await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
             return True
 
-    async def _act(self, row: Announcement, act: Act) -> bool:
+    async def _refused(self, row: Announcement, error: Exception) -> None:
+        """A post Discord refused: given up after `MAX_ATTEMPTS`, else counted for the drain's retry."""
+        if row.attempts + 1 >= MAX_ATTEMPTS:
+            log.error("announcement %s given up after %d attempts: %s", row.key, row.attempts + 1, error)
+            await self._mark(row, None, failure=str(error)[:200])
+        else:
+            log.warning("announcement %s not posted (will retry): %s", row.key, error)
+            await self.bot.announcements.post_failed(row.key)
+
+    async def _posted_before_restart(self, row: Announcement) -> bool:
+        """Whether `row` was posted as an interaction's follow-up before a crash (then it is
+        marked sent now).  A channel post needs no look: its nonce brings back its message."""
+        if row.follow_up_of is None:
+            return False
+        found = await self._find_follow_up(row)
+        if found is None:
+            return False
+        log.info("announcement %s was posted before a restart (message %d)", row.key, found)
+        await self._mark(row, found)
+        return True
+
+    async def _act(self, row: Announcement, act: Act, behind: bool) -> bool:
         """Do an action row (its lock held) once the channel's earlier rows are done."""
         try:
-            await self._after_earlier_rows(row)
+            if behind:
+                await self._after_earlier_rows(row)
             await act.run()
         except discord.HTTPException as exc:
-            if row.attempts + 1 >= MAX_ATTEMPTS or isinstance(exc, discord.NotFound):
+            if isinstance(exc, discord.NotFound):
                 log.error("announcement %s (%s) given up: %s", row.key, row.kind, exc)
                 await self._mark(row, None, failure=str(exc)[:200])
             else:
-                await self.bot.announcements.about_to_post(row.key, row.kind)  # counts the attempt
-                log.warning("announcement %s (%s) not done (will retry): %s", row.key, row.kind, exc)
+                await self._refused(row, exc)
             return False
         await self._mark(row, None)
         return True
@@ -234,34 +252,32 @@ class Dispatcher:
             async with changed:
                 changed.notify_all()
 
-    async def deliver_by(self, key: str, content: str, send: Send) -> bool | None:
+    async def deliver_by(self, key: str, send: Send, *, follow_up_of: int | None = None) -> bool | None:
         """Post the announcement `key` with the caller's own `send` (the presenter's board,
         turn post or quiet line), once: True when this call posted it, False when it was
         already posted (by the drain, or before a restart), None when `send` failed (the row
-        stays unsent and the drain retries it).  The same never-twice steps as `deliver`."""
+        stays unsent and the drain retries it).  `follow_up_of`: the interaction whose follow-up
+        `send` posts, if it does.  The same never-twice steps as `deliver`."""
         async with self._lock(key):
             await self._reconcile()
-            row = await self.bot.announcements.get(key)
+            row, behind = await self.bot.announcements.in_order(key, window=GRACE_SECONDS)
             if row is None or row.sent:
                 return False
-            if row.content is not None:
-                found = await self._find_posted(row)
-                if found is not None:
-                    log.info("announcement %s was posted before a restart (message %d)", key, found)
-                    await self._mark(row, found)
-                    return False
-            await self._after_earlier_rows(row)
-            await self.bot.announcements.about_to_post(key, content[:2000])
+            if await self._posted_before_restart(row):
+                return False
+            if behind:
+                await self._after_earlier_rows(row)
+            if follow_up_of is not None:
+                await self.bot.announcements.posting_as_follow_up(key, follow_up_of)
             crashpoints.reached("outbox.prepared")
             try:
-                message_id = await send()
+                message_id = await send(key)
             except (NotPosted, discord.HTTPException) as exc:
                 if isinstance(exc, NotPosted) and exc.gone:
                     log.warning("channel %d of announcement %s is gone: dropped", row.channel_id, key)
                     await self._mark(row, None, failure="channel gone")
-                elif row.attempts + 1 >= MAX_ATTEMPTS:
-                    log.error("announcement %s given up after %d attempts: %s", key, row.attempts + 1, exc)
-                    await self._mark(row, None, failure=str(exc)[:200])
+                else:
+                    await self._refused(row, exc)
                 return None
             crashpoints.reached("outbox.posted")
             await self._mark_posted(row, message_id)
@@ -317,10 +333,12 @@ class Dispatcher:
             raise _Gone
         return channel
 
-    async def _find_posted(self, row: Announcement) -> int | None:
-        """The id of a message the bot posted with this row's text since the row was made."""
+    async def _find_follow_up(self, row: Announcement) -> int | None:
+        """The id of the bot's reply to the interaction `row` was being posted for, in the
+        channel since the row was made: a follow-up (or the deferred reply it completed, no
+        longer "thinking…").  Matched by the interaction's id, never by text."""
         me = self.bot.user
-        if me is None:
+        if me is None or row.follow_up_of is None:
             return None
         try:
             channel = await self._channel(row.channel_id)
@@ -332,7 +350,13 @@ class Dispatcher:
         async for message in channel.history(
             after=discord.Object(discord.utils.time_snowflake(since)), limit=HISTORY_LIMIT, oldest_first=True
         ):
-            if message.author.id == me.id and message.content == row.content:
+            replied = message.interaction_metadata
+            if (
+                message.author.id == me.id
+                and replied is not None
+                and replied.id == row.follow_up_of
+                and not message.flags.loading
+            ):
                 return message.id
         return None
 
@@ -351,6 +375,7 @@ class Dispatcher:
         channel = await self._channel(row.channel_id)
         try:
             extra = await _extras(post)
+            # discord.py sends `enforce_nonce` with every nonce
             sent = await channel.send(content=content, allowed_mentions=post.mentions, nonce=row.key, **extra)
         except discord.NotFound as exc:
             raise _Gone from exc

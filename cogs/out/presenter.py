@@ -22,7 +22,8 @@ from bot.games import GAMES
 from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
-from cogs.out.turn_posts import TurnPost, TurnPosts
+from cogs.out.private_dms import PrivateDms, PrivateView, digest
+from cogs.out.turn_posts import TurnPost, TurnPosts, actor
 from cogs.ui import lobby_buttons, private
 from cogs.ui.buttons import move_buttons
 from cogs.ui.moves_list import moves_button
@@ -40,8 +41,38 @@ MAX_TOLD = 12
 """Sentences about moves in one announcement; older ones are summarised in a count."""
 
 
+async def send_keyed(channel: discord.abc.Messageable, nonce: str | None, **fields: Any) -> discord.Message:
+    """`channel.send(**fields)`, with `nonce` (its outbox row's key; discord.py adds
+    `enforce_nonce`) when there is one: Discord then gives back the message it already made
+    for that key instead of a second one."""
+    if nonce is not None:
+        fields["nonce"] = nonce
+    return await channel.send(**fields)
+
+
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def own_move(update: Update, seat: int) -> str | None:
+    """The move the seat itself just made (a secret one too: it goes to its own DM only).
+    Moves the rules then played for it (a forced `done`) are not named: the channel tells
+    them, and "you played" would say the player did what they did not."""
+    return update.told[0].move if update.told and actor(update) == seat else None
+
+
+def status_line(move: str | None, view: dict[str, Any], opponent: str, *, receipt: str | None = None) -> str | None:
+    """`▸ ✅ You played `5-3 b2-b3`. Waiting for bob.`: why a private message changed and
+    whether the player has something to do, so an edited DM reads on its own.  `receipt`:
+    the words the private control confirmed the move with, said instead of the notation."""
+    parts = []
+    if receipt:
+        parts.append(receipt)
+    elif move:
+        parts.append(f"✅ You played `{move}`.")
+    if view.get("outcome") is None and view.get("you") not in view.get("turn", []):
+        parts.append(f"Waiting for {opponent}.")
+    return "▸ " + " ".join(parts) if parts else None
 
 
 def channel_link(row: MatchRow) -> str:
@@ -74,12 +105,22 @@ class Presenter:
         self.blocked_boards = BlockedBoards()
         self._names: dict[int, str] = {}
         self.turn_posts = TurnPosts()
+        self.private_dms = PrivateDms(bot, bot.private_messages)
+        self._receipts: dict[tuple[int, int], str] = {}
+        """(match, user) -> the receipt of a move just played from private controls, for the
+        status line of the private message edited next (memory only: a restart in between
+        only loses the wording, the line then names the move)."""
         self._dms_closed: set[tuple[int, int]] = set()
         """(match, user) whose DM failed with 50007: not DMed again for that match until they
         use `/hand` or a DM to them succeeds (failed DMs count toward Discord's limit of
         invalid requests)."""
 
     # --- names -------------------------------------------------------------------------
+
+    def note_receipt(self, match_id: int, user_id: int, text: str) -> None:
+        """The words a private control used to confirm a move (`cogs.ui.private`): the next
+        edit of that player's private message says them instead of the bare notation."""
+        self._receipts[(match_id, user_id)] = text
 
     def remember(self, user: discord.abc.User) -> None:
         """Keep a player's display name (seen in an interaction or message) for headers."""
@@ -194,13 +235,17 @@ class Presenter:
         return "📈 Ratings: " + " · ".join(parts)
 
     async def announce_clock(self, notice: ClockNotice) -> None:
-        """A reminder: in the match channel with a mention (short controls), or by DM (long
-        ones; the channel is the fallback when DMs are closed)."""
+        """A reminder, where the player chose (cogs/out/notices.py); by default in the match
+        channel with a mention (short controls) or by DM (long ones; the channel is the
+        fallback when DMs are closed)."""
         row = notice.match
         info = GAMES[row.game].info
         if self.bot.user is not None and notice.user_id == self.bot.user.id:
             return  # the computer is reminded of nothing: it is already thinking
-        if notice.via == "dm":
+        route = await self.bot.notifier.reminder_route(notice)  # the player's choice
+        if route == "none":
+            return
+        if route == "dm":
             text = (
                 f"⏰ {notice.text} for your move in **{info.name}** — match #{row.id} in {channel_link(row)} "
                 f"(your clock: {notice.display})."
@@ -235,7 +280,13 @@ class Presenter:
         async def picture() -> discord.File:
             return await self.board_file(row, self._with_actions(update, actions))
 
-        return Post(text[:2000], picture, await self._board_buttons(update))
+        # the players' choices hold here too (a ping only for who wants one, quiet hours held);
+        # a DM notice is not sent from this recovery path, which may retry a post
+        routes = await self.bot.notifier.turn_routes(update, self._pings(update))
+        for user_id in routes.hold:
+            await self.bot.notices.hold(user_id, row.id, self.bot.service.now())
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
+        return Post(text[:2000], picture, await self._board_buttons(update), mentions)
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -245,9 +296,9 @@ class Presenter:
 
         Three exceptions keep the channel readable and secrets private:
         - a quiet update (a pick of a secret draft) posts no board, only the engine's line
-          when there is one ("Blue has drafted.");
-        - a player's quick further actions in their own turn are added to the turn's post
-          (`TurnPosts`), so a turn is one post, not ten;
+          when there is one ("Blue has drafted."), added to the post of the phase when it can;
+        - a player's further steps in their own turn (and each seat's part of a turn of both)
+          are added to the turn's post (`TurnPosts`), so a turn is one post, not ten;
         - the reply to an interaction whose move was secret, or that only extended the turn
           post, is private (`private_reply`), so the channel never sees a secret move.
 
@@ -260,16 +311,18 @@ class Presenter:
         row = update.match
         intro = intro or update.intro
         told = ([intro] if intro else []) + await self.told_lines(update)
-        post = None if update.quiet else self.turn_posts.continuing(update)
+        post = self.turn_posts.continuing(update) if told or not update.quiet else None
         private_reply = self.private_reply(update)
         text = "\n".join(told) if update.quiet else await self.describe(update, told=told)
 
-        async def show() -> str | None:
-            if update.quiet:
-                return await self._post_text(row, text) if told else None
+        replied_to = interaction if not private_reply else None
+
+        async def show(nonce: str | None = None) -> str | None:
             if post is not None and await self._extend(post, update, told):
                 return None
-            return await self._post_board(update, told, interaction if not private_reply else None, text=text)
+            if update.quiet:
+                return await self._post_text(row, text, nonce=nonce) if told else None
+            return await self._post_board(update, told, replied_to, text=text, nonce=nonce)
 
         not_posted: str | None = None
         if update.announcement is None:
@@ -277,14 +330,15 @@ class Presenter:
         else:
             why_not: list[str] = []
 
-            async def send() -> int | None:
-                reason = await show()
+            async def send(nonce: str) -> int | None:
+                reason = await show(nonce)
                 if reason is not None:
                     why_not.append(reason)
                     raise NotPosted(reason, gone=reason == CHANNEL_GONE)
                 return None
 
-            delivered = await self.bot.outbox.deliver_by(update.announcement, text or f"#{row.id}", send)
+            follow_up_of = replied_to.id if replied_to is not None and not update.quiet else None
+            delivered = await self.bot.outbox.deliver_by(update.announcement, send, follow_up_of=follow_up_of)
             if delivered is False:  # posted already (by the drain, or before a restart)
                 if interaction is not None:
                     await self._answered_elsewhere(interaction)
@@ -324,14 +378,15 @@ class Presenter:
         except discord.HTTPException:
             log.warning("could not acknowledge a move in match %d", update.match.id, exc_info=True)
 
-    async def _post_text(self, row: MatchRow, text: str) -> str | None:
-        """Post `text` in the match's channel; None once posted, else why not."""
+    async def _post_text(self, row: MatchRow, text: str, *, nonce: str | None = None) -> str | None:
+        """Post `text` in the match's channel (with `nonce`: its outbox row's key); None once
+        posted, else why not."""
         self.turn_posts.interrupted(row.id)
         channel = await self.channel(row.channel_id)
         if channel is None:
             return CHANNEL_GONE
         try:
-            await channel.send(content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            await send_keyed(channel, nonce, content=text[:2000], allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as error:
             log.warning("could not post in channel %d for match %d: %s", row.channel_id, row.id, error)
             return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
@@ -351,13 +406,21 @@ class Presenter:
         return buttons
 
     async def _post_board(
-        self, update: Update, told: list[str], interaction: discord.Interaction | None, *, text: str | None = None
+        self,
+        update: Update,
+        told: list[str],
+        interaction: discord.Interaction | None,
+        *,
+        text: str | None = None,
+        nonce: str | None = None,
     ) -> str | None:
-        """Post the board (as `interaction`'s reply when given); None once posted, else why not."""
+        """Post the board (as `interaction`'s reply when given, else in the channel with `nonce`:
+        its outbox row's key); None once posted, else why not."""
         row = update.match
         if text is None:
             text = await self.describe(update, told=told)
-        mentions = self._pings(update)
+        routes = await self.bot.notifier.turn_routes(update, self._pings(update))
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
         buttons = await self._board_buttons(update)
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
@@ -373,23 +436,27 @@ class Presenter:
                 if channel is None:
                     self.turn_posts.interrupted(row.id)
                     return CHANNEL_GONE
-                message = await channel.send(content=text[:2000], file=file, allowed_mentions=mentions, **extra)
+                message = await send_keyed(
+                    channel, nonce, content=text[:2000], file=file, allowed_mentions=mentions, **extra
+                )
         except discord.HTTPException as error:
             log.warning("could not post the board of match %d in channel %d: %s", row.id, row.channel_id, error)
             self.turn_posts.interrupted(row.id)
             return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
         self.turn_posts.started(update, message, told)
+        await self.bot.notifier.deliver(update, routes)
         return None
 
     @staticmethod
-    def _pings(update: Update) -> discord.AllowedMentions:
-        """Who a new board pings: the players now to move, except one who just acted (their
-        turn goes on; they are looking at it).  The text still names them."""
-        row = update.match
-        acted = {row.seats[t.seat] for t in update.told if t.seat in (0, 1)} if row.seats is not None else set()
-        return discord.AllowedMentions(
-            users=[discord.Object(u) for u in update.to_move if u not in acted], everyone=False, roles=False
-        )
+    def _pings(update: Update) -> list[int]:
+        """Who a new board would ping: the players now to move, except the one who just acted
+        (their turn goes on; they are looking at it).  The text still names them; each is then
+        told the way they chose (`cogs.out.notices`).  A move the rules played for a player (a
+        forced `done`, an only placement) is not that player acting: their turn came, and they
+        are told."""
+        row, seat = update.match, actor(update)
+        acted = {row.seats[seat]} if row.seats is not None and seat is not None else set()
+        return [u for u in update.to_move if u not in acted]
 
     async def _extend(self, post: TurnPost, update: Update, told: list[str]) -> bool:
         """Add `update` to the turn's post (text and board); False if that post cannot be edited."""
@@ -419,20 +486,37 @@ class Presenter:
         return move_buttons(update.match.id, update.match.version, update.buttons)
 
     async def send_private(self, update: Update) -> None:
-        """DM each seat whose private view changed, and each seat prompted to act privately
-        (with its controls); a seat gets at most one DM per update."""
+        """Show each seat whose private view changed, and each seat prompted to act privately
+        (with its controls), its private view: in its one private message of the match,
+        edited in place, or a new one when its turn just began (`PrivateDms`)."""
         row = update.match
         if row.seats is None:
             return
+        try:
+            await self._send_private(update, row.seats)
+        finally:  # a receipt not used by this update's edit would mislabel a later one
+            for user_id in row.seats:
+                self._receipts.pop((row.id, user_id), None)
+
+    async def _send_private(self, update: Update, seats: tuple[int, int]) -> None:
+        row = update.match
         prompted = set(update.prompt) if private.has_controls(row.game) else set()
         for seat in sorted(set(update.private_views) | prompted):
-            user_id = row.seats[seat]
+            user_id = seats[seat]
             if self.bot.user is not None and user_id == self.bot.user.id:
                 continue  # the computer's seat: it reads its view itself, nobody to DM
             view = update.private_views.get(seat) or await self.bot.service.view(row.id, user_id)
             controls = await self.controls(row, user_id, seat, view) if seat in prompted else None
             if seat in update.private_views or controls is not None:
-                await self.dm_view(row, user_id, view, controls=controls)
+                await self.dm_view(
+                    row,
+                    user_id,
+                    seat,
+                    view,
+                    controls=controls,
+                    new_turn=seat in update.turn_began,
+                    played=own_move(update, seat),
+                )
 
     async def controls(self, row: MatchRow, user_id: int, seat: int, view: dict[str, Any]) -> discord.ui.View | None:
         """The private selects/buttons for a seat that must act now, built from its `view`
@@ -443,10 +527,20 @@ class Presenter:
         return private.controls_for(row.game, row.id, seat, view, moves)
 
     async def dm_view(
-        self, row: MatchRow, user_id: int, view: dict[str, Any], *, controls: discord.ui.View | None = None
+        self,
+        row: MatchRow,
+        user_id: int,
+        seat: int,
+        view: dict[str, Any],
+        *,
+        controls: discord.ui.View | None = None,
+        new_turn: bool = False,
+        played: str | None = None,
     ) -> bool:
-        """DM a player their private view (and controls); on closed DMs, one notice in the channel
-        and no more DMs for that match until `/hand` or a DM that succeeds (`dms_reopened`)."""
+        """Show a player their private view (and controls) by DM: the match's private message
+        edited in place, or a new one (`PrivateDms.show`).  On closed DMs, one notice in the
+        channel and no more DMs for that match until `/hand` or a DM that succeeds
+        (`dms_reopened`).  Whether the DM shows it now."""
         if (row.id, user_id) in self._dms_closed:
             return False
         info = GAMES[row.game].info
@@ -459,13 +553,26 @@ class Presenter:
         summary = private.summary(row.game, view)
         if summary:
             text += "\n" + summary
+        receipt = self._receipts.pop((row.id, user_id), None)
+        status = status_line(played, view, await self.name(opponent), receipt=receipt)
+        if status:
+            text += "\n" + status
+        with_board = controls is not None and private.board_beside(row.game, view)
+        board_view = await self.bot.service.view(row.id, None) if with_board else None
+
+        async def pictures() -> list[discord.File]:
+            files = []
+            mine = await self.private_file(row, view)
+            if mine is not None:
+                files.append(mine)
+            if board_view is not None:
+                files.append(await self.board_file(row, board_view))
+            return files
+
+        components = controls.to_components() if controls is not None else None
+        wanted = PrivateView(text[:2000], pictures, controls, digest(text, view, board_view, components))
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            files = await self.private_files(row, view, with_board=controls is not None)
-            extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-            if files:
-                extra["files"] = files
-            await user.send(content=text, **extra)
+            await self.private_dms.show(row.id, seat, user_id, wanted, version=row.version, new_turn=new_turn)
             self.dms_reopened(user_id)
             return True
         except discord.Forbidden as exc:

@@ -1,11 +1,17 @@
 """One channel post per turn: a player's quick actions are added to the message that
 announced their turn, instead of ten posts for one turn.
 
+A turn of both seats at once (a secret draft, choosing pool decks, a simultaneous mulligan)
+is one post too: what each seat is seen to do while the phase lasts ("Blue has drafted") is
+added to the post that announced the phase, and the post that ends it (the turn passing to
+one player) is new and pings.
+
 Why edit rather than wait and post later: an edit puts every action on Discord the moment it
 is played, so nothing waits in memory where a restart could lose it.  After a restart (or once
 the turn post is older than `WINDOW` seconds, or another post came in between) the next action
 simply starts a new post.  A turn post is kept per match while the SAME single seat stays to
-move; the turn passing, a second seat having to act, or the end of the match starts a new post.
+move (or, for a turn of both seats, while the same phase lasts and only they act); the turn
+passing, another seat having to act, a new phase, or the end of the match starts a new post.
 
 Pure bookkeeping: no Discord calls here, the presenter edits and posts.
 """
@@ -21,8 +27,9 @@ import discord
 from bot.games import CHANCE
 from bot.services.matches import Update
 
-GAMES_WITH_TURN_POSTS = frozenset({"wonderland", "dominance"})
-"""Games whose turn is many quick public actions (dice, summons, moves, attacks, abilities)."""
+GAMES_WITH_TURN_POSTS = frozenset({"wonderland", "dominance", "domino_wars"})
+"""Games whose turn is several steps (dice, summons, moves, attacks, abilities; a placement
+and its effect's choice) or a phase of both seats at once (a secret draft or pool)."""
 WINDOW = 300.0
 """Seconds after its last change during which a turn post takes more actions."""
 MAX_LINES = 30
@@ -31,16 +38,23 @@ MAX_LINES = 30
 
 @dataclass
 class TurnPost:
-    """The message announcing `seat`'s turn, and what it says so far."""
+    """The message announcing the turn of `seats`, and what it says so far."""
 
     message: discord.Message
-    seat: int
+    seats: frozenset[int]
     lines: list[str]
     turn_number: object = None
     """The game's public `turn_number` when the post started: a new turn is a new post."""
+    phase: object = None
+    """The game's public `phase` when the post started: a turn of both seats ends with it."""
     actions: list[str] = field(default_factory=list)
     """Public moves of this post, for the board's `last_actions`."""
     changed: float = 0.0
+
+    @property
+    def seat(self) -> int:
+        """The seat of a one-seat turn (the lower one of a turn of both)."""
+        return min(self.seats)
 
 
 def to_move_seats(update: Update) -> frozenset[int]:
@@ -49,6 +63,14 @@ def to_move_seats(update: Update) -> frozenset[int]:
 
 def movers(update: Update) -> frozenset[int]:
     return frozenset(t.seat for t in update.told if t.seat != CHANCE)
+
+
+def actor(update: Update) -> int | None:
+    """The seat whose own move made `update` (its first applied move); the moves after it are
+    chance or forced ones the rules played by themselves, for either seat.  None: nobody's
+    (a start, a chance move alone)."""
+    first = update.told[0].seat if update.told else None
+    return first if first in (0, 1) else None
 
 
 def public_actions(update: Update) -> list[str]:
@@ -72,7 +94,16 @@ class TurnPosts:
             or update.note is not None
         ):
             return None
-        if movers(update) != {post.seat} or to_move_seats(update) != {post.seat}:
+        acted, to_move = movers(update), to_move_seats(update)
+        if len(post.seats) == 1:
+            if acted != post.seats or to_move != post.seats:
+                return None
+        elif (
+            not acted
+            or not to_move
+            or not acted | to_move <= post.seats
+            or update.public_view.get("phase") != post.phase
+        ):
             return None
         if update.public_view.get("turn_number") != post.turn_number:
             return None
@@ -81,14 +112,20 @@ class TurnPosts:
         return post
 
     def started(self, update: Update, message: discord.Message, lines: list[str]) -> None:
-        """A new post announced `update`: it becomes the turn post if one seat is to move."""
+        """A new post announced `update`: it becomes the turn post of the seats to move."""
         seats = to_move_seats(update)
-        if update.outcome is not None or len(seats) != 1:
+        if update.outcome is not None or not seats:
             self._posts.pop(update.match.id, None)
             return
-        (seat,) = seats
+        view = update.public_view
         self._posts[update.match.id] = TurnPost(
-            message, seat, list(lines), update.public_view.get("turn_number"), public_actions(update), self._clock()
+            message,
+            seats,
+            list(lines),
+            view.get("turn_number"),
+            view.get("phase"),
+            public_actions(update),
+            self._clock(),
         )
 
     def extended(self, post: TurnPost, update: Update, lines: list[str]) -> None:

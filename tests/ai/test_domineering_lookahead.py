@@ -26,6 +26,7 @@ from bot.games import CHANCE, GAMES
 from bot.games.domineering import DomineeringState
 from bot.games.dominoes import Tile, double_six
 from tests.games.playout import playout
+from tests.slow import slow_cases
 
 Square = tuple[int, int]
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -91,7 +92,7 @@ def _random_board(rng: random.Random, pieces: int) -> tuple[list[Square], list[S
     return squares[:pieces], squares[pieces : 2 * pieces], squares[2 * pieces : 2 * pieces + walls]
 
 
-@pytest.mark.parametrize("pieces", [2, 4])
+@pytest.mark.parametrize("pieces", slow_cases([2, 4], {4}))
 def test_placements_and_playable_shares_match_the_rule_text(pieces: int) -> None:
     rng = random.Random(pieces)
     tiles = double_six()
@@ -190,6 +191,7 @@ def _positions(seed: int, count: int) -> list[DomineeringState]:
     return found
 
 
+@pytest.mark.slow  # a look through every reply of many positions
 def test_normal_and_hard_play_the_shortlisted_move_with_the_best_look_through_the_reply() -> None:
     """The plan of a turn: the move of the shortlist worth the most `reply_value`, at normal
     and hard alike; no search second-guesses it, so the seed does not matter."""
@@ -205,6 +207,7 @@ def test_normal_and_hard_play_the_shortlisted_move_with_the_best_look_through_th
         assert think("domineering", state.dump(), seat, "hard", 1) == normal
 
 
+@pytest.mark.slow  # many seeded choices on many positions
 def test_easy_chooses_among_a_handful_of_its_moves() -> None:
     """Easy overlooks moves on purpose: its choice is one of EASY_SEES moves drawn for the
     position, and over many positions it often misses normal's move."""

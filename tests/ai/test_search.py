@@ -17,6 +17,7 @@ from bot.ai.levels import LEVELS, think_for
 from bot.ai.search import Budget, choose_move
 from bot.games import CHANCE, GAMES, GameState
 from tests.games.playout import playout
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 TINY = {"wonderland": 3}
@@ -45,7 +46,7 @@ def _play_against_random(key: str, ai_seat: int, seed: int, options: dict[str, o
 @pytest.mark.parametrize(
     "key",
     # Focus has no move limit: the computer beats a random player after 1,300-1,600 plies of search.
-    [pytest.param(key, marks=pytest.mark.slow) if key == "focus" else key for key in GAME_KEYS],
+    slow_cases(GAME_KEYS, {"focus", "domineering"}),
 )
 def test_it_finishes_games_against_a_random_player_with_legal_moves(key: str) -> None:
     for ai_seat in (0, 1):
@@ -78,6 +79,7 @@ def _after_draw() -> dict[str, object]:
     return state.dump()
 
 
+@pytest.mark.slow  # four whole games, every computer move a 60-iteration search
 def test_a_won_position_is_taken() -> None:
     """Against a random player the search wins Domino Wars and Dominance games it plays
     with a modest budget (a weak but failing-when-broken check of the value backup)."""
@@ -99,7 +101,7 @@ def test_a_won_position_is_taken() -> None:
     assert wins >= 3
 
 
-@pytest.mark.parametrize("key", ["domino_wars", "wonderland"])
+@pytest.mark.parametrize("key", slow_cases(["domino_wars", "wonderland"], {"wonderland"}))
 def test_what_its_view_does_not_contain_never_changes_its_move(key: str) -> None:
     """Same seed, states differing only in the computer's hidden information (the
     opponent's hand, draft, pile or pool, its own pile order, hidden factors): same move."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -15,9 +14,7 @@ from pathlib import Path
 
 from bot.store import MIGRATIONS, Store
 from tests.bot.test_startup import HANG, migrated_database
-
-CHECKOUT = str(Path(__file__).resolve().parents[2])
-"""The command runs this checkout's code (an installed copy of the bot may be another's)."""
+from tests.subprocess_env import clean_environment
 
 
 def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedProcess[str]:
@@ -25,7 +22,7 @@ def run_backup(cwd: Path, database: Path, *target: str) -> subprocess.CompletedP
     return subprocess.run(
         [sys.executable, "-m", "bot", "backup", *target],
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_PATH": str(database), "PYTHONPATH": CHECKOUT},
+        env=clean_environment(DATABASE_PATH=str(database)),
         capture_output=True,
         text=True,
         timeout=HANG,

@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import os
 import sqlite3
 import sys
 from pathlib import Path
+
+import pytest
 
 from bot.app.migrate import migrate
 from bot.store import MIGRATIONS, Store
@@ -19,9 +20,7 @@ from tests.bot.test_migrate import _community
 from tests.bot.test_startup import HANG
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
-
-CHECKOUT = str(Path(__file__).resolve().parents[2])
-"""The command runs this checkout's code (an installed copy of the bot may be another's)."""
+from tests.subprocess_env import clean_environment
 
 
 async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
@@ -33,7 +32,7 @@ async def run_backup(cwd: Path, url: str, *target: str) -> tuple[int, str, str]:
         "backup",
         *target,
         cwd=cwd,
-        env={"PATH": os.environ.get("PATH", ""), "DATABASE_URL": url, "PYTHONPATH": CHECKOUT},
+        env=clean_environment(DATABASE_URL=url),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -51,6 +50,7 @@ async def everything(store: Store) -> dict[str, list[tuple[object, ...]]]:
     return {table: sorted(await store.fetch_all(f"SELECT * FROM {table}"), key=repr) for table in TABLES}
 
 
+@pytest.mark.slow  # backups of PostgreSQL taken while writers commit moves
 async def test_a_backup_is_one_snapshot_while_moves_are_committed(tmp_path: Path, postgres_url: str) -> None:
     """Each commit adds a move and bumps the match's version together: any consistent copy
     has `version == number of moves`, a torn one (tables read at different moments) not."""

@@ -18,6 +18,7 @@ from bot.app.config import ConfigError, Settings
 from bot.clocks import ClockKeeper, ClockState
 from bot.games import GAMES, GameInfo, GameState, IllegalMove, Outcome, Rules
 from bot.games.base import OptionValue
+from bot.records.format import format_record
 from bot.records.move_log import COMPLETION_SEAT
 from bot.records.verify import verify
 from bot.services.matches import (
@@ -34,6 +35,7 @@ from bot.store import MIGRATIONS, Store
 from bot.store.clocks import MatchClockStore
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.settling_time import SettlingTime
+from tests.bot.test_fair_dice_readme import rederive
 
 T0 = 1_000_000.0
 
@@ -478,6 +480,9 @@ async def test_when_the_draft_time_runs_out_the_missing_picks_are_completed_at_r
     markers = [i for i, m in enumerate(record.moves) if m.seat == COMPLETION_SEAT]
     assert sorted(record.moves[i].move or "" for i in markers) == ["complete 0", "complete 1"]
     assert verify(record).ok, verify(record).sentence
+    seeded = rederive(format_record(record))  # the README's words alone give the service's picks
+    assert sum(recorded.startswith("pick ") for _, recorded, _ in seeded) == 16 - 3
+    assert all(recorded == derived for _, recorded, derived in seeded), seeded
     at = markers[0] + 1
     picked = record.moves[at]
     other = next(f"pick {t}" for t in ("0-0", "0-1", "0-2") if f"pick {t}" != picked.move)

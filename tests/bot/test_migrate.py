@@ -10,12 +10,15 @@ from pathlib import Path
 
 from bot.app.migrate import migrate
 from bot.services.matches import MatchService
+from bot.services.notices import Holidays, NoticeService
+from bot.services.private_messages import PrivateMessage, PrivateMessages
 from bot.services.ratings import RatingBook
 from bot.services.tournaments import TournamentService
 from bot.store import Store
 from bot.store.analyses import AnalysisStore
 from bot.store.copy import NOT_COPIED, TABLES, counts
 from bot.store.lobby import LobbyStore
+from bot.store.notices import Vacation
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
 from tests.conftest import fresh_database
 from tests.postgres import PostgresServer
@@ -43,6 +46,8 @@ async def _community(path: Path) -> dict[int, object]:
             await service.abort(row.id, ALICE)  # one vote: kept, the match goes on
             await service.pause(row.id, ALICE)  # the same for a pause
             await store.first_dm_notice(row.id, BOB)
+            shown = PrivateMessage(row.id, 1, 2**61 + 1, 2**61 + 2, row.version, "shown", True)
+            await PrivateMessages(store).keep(shown)
         for _ in range(rng.randrange(3, 12)):
             if update.outcome is not None or not update.to_move:
                 break
@@ -69,9 +74,18 @@ async def _community(path: Path) -> dict[int, object]:
     await lobby.save_guild_settings(GUILD, "channel", "rapid")
     running = (await store.active_matches())[0]
     await lobby.put_offer(running.id, "draw", ALICE, running.version)
-    await AnalysisStore(store).put(
-        1, {"game": "focus", "judgements": [[0, 0, "a1-a2", "b1-b2", 0.5, 0.25, False]]}, 2.5
-    )
+    notices = NoticeService(service)  # notices, vacations and nudges (migration 11)
+    await notices.choose(ALICE, mode="digest", zone="Europe/Berlin", hour=8, quiet="22-7")
+    await notices.configure_server(GUILD, mode="dm", vacation_days=10)
+    await notices.hold(ALICE, running.id, 1000.0)
+    await Holidays(service, notices).start(GUILD, BOB, 2)
+    await notices.store.pause_for_vacation(running.id, BOB, None)
+    over = Vacation(GUILD, CAROL, 0.0, 86400.0)
+    await notices.store.start_vacation(over)
+    await notices.store.end_vacation(over, 1970, 1)
+    await notices.store.nudge(running.id, ALICE, 2000.0, 0.0)
+    judged = [[0, 0, "a1-a2", "b1-b2", 0.5, 0.25, False]]
+    await AnalysisStore(store).put(1, {"game": "focus", "wide": 1, "focused": 1, "judgements": judged}, 2.5)
     rows = {r[0]: await store.get_match(r[0]) for r in await store.fetch_all("SELECT id FROM matches")}
     await store.close()
     return rows
@@ -137,7 +151,11 @@ def test_the_command_line_refuses_a_bad_target_or_a_missing_file(tmp_path: Path)
     import sys
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        env = {"PATH": "/usr/bin:/bin", "DATABASE_PATH": str(tmp_path / "none.sqlite3")}
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "DATABASE_PATH": str(tmp_path / "none.sqlite3"),
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),  # the code under test
+        }
         return subprocess.run(
             [sys.executable, "-m", "bot", "migrate", *args], capture_output=True, text=True, env=env, check=False
         )

@@ -72,10 +72,11 @@ async def test_a_refused_commit_stores_no_announcement(service: MatchService, st
 async def test_marking_sent_is_final(service: MatchService, store: Store) -> None:
     start = await _started(service)
     assert start.announcement is not None
-    await store.prepare_announcement(start.announcement, "first text")
-    await store.prepare_announcement(start.announcement, "another text")
+    await store.note_follow_up(start.announcement, 77)
+    await store.count_failed_post(start.announcement)
+    await store.count_failed_post(start.announcement)
     row = await store.announcement(start.announcement)
-    assert row is not None and row.content == "first text" and row.attempts == 2 and not row.sent
+    assert row is not None and row.follow_up_of == 77 and row.attempts == 2 and not row.sent
     await store.mark_announced(start.announcement, 123)
     await store.mark_announced(start.announcement, None, failure="late")  # ignored: already sent
     sent = await store.fetch_one("SELECT message_id, failure FROM outbox WHERE key = ?", (start.announcement,))
@@ -99,18 +100,18 @@ async def test_a_channel_s_rows_are_posted_in_the_order_they_were_saved(
     dispatcher = outbox.Dispatcher(SimpleNamespace(announcements=Outbox(store)), {})  # type: ignore[arg-type]
 
     def send_as(name: str) -> outbox.Send:
-        async def send() -> int | None:
+        async def send(nonce: str) -> int | None:
             posted.append(name)
             return None
 
         return send
 
-    await dispatcher.deliver_by(start.announcement, "start", send_as("start"))
-    later = asyncio.create_task(dispatcher.deliver_by(second.announcement, "resigned", send_as("resigned")))
+    await dispatcher.deliver_by(start.announcement, send_as("start"))
+    later = asyncio.create_task(dispatcher.deliver_by(second.announcement, send_as("resigned")))
     for _ in range(50):  # the later post gets every chance to go first
         await asyncio.sleep(0)
     assert posted == ["start"]
-    assert await dispatcher.deliver_by(first.announcement, "d2-d1", send_as("d2-d1")) is True
+    assert await dispatcher.deliver_by(first.announcement, send_as("d2-d1")) is True
     assert await later is True
     assert posted == ["start", "d2-d1", "resigned"]
 
@@ -118,7 +119,7 @@ async def test_a_channel_s_rows_are_posted_in_the_order_they_were_saved(
     rematch = await _started(service)  # a new match in the same channel: its start row is left unsent
     move = await service.play(rematch.match.id, ALICE, "d2-d1")
     assert move.announcement is not None
-    assert await dispatcher.deliver_by(move.announcement, "d2-d1", send_as("next")) is True
+    assert await dispatcher.deliver_by(move.announcement, send_as("next")) is True
     assert posted[-1] == "next"
     assert [r.key for r in await store.unsent_announcements()] == [rematch.announcement]
 

@@ -15,56 +15,104 @@ import random
 import subprocess
 import sys
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from bot.games import CHANCE, GAMES
+from bot.games import CHANCE, GAMES, GameState
+from bot.games.base import LogEntry
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.format import RESULTS, STATUSES, Record, RecordMove, format_record, parse_record
 from bot.records.move_log import (
     ABORT_RECORD,
+    COMPLETION_SEAT,
     DRAW_RECORD,
     ENDING_SEAT,
     MODERATOR_ABORT_RECORD,
+    TAKEBACK_SEAT,
+    completion_record,
     ending_reason,
     ending_result,
     resign_record,
+    takeback_record,
     timeout_record,
 )
 from bot.records.verify import Verdict, verify, verify_bytes, verify_text
 from bot.verify import main as verify_main
 from tests.games.playout import PLAYOUT_OPTIONS, step
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 ENDINGS = ("resign", "timeout", "draw", "abort", "moderator")
+PICKS = {
+    "domino_wars": [f"pick {a}-{b}" for a in range(7) for b in range(a + 1, 7)],
+    "wonderland": [f"pick {rank}{suit}" for rank in ("A", "2", "7", "10", "Q") for suit in "CDHS"],
+}
+"""Draft picks to swap a completed draft's picks for (legal or not, any other is refused)."""
 
 
-def random_options(game: str, rng: random.Random) -> dict[str, str]:
-    """A random choice for every option of `game` that lists its choices, over the playout bound."""
+def random_options(game: str, rng: random.Random, variant: int | None = None) -> dict[str, str]:
+    """A choice for every option of `game` that lists its choices, over the playout bound:
+    random, or with `variant` the variant-th choice of each (counting from a different one per
+    option), so that four variants in a row cover every choice (both board sizes, every item)."""
     chosen: dict[str, object] = dict(PLAYOUT_OPTIONS.get(game, {}))
-    for option in GAMES[game].info.options:
+    for index, option in enumerate(GAMES[game].info.options):
         if option.choices:
-            chosen[option.name] = rng.choice(option.choices)
+            at = rng.randrange(len(option.choices)) if variant is None else variant + index
+            chosen[option.name] = option.choices[at % len(option.choices)]
     return {name: str(value) for name, value in GAMES[game].resolve_options(chosen).items()}
 
 
-def honest_record(game: str, rng: random.Random, *, ending: str | None = None) -> Record:
+def honest_record(game: str, rng: random.Random, *, ending: str | None = None, variant: int | None = None) -> Record:
     """A finished (or aborted) record as the service would export it.  `ending` None: play
-    to the game's own end, else stop after a random number of moves and end that way."""
+    to the game's own end, else stop after a random number of moves and end that way.  Seats
+    drawn from the seed or chosen, random players, and (in the games with a secret draft)
+    drafts sometimes completed at random from the seed, each as the service does it."""
     rules = GAMES[game]
-    options = random_options(game, rng)
+    options = random_options(game, rng, variant)
     seed = "".join(rng.choice("0123456789abcdef") for _ in range(32))
+    ids = [rng.randrange(10**17, 10**19) for _ in range(2)]
+    challenger = ids[0]
+    drawn = rng.random() < 0.5
+    if drawn and chance_rng(seed, -1).randrange(2) != 0:  # the challenger got seat 1
+        ids.reverse()
     state = rules.start(options=options)
     moves: list[RecordMove] = []
     stop = rng.randrange(0, 40) if ending is not None else None
+    completed: set[int] = set()
+    groups: list[tuple[int, GameState]] = []  # (first ply, state before) of each move in force
+    takebacks = rng.randrange(3)
+
+    def log(before: GameState, applied: Sequence[LogEntry]) -> None:
+        groups.append((len(moves), before))
+        moves.extend(RecordMove(len(moves), e.seat, e.move, e.public, e.forced) for e in applied)
+
     while state.outcome is None and (stop is None or len(moves) < stop):
+        undoable = [
+            i for i, (_, before) in enumerate(groups[-4:], start=max(0, len(groups) - 4)) if not before.drafting
+        ]
+        if takebacks and undoable and rng.random() < 0.05:  # an agreed takeback, outside a secret draft
+            first, state = groups[rng.choice(undoable)]
+            groups[:] = [g for g in groups if g[0] < first]
+            moves.append(RecordMove(len(moves), TAKEBACK_SEAT, takeback_record(first)))
+            takebacks -= 1
+            continue
+        picking = sorted(s for s in state.turn if s != CHANCE and s not in completed) if state.drafting else []
+        if picking and CHANCE not in state.turn and rng.random() < 0.15:  # the draft limit ran out
+            seat = rng.choice(picking)
+            completed.add(seat)
+            moves.append(RecordMove(len(moves), COMPLETION_SEAT, completion_record(seat)))
+            draw = chance_rng(seed, len(moves) - 1)
+            while state.outcome is None and seat in state.turn and CHANCE not in state.turn:
+                before, state = state, state.play(seat, draw.choice(sorted(state.legal_moves(seat))))
+                log(before, state.applied)
+            continue
         seat, move = step(state, rng)
         if seat == CHANCE:
             move = state.sample_chance(chance_rng(seed, len(moves)))
-        state = state.play(seat, move)
-        base = len(moves)
-        moves.extend(RecordMove(base + i, e.seat, e.move, e.public, e.forced) for i, e in enumerate(state.applied))
+        before, state = state, state.play(seat, move)
+        log(before, state.applied)
     names = rules.info.seat_names
     if state.outcome is not None:
         outcome = state.outcome
@@ -82,11 +130,12 @@ def honest_record(game: str, rng: random.Random, *, ending: str | None = None) -
         moves.append(RecordMove(len(moves), ENDING_SEAT, line))
         status, result = ending_result(line)
         reason, scores = ending_reason(line, names), None
+    players = ("alice", "bob") if ids[0] == challenger else ("bob", "alice")
     return Record(
         game=game,
         options=options,
-        players=("alice", "bob"),
-        player_ids=(1001, 1002),
+        players=players,
+        player_ids=(ids[0], ids[1]),
         match_id=rng.randrange(1, 10**6),
         start="2026-11-23T13:00:00Z",
         end="2026-11-23T14:00:00Z",
@@ -96,13 +145,15 @@ def honest_record(game: str, rng: random.Random, *, ending: str | None = None) -
         scores=scores,
         seed_hash=seed_hash(seed),
         seed=seed,
+        seat_draw=ids.index(challenger) if drawn else None,
+        challenger_id=challenger if drawn else None,
         moves=tuple(moves),
     )
 
 
 def records(game: str, count: int, salt: str) -> list[Record]:
     rng = random.Random(f"{salt}-{game}")
-    return [honest_record(game, rng, ending=rng.choice((None, *ENDINGS))) for _ in range(count)]
+    return [honest_record(game, rng, ending=rng.choice((None, *ENDINGS)), variant=i) for i in range(count)]
 
 
 def assert_one_clean_sentence(verdict: Verdict) -> None:
@@ -142,7 +193,7 @@ def test_dropped_tails_are_refused(game: str) -> None:
             assert "ply" in verdict.sentence.lower(), verdict.sentence
 
 
-@pytest.mark.parametrize("game", GAME_KEYS)
+@pytest.mark.parametrize("game", slow_cases(GAME_KEYS, {"wonderland"}))
 def test_flipped_results_and_statuses_are_refused(game: str) -> None:
     for record in records(game, 6, "flips"):
         for status in STATUSES:
@@ -176,22 +227,29 @@ def test_lines_after_the_end_are_refused(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAME_KEYS)
 def test_altered_endings_are_refused(game: str) -> None:
-    """The ending line changed but not the header, or the header but not the line."""
+    """The ending line changed but not the header — to any other ending, the same result by
+    another way included (a resignation for a loss on time, an abort for a moderator's) — or
+    the header but not the line.  (A loss on time's clock reading alone is the record's word:
+    nothing else in a record says what the clock showed.)"""
     rng = random.Random(f"endings-{game}")
-    for _ in range(6):
+    tried = 0
+    while tried < 8:
         record = honest_record(game, rng, ending=rng.choice(ENDINGS))
         line = record.moves[-1]
         if line.seat != ENDING_SEAT:  # the game ended by its rules before the chosen stop
             continue
         assert line.move is not None
+        tried += 1
+        endings = (*map(resign_record, (0, 1)), *(timeout_record(s, "0:00") for s in (0, 1)), DRAW_RECORD)
         others = [
             text
-            for text in (resign_record(0), resign_record(1), timeout_record(0, "0:00"), DRAW_RECORD, ABORT_RECORD)
-            if ending_result(text) != ending_result(line.move)
+            for text in (*endings, ABORT_RECORD, MODERATOR_ABORT_RECORD)
+            if text.split()[:2] != line.move.split()[:2]
         ]
-        changed = dataclasses.replace(line, move=rng.choice(others))
-        verdict = refused(dataclasses.replace(record, moves=(*record.moves[:-1], changed)))
-        assert f"ply {line.ply}" in verdict.sentence, verdict.sentence
+        for other in others:
+            changed = dataclasses.replace(line, move=other)
+            verdict = refused(dataclasses.replace(record, moves=(*record.moves[:-1], changed)))
+            assert f"ply {line.ply}" in verdict.sentence, verdict.sentence
         verdict = refused(dataclasses.replace(record, reason="Orange resigned." + " really" * rng.randrange(1, 3)))
         assert "`Reason` says" in verdict.sentence and f"ply {line.ply}" in verdict.sentence
 
@@ -232,6 +290,7 @@ def test_random_bytes_never_crash_the_checker(game: str) -> None:
                     m for m in record.moves if m.seat not in (0, 1)
                 ]
                 assert (same.status, same.result, same.reason) == (record.status, record.result, record.reason)
+                assert (same.seat_draw, same.challenger_id) == (record.seat_draw, record.challenger_id)
             else:
                 assert "line" in verdict.sentence.lower() or "ply" in verdict.sentence.lower(), verdict.sentence
         for size in (0, 1, 100, 5000):
@@ -280,3 +339,104 @@ def test_the_checker_imports_only_the_pure_record_and_game_packages() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_the_random_records_cover_every_option_seat_draws_takebacks_and_completed_drafts(game: str) -> None:
+    """What the mutations above run over: every choice of every option (both board sizes),
+    drawn and chosen seats, takebacks, and in the draft games drafts completed from the seed."""
+    made = records(game, 8, "cover")
+    seen = {(name, value) for record in made for name, value in record.options.items()}
+    for option in GAMES[game].info.options:
+        for choice in option.choices:
+            assert (option.name, str(choice)) in seen, (option.name, choice)
+    assert {record.seat_draw is None for record in made} == {True, False}
+    assert any(m.seat == TAKEBACK_SEAT for record in made for m in record.moves)
+    completed = any(m.seat == COMPLETION_SEAT for record in made for m in record.moves)
+    assert completed == (game in ("domino_wars", "wonderland"))
+    assert all(verify(record).ok for record in made)
+
+
+def _drawn(game: str, salt: str, count: int) -> list[Record]:
+    rng = random.Random(f"{salt}-{game}")
+    made = (honest_record(game, rng, ending=rng.choice((None, *ENDINGS)), variant=i) for i in range(count * 4))
+    return [record for record in made if record.seat_draw is not None][:count]
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_altered_seat_lines_are_refused(game: str) -> None:
+    """The seat line's seat or challenger changed, the players swapped under it, or the line
+    moved, doubled or put in a version 1 record: refused, naming ply -1 or the line."""
+    rng = random.Random(f"seats-{game}")
+    for record in _drawn(game, "seats", 4):
+        assert record.seat_draw is not None and record.challenger_id is not None
+        seat, challenger = record.seat_draw, record.challenger_id
+        other_id = record.player_ids[1 - seat]
+        for changed in (
+            dataclasses.replace(record, seat_draw=1 - seat),
+            dataclasses.replace(record, challenger_id=other_id),
+            dataclasses.replace(record, challenger_id=challenger + rng.randrange(1, 10**6)),
+            dataclasses.replace(record, players=record.players[::-1], player_ids=record.player_ids[::-1]),
+        ):
+            verdict = refused(changed)
+            assert verdict.sentence.startswith("Ply -1: `-1 seats challenger "), verdict.sentence
+        text = format_record(record)
+        head, body = text.split("\n\n", 1)
+        line, rest = body.split("\n", 1)
+        first, later = rest.split("\n", 1)
+        for bad in (
+            f"{head}\n\n{first}\n{line}\n{later}",
+            f"{head}\n\n{line}\n{line}\n{rest}",
+            text.replace('[Boneyard "2"]', '[Boneyard "1"]'),
+        ):
+            verdict = verify_text(bad)
+            assert not verdict.ok and "This is not a readable record: Line " in verdict.sentence, verdict.sentence
+            assert_one_clean_sentence(verdict)
+
+
+@pytest.mark.parametrize("game", ["domino_wars", "wonderland"])
+def test_altered_picks_of_a_completed_draft_are_refused(game: str) -> None:
+    """A pick the seed made, swapped for another pick, or the completion marker naming the
+    other seat: refused at that ply."""
+    rng = random.Random(f"picks-{game}")
+    made = [record for record in records(game, 24, "picks") if any(m.seat == COMPLETION_SEAT for m in record.moves)]
+    assert len(made) >= 3
+    for record in made:
+        marker = next(m for m in record.moves if m.seat == COMPLETION_SEAT)
+        seat = int((marker.move or "")[-1])
+        picks = [m for m in record.moves[marker.ply + 1 :] if m.seat == seat and (m.move or "").startswith("pick ")]
+        pick = rng.choice(picks[:8])
+        other = rng.choice([text for text in PICKS[game] if text != pick.move])
+        moves = list(record.moves)
+        moves[pick.ply] = dataclasses.replace(pick, move=other)
+        verdict = refused(dataclasses.replace(record, moves=tuple(moves)))
+        assert verdict.sentence.startswith(f"Ply {pick.ply}: "), verdict.sentence
+        moves = list(record.moves)
+        moves[marker.ply] = dataclasses.replace(marker, move=completion_record(1 - seat))
+        verdict = refused(dataclasses.replace(record, moves=tuple(moves)))
+        assert verdict.sentence.startswith(f"Ply {marker.ply + 1}: ") or verdict.sentence.startswith(
+            f"Ply {marker.ply}: "
+        ), verdict.sentence
+
+
+def test_a_version_1_record_is_read_and_its_verdict_says_what_version_1_cannot_prove() -> None:
+    """Version 1 wrote the seat draw as a `SeatDraw` tag naming the seat only: such a record
+    holds and says so; a wrong seat is refused; and a version 1 record without its ending line
+    cannot prove a resignation."""
+    for record in _drawn("dominance", "v1", 3):
+        old = dataclasses.replace(record, version=1, challenger_id=None)
+        text = format_record(old)
+        assert (
+            '[Boneyard "1"]' in text and f'[SeatDraw "challenger {old.seat_draw}"]' in text and "-1 seats" not in text
+        )
+        verdict = verify_text(text)
+        assert verdict.ok and verdict.sentence.startswith("The version 1 record of match #"), verdict.sentence
+        assert "version 1 does not name the challenger" in verdict.sentence
+        assert old.seat_draw is not None
+        verdict = refused(dataclasses.replace(old, seat_draw=1 - old.seat_draw))
+        assert verdict.sentence.startswith("`SeatDraw` says challenger")
+    resigned = honest_record("dominance", random.Random(5), ending="resign")
+    assert resigned.moves[-1].seat == ENDING_SEAT
+    old = dataclasses.replace(resigned, version=1, seat_draw=None, challenger_id=None, moves=resigned.moves[:-1])
+    verdict = refused(old)
+    assert "cannot prove an ending its moves do not reach" in verdict.sentence, verdict.sentence

@@ -9,7 +9,6 @@ shard; the first, stopped with SIGTERM, gives its lease up so a restart need not
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from bot.services.shard_leases import RENEW_EVERY
 from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.fake_discord import FakeDiscord
+from tests.subprocess_env import clean_environment
 
 HANG = 60  # seconds: far beyond a refusal, short enough to fail a hanging start-up
 
@@ -27,14 +27,13 @@ HANG = 60  # seconds: far beyond a refusal, short enough to fail a hanging start
 @pytest.mark.slow  # two real bot processes; the second waits for the first's lease renewal
 async def test_a_second_process_on_a_running_shard_is_refused_in_one_line(tmp_path: Path, postgres_url: str) -> None:
     async with FakeDiscord() as fake:
-        environment = {
-            "PATH": os.environ.get("PATH", ""),
-            "DISCORD_TOKEN": "dummy",
-            "DISCORD_API_BASE": fake.base_url,
-            "DATABASE_URL": postgres_url,
-            "SHARD_COUNT": "2",
-            "SHARD_IDS": "1",
-        }
+        environment = clean_environment(
+            DISCORD_TOKEN="dummy",
+            DISCORD_API_BASE=fake.base_url,
+            DATABASE_URL=postgres_url,
+            SHARD_COUNT="2",
+            SHARD_IDS="1",
+        )
         first = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=tmp_path, env=environment, stderr=asyncio.subprocess.PIPE
         )

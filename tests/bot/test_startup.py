@@ -24,6 +24,7 @@ import pytest
 from bot.app.startup import StartupRefused, hold_process_lock
 from bot.store import MIGRATIONS, Store
 from tests.fake_discord import FakeDiscord
+from tests.subprocess_env import clean_environment
 
 CLOSED_PORT = "http://127.0.0.1:9"  # discard: nothing listens, so a login fails at once
 HANG = 30  # seconds: far beyond a refusal, short enough to fail a hanging start-up
@@ -31,13 +32,9 @@ HANG = 30  # seconds: far beyond a refusal, short enough to fail a hanging start
 
 def bot_environment(database: Path, **extra: str) -> dict[str, str]:
     """A clean environment: nothing of the developer's own `.env` or shell leaks in."""
-    return {
-        "PATH": os.environ.get("PATH", ""),
-        "DISCORD_TOKEN": "dummy",
-        "DATABASE_PATH": str(database),
-        "DISCORD_API_BASE": CLOSED_PORT,
-        **extra,
-    }
+    return clean_environment(
+        **{"DISCORD_TOKEN": "dummy", "DATABASE_PATH": str(database), "DISCORD_API_BASE": CLOSED_PORT, **extra}
+    )
 
 
 def run_bot(

@@ -72,7 +72,52 @@ def test_a_post_left_alone_for_longer_than_the_window_is_not_extended() -> None:
     assert posts.continuing(update(0, 0)) is None
 
 
-def test_a_finished_match_or_a_simultaneous_turn_keeps_no_post() -> None:
+def test_a_turn_of_both_seats_is_one_post_while_its_phase_lasts() -> None:
+    """A secret draft: each seat's line ("Blue has drafted") is added to the draft's post; the
+    phase ending (the turn passing to one seat) is a new post, and so is a new phase of both."""
     posts = TurnPosts(Clock())
-    posts.started(update(1, [0, 1]), MESSAGE, [])
+    draft = {"phase": "draft", "game": "domino_wars"}
+    start = Update(row("domino_wars"), {"turn": [0, 1], **draft})
+    posts.started(start, MESSAGE, ["The draft begins."])
+    drafted = Update(row("domino_wars"), {"turn": [0], **draft}, told=(Told(1, "draft …", False, "Blue has drafted"),))
+    post = posts.continuing(drafted)
+    assert post is not None and post.seats == {0, 1}
+    posts.extended(post, drafted, ["bob (Blue) has drafted."])
+    done = Update(row("domino_wars"), {"turn": [1], "phase": "play"}, told=(Told(0, "draft …", False, "x"),))
+    assert posts.continuing(done) is None, "play begins: the turn passes to one seat"
+    both_again = Update(row("domino_wars"), {"turn": [0, 1], "phase": "mulligan"}, told=(Told(0, "d", False, None),))
+    assert posts.continuing(both_again) is None, "a new phase of both seats"
+    only_chance = Update(row("domino_wars"), {"turn": [0], **draft}, told=(Told(CHANCE, "shuffle 0", False, None),))
+    assert posts.continuing(only_chance) is None, "nobody acted"
+
+
+def test_a_domino_wars_placement_and_its_effect_choice_are_one_post() -> None:
+    posts = TurnPosts(Clock())
+    game = "domino_wars"
+    posts.started(Update(row(game), {"turn": [0], "phase": "play"}), MESSAGE, [])
+    placed = Update(row(game), {"turn": [0], "phase": "effect"}, told=(Told(0, "5-3 b2-b3", True, None),))
+    post = posts.continuing(placed)
+    assert post is not None, "the effect's choice is the same seat's turn going on"
+    posts.extended(post, placed, ["alice (Orange) played `5-3 b2-b3`."])
+    chosen = Update(row(game), {"turn": [1], "phase": "play"}, told=(Told(0, "recycle 0-1", True, None),))
+    assert posts.continuing(chosen) is None, "the turn passes: a new post"
+
+
+def test_a_finished_match_keeps_no_post() -> None:
+    posts = TurnPosts(Clock())
+    posts.started(update(1, 0, outcome=object()), MESSAGE, [])
     assert posts.continuing(update(0, 0)) is None
+
+
+def test_a_move_the_rules_played_for_a_player_does_not_keep_their_turn_from_pinging_them() -> None:
+    """Orange ends; Blue's defence `done` is forced (nothing to defend) and Blue's turn comes:
+    Blue is pinged. Orange, who acted, is not pinged even when it is to move again."""
+    from cogs.out.presenter import Presenter
+
+    ended = (Told(0, "end", True, None), Told(1, "done", True, None))
+    blue_turn = Update(row(), {"turn": [1], "turn_number": 4}, told=ended)
+    assert Presenter._pings(blue_turn) == [11]
+    again = Update(row(), {"turn": [0], "turn_number": 4}, told=(Told(0, "move 5D c2-c3", True, None),))
+    assert Presenter._pings(again) == []
+    forced_first = Update(row(), {"turn": [0]}, told=(Told(CHANCE, "roll S", True, None), Told(0, "done", True, None)))
+    assert Presenter._pings(forced_first) == [10], "nobody acted: a chance move began it"

@@ -20,14 +20,16 @@ from typing import Any
 import pytest
 
 import renderers
-from bot.app.client import Boneyard
+from bot.app.client import PICTURE_MODULES, Boneyard
 from bot.app.config import Settings
+from bot.infra.worker_pool import WorkerPool
 from tests.fake_discord import (
     FakeChannel,
     FakeDiscord,
     FakeInteraction,
     FakeMessage,
     FakeUser,
+    Mark,
     restore_discord_defaults,
 )
 
@@ -57,6 +59,16 @@ BLITZ_REMINDERS = (
 )
 """What a blitz player who never moves is told, once each, before losing on time: the
 source's reminder schedule written out here, not taken from `bot.clocks`."""
+
+
+def pictures_at_test_priority(bot: Boneyard) -> None:
+    """Give `bot` a picture pool whose workers run at this process's priority, not below it.
+
+    The product lowers its workers' priority so that a busy machine serves the event loop
+    first.  In a test that waits for a picture, a lowered worker waits in turn for whatever
+    else runs, such as the other test worker's CPU-bound test (pytest-xdist).
+    `tests/bot/test_worker_pool.py` checks the product's own priority."""
+    bot.pictures = WorkerPool(preload=PICTURE_MODULES, niceness=0)
 
 
 class Harness:
@@ -104,6 +116,7 @@ class Harness:
         """Start a NEW bot (commands are synced in its setup hook) and wait until it identified."""
         self.fake.gateway.ready.clear()
         bot = Boneyard(self.settings())
+        pictures_at_test_priority(bot)
         for prepare in self.prepare:
             prepare(bot)
         self.adopt(bot)
@@ -336,6 +349,29 @@ class Harness:
         mark = self.fake.mark()
         await self.fake.send_message(channel, user, text)
         return await self.fake.wait_for_message(channel, lambda m: bool(m.attachments), since=mark)
+
+    async def channel_says(
+        self, predicate: Callable[[str], bool], *, since: Mark, channel: FakeChannel | None = None
+    ) -> FakeMessage:
+        """The bot message in the channel whose text came to satisfy `predicate` after `since`:
+        a new post, or one edited since (a turn's post grows in place as the turn goes on)."""
+        channel = channel or self.fake.channel
+        found: list[FakeMessage] = []
+
+        def check() -> bool:
+            for request in self.fake.requests[since.request_index :]:
+                body = request.response
+                ok = request.method in ("POST", "PATCH") and request.status is not None and request.status < 300
+                if not ok or not isinstance(body, dict) or str(body.get("channel_id")) != str(channel.id):
+                    continue
+                message = self.fake.world.messages.get(int(body.get("id", 0)))
+                if message is not None and not message.deleted and predicate(message.content):
+                    found.append(message)
+                    return True
+            return False
+
+        await self.fake.wait_until(check, f"a post in {channel.name} that says it")
+        return found[0]
 
     async def move_count(self, match_id: int) -> int:
         return await self.bot.service.store.move_count(match_id)

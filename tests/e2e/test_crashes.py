@@ -17,7 +17,7 @@ import re
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -124,7 +124,7 @@ CONCURRENT_CASES = 4
 mostly wait for processes to start, so this divides the wall time, not the work."""
 
 
-async def every_case(tmp_path: Path, cases: dict[str, tuple[str, ...]], run: Callable[..., Awaitable[None]]) -> None:
+async def every_case(tmp_path: Path, cases: Mapping[str, tuple[str, ...]], run: Callable[..., Awaitable[None]]) -> None:
     """Run every case (a name and the crash points it arms); fail listing each case that failed."""
     slots = asyncio.Semaphore(CONCURRENT_CASES)
 

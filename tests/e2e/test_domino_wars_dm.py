@@ -189,53 +189,72 @@ async def test_wrong_stale_and_duplicate_clicks_are_refused_and_change_nothing(
     )
     answers = sorted([await harness.settled(first), await harness.settled(second)], key=harness.updated)
     refusal, success = answers
-    assert harness.updated(success) and "Draft sent" in fake.message(dm.id).content
+    # the same DM, edited in place: it says what was played and that alice now waits
+    assert harness.updated(success) and "✅ Draft sent" in fake.message(dm.id).content
+    assert "Waiting for bob." in fake.message(dm.id).content
     fresh = harness.answer(refusal)
     assert fresh.id > dm.id, "a fresh message, not a dead end"
     assert any(words in fresh.content for words in ("out of date", "not your turn")), fresh.content
     assert (await service.view(match_id, alice.id))["private"]["draft"] == eight
     assert await harness.move_count(match_id) == before + 1
 
-    # Bob prepares a draft in his DM, then drafts other tiles with /move: the old Confirm is stale.
+    # Bob prepares a draft in his DM and the same under /hand, then drafts other tiles with
+    # /move: his DM is edited in place (its Confirm is gone, not left dead), and the Confirm
+    # under /hand, a copy nobody can edit later, is refused with his current controls.
     bob_dm = await newest_controls(harness, bob)
     (bob_select,) = steps(bob_dm)["ds"]
-    await harness.settled(await fake.select(bob_dm, bob_select, option_values(bob_dm, bob_select)[:8], user=bob))
-    (bob_confirm,) = steps(fake.message(bob_dm.id))["dk"]
-    typed = option_values(bob_dm, bob_select)[-8:]
+    offered = option_values(bob_dm, bob_select)
+    await harness.settled(await fake.select(bob_dm, bob_select, offered[:8], user=bob))
+    assert steps(fake.message(bob_dm.id))["dk"]
+    hand_copy = await fake.wait_for_followup(await harness.command("hand", user=bob))
+    (hand_select,) = steps(hand_copy)["ds"]
+    await harness.settled(await fake.select(hand_copy, hand_select, offered[:8], user=bob))
+    (hand_confirm,) = steps(fake.message(hand_copy.id))["dk"]
+    typed = offered[-8:]
+    dms_before = len(fake.dms_to(bob))
     await harness.slash_move_answered_privately(bob, "draft " + " ".join(typed))  # a secret move: a private reply
+    await fake.wait_until_idle()
+    if (await harness.to_move(match_id)) != [bob.id]:  # bob waits: the same DM says so
+        assert len(fake.dms_to(bob)) == dms_before and "Waiting for alice" in fake.message(bob_dm.id).content
+    assert "dk" not in steps(fake.message(bob_dm.id)), "the DM's old Confirm was replaced in place"
     count = await harness.move_count(match_id)
-    mark = fake.mark()
-    click = await harness.settled(await fake.click_button(bob_dm, bob_confirm, user=bob))
-    assert "out of date" in harness.answer(click).content
-    fresh = await fake.wait_for_message(fake.dm_channel(bob), lambda m: "out of date" in m.content, since=mark)
-    await fake.wait_for_request("PATCH", rf"/channels/\d+/messages/{bob_dm.id}", since=mark)
-    assert fresh.id > bob_dm.id and not has_controls(fake.message(bob_dm.id)), "the stale controls are gone"
+    click = await harness.settled(await fake.click_button(hand_copy, hand_confirm, user=bob))
+    fresh = harness.answer(click)
+    assert fresh.ephemeral and "out of date" in fresh.content
     assert (await service.view(match_id, bob.id))["private"]["draft"] == typed
     assert await harness.move_count(match_id) == count
 
-    # A turn: the mover picks a tile in the DM, then plays by a typed move; the old placement is refused.
+    # A turn: the mover picks a tile under /hand, then plays by a typed move; the old placement
+    # is refused with the current controls, and the DM shows no stale placement.
     await fake.wait_until_idle()
     row = await service.get(match_id)
     assert row.seats is not None
     mover = alice if (await harness.to_move(match_id)) == [alice.id] else bob
     other = bob if mover is alice else alice
-    turn_dm = await fake.wait_for_message(fake.dm_channel(mover), lambda m: "t" in steps(m))
+    turn_dm = await newest_controls(harness, mover)
     (tile_select,) = steps(turn_dm)["t"]
     click = await harness.settled(
         await fake.select(turn_dm, tile_select, option_values(turn_dm, tile_select)[:1], user=other)
     )
     assert "belong to the other player" in harness.refusal(click)
-    await harness.settled(await fake.select(turn_dm, tile_select, option_values(turn_dm, tile_select)[:1], user=mover))
-    (placement_select,) = steps(fake.message(turn_dm.id))["p"]
-    chosen = option_values(fake.message(turn_dm.id), placement_select)[0]
+    hand_copy = await fake.wait_for_followup(await harness.command("hand", user=mover))
+    (tile_select,) = steps(hand_copy)["t"]
+    await harness.settled(
+        await fake.select(hand_copy, tile_select, option_values(hand_copy, tile_select)[:1], user=mover)
+    )
+    (placement_select,) = steps(fake.message(hand_copy.id))["p"]
+    chosen = option_values(fake.message(hand_copy.id), placement_select)[0]
     legal = await service.legal_moves(match_id, mover.id)
     other_move = next(m for m in legal if m != chosen)
-    await harness.typed_move(mover, other_move)
     count = await harness.move_count(match_id)
-    click = await harness.settled(await fake.select(turn_dm, placement_select, [chosen], user=mover))
+    await fake.send_message(fake.channel, mover, other_move)  # added to the turn's post, or a new one
+    await fake.wait_until_idle()
+    assert await harness.move_count(match_id) > count
+    assert "p" not in steps(fake.message(turn_dm.id)), "the DM was brought up to date"
+    count = await harness.move_count(match_id)
+    click = await harness.settled(await fake.select(hand_copy, placement_select, [chosen], user=mover))
     fresh = harness.answer(click)
-    assert any(words in fresh.content for words in ("out of date", "cannot be placed")), fresh.content
-    assert "Here are your current controls" in fresh.content and fresh.components
+    assert any(words in fresh.content for words in ("out of date", "cannot be placed", "not your turn")), fresh.content
     assert await harness.move_count(match_id) == count
 
 
@@ -261,10 +280,10 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     click = await harness.settled(await fake.click_button(private, confirm, user=bob))
     assert harness.updated(click) and not has_controls(fake.message(private.id))
     assert (await service.view(match_id, bob.id))["private"]["draft"] == tiles
-    board = await fake.wait_for_message(fake.channel, lambda m: "has drafted" in m.content, since=mark)
+    said = await harness.channel_says(lambda text: "**bob** (Blue) has drafted" in text, since=mark)
     both_drafted = all((await service.view(match_id, None))["drafted"])
-    assert bool(board.attachments) == both_drafted, "a draft posts its board only when play starts"
-    assert "bob" in board.content and not TILE.search(board.content)
+    # the line joins the draft's post while alice drafts; her turn (play) is a new post
+    assert (said.id > mark.snowflake) == both_drafted and said.attachments and not TILE.search(said.content)
 
     # Alice plays from her DMs until it is bob's turn; bob then plays his turn from `/hand`.
     alice_player = ScriptedPlayer(harness, alice)
@@ -281,8 +300,10 @@ async def test_a_player_with_closed_dms_gets_the_same_controls_from_hand(
     mark = fake.mark()
     click = await harness.settled(await fake.select(private, placement_select, [placement], user=bob))
     assert harness.updated(click)
-    board = await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
-    assert board.content.startswith("bob (") and f"played `{placement}`" in board.content, board.content
+    # the placement joins the post of bob's turn (an effect's choice may follow) or, when it
+    # ends his turn, is the new post for alice's: either way the channel says it, with a board
+    board = await harness.channel_says(lambda text: f"bob (Blue) played `{placement}`" in text, since=mark)
+    assert board.attachments, board.content
     assert placement.split(" ")[0] in (tile, "-".join(tile[::-1]))
     assert fake.dms_to(bob) == []
 

@@ -21,15 +21,16 @@ from bot.infra.duties import Duties
 from bot.services.shard_leases import RENEWAL_DUTY
 from cogs.drain import DUTY as DRAIN_DUTY
 from cogs.lobby import EXPIRY_DUTY
+from cogs.out.notices import NOTICE_DUTY
 from cogs.tournaments import CHECKIN_DUTY, RESUME_DUTY
 from tests.conftest import fresh_database
 from tests.e2e.harness import Harness, assert_board_for
 from tests.fake_discord import FakeDiscord, restore_discord_defaults
 from tests.postgres import PostgresServer, running_server
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # a PostgreSQL server of its own, stopped and restarted
 
-EVERY_DUTY = (DRAIN_DUTY, CHECKIN_DUTY, EXPIRY_DUTY, RENEWAL_DUTY, CLOCK_DUTY, RESUME_DUTY)
+EVERY_DUTY = (DRAIN_DUTY, CHECKIN_DUTY, EXPIRY_DUTY, RENEWAL_DUTY, CLOCK_DUTY, RESUME_DUTY, NOTICE_DUTY)
 BOUND = 60.0
 """Seconds any wait may take before the test fails (the duties need well under a second)."""
 

@@ -49,9 +49,15 @@ async def test_closed_dms_get_one_notice_and_nothing_private_reaches_the_channel
     assert len(refused) == 1 and {r.status for r in refused} == {403}, "one failed DM, then no more"
     assert fake.dms_to(bob) == []
 
-    # Alice's DMs are open: she gets her private view as a picture after each change.
-    alice_dms = fake.dms_to(alice)
-    assert len(alice_dms) >= 4 and all(m.files().get("hand.png", b"").startswith(b"\x89PNG") for m in alice_dms)
+    # Alice's DMs are open: ONE private message, sent when the draft began and edited in
+    # place after each of her picks (a new DM for each would bury it), showing her picture
+    # and her last pick.
+    (alice_dm,) = fake.dms_to(alice)
+    assert alice_dm.files()["hand.png"].startswith(b"\x89PNG") and alice_dm.edited
+    edits = fake.find_requests("PATCH", rf"/channels/{fake.dm_channel(alice).id}/messages/{alice_dm.id}")
+    assert len(edits) >= 3 and {r.status for r in edits} == {200}, "one edit per pick"
+    alice_draft = (await harness.bot.service.view(match_id, alice.id))["private"]["draft"]
+    assert len(alice_draft) == 3 and f"`pick {alice_draft[-1]}`" in alice_dm.content
 
     # Bob can still see his hand, just for him.
     hand = await harness.command("hand", user=bob)

@@ -30,7 +30,13 @@ from bot.store import Store
 from bot.store.leases import LeaseStore
 from tests.bot.settling_time import SettlingTime
 from tests.conftest import fresh_database
-from tests.e2e.harness import BLITZ_REMINDERS, Harness, assert_board_for, unexpected_errors
+from tests.e2e.harness import (
+    BLITZ_REMINDERS,
+    Harness,
+    assert_board_for,
+    pictures_at_test_priority,
+    unexpected_errors,
+)
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, restore_discord_defaults
 
 pytestmark = pytest.mark.e2e
@@ -67,15 +73,28 @@ class ShardHarness(Harness):
         """A new client for these shards, its clocks on the shared fake time."""
         self.fake.gateway.identified_shards -= {(shard, COUNT) for shard in self.shards}
         bot = Boneyard(self.settings())
+        pictures_at_test_priority(bot)
         bot.clock_time = (self.time.now, self.time.sleep)
         bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
         self.adopt(bot)
         self._runner = asyncio.create_task(bot.start(bot.settings.token))
         await self.fake.wait_for_shards(self.shards, COUNT)
+        await self._guilds_read(bot)
         assert bot.clocks is not None
         self.time.keepers.append(bot.clocks)
         bot.add_listener(self._record, "on_clock_result")
         return bot
+
+    async def _guilds_read(self, bot: Boneyard, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until the client has read the GUILD_CREATE of every guild on its shards: they are
+        sent with READY, but a loaded machine may run the test before the client reads them."""
+        owned = {guild for guild in self.fake.world.guilds if (guild >> 22) % COUNT in self.shards}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not owned <= {guild.id for guild in bot.guilds}:
+            if loop.time() > deadline:
+                raise AssertionError(f"the client on shards {sorted(self.shards)} never read its guilds' GUILD_CREATE")
+            await asyncio.sleep(0.01)
 
     async def _record(self, result: ClockResult) -> None:
         if isinstance(result, ClockNotice):

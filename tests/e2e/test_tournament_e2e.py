@@ -12,6 +12,10 @@ from dataclasses import replace
 
 import pytest
 
+from bot.records.format import format_record
+from bot.records.move_log import ENDING_SEAT
+from bot.records.verify import verify_text
+from bot.services.matches import build_record
 from tests.e2e.harness import Harness, is_png
 from tests.fake_discord import FakeChannel, FakeMessage
 
@@ -158,3 +162,43 @@ async def test_members_of_a_configured_host_role_and_server_managers_are_hosts(h
     fake.member(fake.guild, alice).role_ids.append(managers.id)
     cancel = await harness.command("tournament cancel", user=alice)
     assert "was cancelled" in (await fake.wait_for_followup(cancel)).content
+
+
+async def test_a_forfeit_and_a_host_s_decision_end_tournament_games_with_lines_the_record_proves(
+    harness: Harness,
+) -> None:
+    """A player withdrawn mid-game resigns it (`end resign <seat>`); a series the host decides
+    voids its open game (`end abort moderator`); both records hold and say so."""
+    fake = harness.fake
+    alice, bob, carol = fake.players
+    second = fake.add_text_channel(fake.guild, "cup-two")
+    wanted: dict[int, str] = {}
+    for channel, name in ((fake.channel, "Cup"), (second, "Shield")):
+        await harness.command(
+            "tournament create",
+            {"name": name, "game": "focus", "format": "single_elimination"},
+            user=carol,
+            channel=channel,
+        )
+        for player in (alice, bob):
+            await harness.command("tournament join", user=player, channel=channel)
+        await fake.wait_for_followup(await harness.command("tournament start", user=carol, channel=channel))
+        _thread, match_id = await _thread_of_match(harness, channel)
+        row = await harness.bot.service.get(match_id)
+        assert row.seats is not None
+        if channel is fake.channel:
+            dropped = await harness.command("tournament drop", {"player": bob}, user=carol, channel=channel)
+            assert (await fake.wait_for_followup(dropped)).content.startswith("🚪")
+            wanted[match_id] = f"resign {row.seats.index(bob.id)}"
+        else:
+            reported = await harness.command(
+                "tournament report", {"player": alice, "result": "win"}, user=carol, channel=channel
+            )
+            assert (await fake.wait_for_followup(reported)).content.startswith("📝")
+            wanted[match_id] = "abort moderator"
+    for match_id, line in wanted.items():
+        row = await harness.bot.service.get(match_id)
+        logged = await harness.bot.service.store.moves(match_id)
+        assert (logged[-1].seat, logged[-1].move) == (ENDING_SEAT, line)
+        verdict = verify_text(format_record(build_record(row, logged, ("alice", "bob"))))
+        assert verdict.ok and verdict.sentence.endswith(f"it ended with `{line}` at ply {logged[-1].ply}."), verdict

@@ -95,10 +95,10 @@ async def choose_pool(harness: Harness, user: FakeUser, cards: list[str]) -> Non
     mark = harness.fake.mark()
     done = await click(harness, dm, ":pc:", user)
     assert harness.updated(done) and "Your pool deck is chosen" in dm.content and not dm.components
-    said = await harness.fake.wait_for_message(
-        harness.fake.channel, lambda m: "has chosen a pool deck" in m.content, since=mark
+    said = await harness.channel_says(
+        lambda text: f"{user.name}** (" in text and "has chosen a pool deck" in text, since=mark
     )
-    assert user.name in said.content and not cards_named(said.content)
+    assert not cards_named(said.content)
 
 
 async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,7 +136,7 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
     await select(harness, dm, ":ps:D:", ["5D", "6D", "7D"], alice)
     mark = fake.mark()
     assert harness.updated(await click(harness, dm, ":pc:", alice))
-    assert dm.content.startswith("✅ Your pool deck is chosen") and not dm.components
+    assert "▸ ✅ Your pool deck is chosen" in dm.content and not dm.components  # the same DM, edited
     said = await fake.wait_for_message(fake.channel, lambda m: "has chosen a pool deck" in m.content, since=mark)
     assert not said.attachments, "a pick of the secret pool posts no board"
     assert sorted((await service.view(match_id, alice.id))["private"]["pool"]) == sorted(POOL0)
@@ -184,16 +184,17 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
     assert "belong to the other player" in harness.refusal(intruder)
     assert await harness.move_count(match_id) == count and defence.components
 
-    mark = fake.mark()
+    # Bob's defence goes on in the same DM, edited in place: no new DM within his decision.
+    dms_before = len(fake.dms_to(bob))
     defended = await click(harness, defence, ":df:defend AC", bob)
-    assert harness.updated(defended) and defence.content == "🛡️ A♣ checks its defence." and not defence.components
-    again = await dm_with(harness, bob, ":df:", since=mark)
-    labels = {c["custom_id"].split(":df:")[1]: c["label"] for c in again.iter_components()}
+    assert harness.updated(defended) and "▸ 🛡️ A♣ checks its defence." in defence.content
+    labels = {c["custom_id"].split(":df:")[1]: c["label"] for c in defence.iter_components()}
     assert labels == {"defend 3C": "Defend 3♣ on e6", "done": "Done defending"}
+    assert len(fake.dms_to(bob)) == dms_before
 
     mark = fake.mark()
-    finished = await click(harness, again, ":df:done", bob)
-    assert harness.updated(finished) and "done defending" in again.content
+    finished = await click(harness, defence, ":df:done", bob)
+    assert harness.updated(finished) and "done defending" in defence.content
     board = await fake.wait_for_message(fake.channel, lambda m: bool(m.attachments), since=mark)
     assert_board_for(board, bob)  # Blue's own turn begins: dice
     view = await service.view(match_id, None)
@@ -205,7 +206,10 @@ async def test_pools_dice_and_defence_are_chosen_in_dms(harness: Harness, monkey
     assert "no longer open" in harness.refusal(stale)
     assert await harness.move_count(match_id) == count
 
-    dice = await dm_with(harness, bob, ":ds:", since=mark)
+    # His own turn follows at once: the dice come in the DM he is looking at, edited again.
+    assert len(fake.dms_to(bob)) == dms_before
+    dice = await dm_with(harness, bob, ":ds:")
+    assert dice.id == defence.id and "▸ You are done defending" in dice.content
     await select(harness, dice, ":ds:", ["2C"], bob)
     assert harness.updated(await click(harness, dice, ":dr:", bob))
     await fake.wait_until_idle()

@@ -29,6 +29,9 @@ from tests.fake_discord.world import FakeChannel, FakeInteraction, FakeMessage, 
 
 API_PREFIX = "/api/v10"
 MAX_CONTENT = 2000
+NONCE_WINDOW = 300.0
+"""Seconds within which Discord returns the first message for a repeated `enforce_nonce`
+(it documents "the past few minutes")."""
 MAX_EMBEDS = 10
 
 Handler = Callable[..., Awaitable[tuple[int, Any]]]
@@ -210,7 +213,10 @@ class RestApi:
             return
         if event == "MESSAGE_CREATE" and message.author_id == self.world.bot.id and not self.echo_bot_messages:
             return
-        await self.gateway.dispatch(event, self.world.message_payload(message, gateway=True))
+        payload = self.world.message_payload(message, gateway=True)
+        if event == "MESSAGE_CREATE" and message.nonce is not None:
+            payload["nonce"] = message.nonce
+        await self.gateway.dispatch(event, payload)
 
     # -- users, application, gateway ----------------------------------------------------------------
 
@@ -349,8 +355,10 @@ class RestApi:
             # Discord: a nonce seen from the same author in the last few minutes returns the
             # message it created instead of creating another one.
             seen = self.world.nonces.get((channel.id, str(nonce)))
-            if seen is not None and not self.world.messages[seen].deleted:
-                return 200, self.world.message_payload(self.world.messages[seen])
+            if seen is not None and time.monotonic() - seen[1] < NONCE_WINDOW:
+                first = self.world.messages[seen[0]]
+                if not first.deleted:
+                    return 200, self._created_payload(first)
         message = self.world.create_message(channel, self.world.bot, "")
         with self.world.discard_on_error(message):
             self._apply_message_body(message, body, req.files, new=True)
@@ -360,10 +368,19 @@ class RestApi:
             if channel.guild_id is not None:
                 reference.setdefault("guild_id", str(channel.guild_id))
             message.message_reference = reference
-        if nonce is not None and body.get("enforce_nonce"):
-            self.world.nonces[(channel.id, str(nonce))] = message.id
+        if nonce is not None:
+            message.nonce = str(nonce)
+            if body.get("enforce_nonce"):
+                self.world.nonces[(channel.id, str(nonce))] = (message.id, time.monotonic())
         await self.dispatch_message("MESSAGE_CREATE", message)
-        return 200, self.world.message_payload(message)
+        return 200, self._created_payload(message)
+
+    def _created_payload(self, message: FakeMessage) -> JSON:
+        """A message as its create response carries it: with the nonce it was sent with."""
+        payload = self.world.message_payload(message)
+        if message.nonce is not None:
+            payload["nonce"] = message.nonce
+        return payload
 
     async def get_message(self, req: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
         channel = self.channel(channel_id)
@@ -525,6 +542,8 @@ class RestApi:
         if interaction is None or interaction.token != token:
             raise unknown_interaction()
         interaction.requests.append(req)
+        if interaction.acknowledged_at is None:
+            interaction.acknowledged_at = time.monotonic()
         if interaction.acknowledged:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         if self.ack_deadline is not None and time.monotonic() - interaction.created_at > self.ack_deadline:

@@ -255,6 +255,19 @@ class FakeDiscord:
             event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
             await self.gateway.dispatch(event, self.world.channel_payload(channel))
 
+    async def delete_message(self, message: FakeMessage, *, notify_bot: bool = True) -> None:
+        """The message is gone (its user deleted it, a moderator did, or Discord lost it): REST
+        calls on it then fail with 404 / code 10008 ``Unknown Message``, as an edit of a DM the
+        bot can no longer reach does.  With ``notify_bot=False`` the bot is not told."""
+        message.deleted = True
+        if notify_bot:
+            await self.flush_events()
+            data: JSON = {"id": str(message.id), "channel_id": str(message.channel_id)}
+            channel = self.world.channels[message.channel_id]
+            if channel.guild_id is not None:
+                data["guild_id"] = str(channel.guild_id)
+            await self.gateway.dispatch("MESSAGE_DELETE", data)
+
     def member(self, guild: FakeGuild, user: FakeUser) -> FakeMember:
         return guild.members[user.id]
 

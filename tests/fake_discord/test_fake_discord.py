@@ -308,6 +308,21 @@ async def test_deleted_channel_gives_404_unknown_channel(fake: FakeDiscord, bot:
     assert [m.content for m in fake.bot_messages(doomed)] == ["last words"]
 
 
+async def test_a_dm_is_edited_in_place_until_deleted_then_404_unknown_message(fake: FakeDiscord, bot: TinyBot) -> None:
+    alice = fake.players[0]
+    user = await bot.fetch_user(alice.id)
+    sent = await user.send("your hand: 1-2", file=discord.File(io.BytesIO(PNG_BYTES), filename="hand.png"))
+    dm = bot.get_partial_messageable(sent.channel.id, type=discord.ChannelType.private)
+    await dm.get_partial_message(sent.id).edit(content="your hand: 1-2 3-4", attachments=[])
+    (shown,) = fake.dms_to(alice)
+    assert shown.id == sent.id and shown.content == "your hand: 1-2 3-4" and shown.edited and not shown.attachments
+    await fake.delete_message(shown)
+    with pytest.raises(discord.NotFound) as caught:
+        await dm.get_partial_message(sent.id).edit(content="anyone?")
+    assert caught.value.code == 10008
+    assert fake.dms_to(alice) == []
+
+
 async def test_deferred_response_followups_and_edit_original(fake: FakeDiscord, bot: TinyBot) -> None:
     await sync_commands(bot, fake)
     interaction = await fake.slash_command("later", user=fake.players[0])
@@ -505,3 +520,24 @@ async def test_a_shard_outside_the_count_is_refused_as_discord_does(fake: FakeDi
         await asyncio.wait_for(client.start("dummy-token"), 10)
     assert closed.value.code == 4010
     await client.close()
+
+
+async def test_a_nonce_is_echoed_on_create_and_a_repeat_within_the_window_returns_the_first_message(
+    fake: FakeDiscord, bot: TinyBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fake_discord import rest
+
+    channel = await bot.fetch_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("board", nonce="by0001")  # discord.py adds enforce_nonce
+    assert first.nonce == "by0001"
+    assert fake.find_requests("POST", rf"/channels/{fake.channel.id}/messages")[-1].json["enforce_nonce"] is True
+    again = await channel.send("board, sent again after a crash", nonce="by0001")
+    assert again.id == first.id and again.content == "board"
+    other = await channel.send("board", nonce="by0002")  # the same text under another key is a new message
+    assert other.id != first.id
+    assert (await channel.fetch_message(first.id)).nonce is None  # read back later: no nonce
+    monkeypatch.setattr(rest, "NONCE_WINDOW", 0.0)  # past Discord's few minutes: a new message
+    late = await channel.send("board", nonce="by0001")
+    assert late.id not in (first.id, other.id)
+    assert [m.content for m in fake.bot_messages(fake.channel)] == ["board", "board", "board"]

@@ -170,6 +170,9 @@ class FakeMessage:
     """The mentioned users Discord notified when the message was created (its `allowed_mentions`)."""
     timestamp: str = ""
     edited_timestamp: str | None = None
+    nonce: str | None = None
+    """The nonce the message was created with: Discord echoes it in the create response and the
+    MESSAGE_CREATE event only (a message read back later has none)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -234,6 +237,8 @@ class FakeInteraction:
     followup_ids: list[int] = dataclasses.field(default_factory=list)
     requests: list[RecordedRequest] = dataclasses.field(default_factory=list)
     created_at: float = dataclasses.field(default_factory=time.monotonic)
+    acknowledged_at: float | None = None
+    """When (monotonic) the bot's first callback arrived: its acknowledgement, for the bench."""
 
     @property
     def acknowledged(self) -> bool:
@@ -276,8 +281,9 @@ class World:
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
-        self.nonces: dict[tuple[int, str], int] = {}
-        """(channel, nonce) -> the message created with `enforce_nonce` (Discord's dedupe window)."""
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        """(channel, nonce) -> the message created with `enforce_nonce` and when (monotonic):
+        Discord's dedupe window (`NONCE_WINDOW`)."""
         self.attachments: dict[int, FakeAttachment] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.global_commands: list[JSON] = []

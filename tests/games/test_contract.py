@@ -9,6 +9,7 @@ import pytest
 
 from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions, Outcome
 from tests.games.playout import final, playout, reload, start
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 SEEDS = range(4)
@@ -57,7 +58,7 @@ def test_dump_load_round_trips_at_every_ply(key: str) -> None:
         log.extend(e.move for e in after.applied)
 
 
-@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("key", slow_cases(GAME_KEYS, {"wonderland"}))
 def test_every_listed_move_is_accepted(key: str) -> None:
     rng = random.Random(3)
     for ply, (before, seat, _move) in enumerate(playout(start(key), rng)):

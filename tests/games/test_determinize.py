@@ -16,6 +16,7 @@ import pytest
 
 from bot.games import GAMES, GameState
 from tests.games.playout import playout, start, step
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 SECRET_GAMES = ["domino_wars", "wonderland"]
@@ -43,7 +44,7 @@ def _sampled_positions(key: str, options: Mapping[str, object], seed: int, every
     return found
 
 
-@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("key", slow_cases(GAME_KEYS, {"wonderland"}))
 def test_determinized_state_shows_the_seat_the_same_view_and_plays_on(key: str) -> None:
     rng = random.Random(5)
     for options in VARIANTS.get(key, [{}]):

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions
-from bot.games.domino_wars import DominoWarsState
+from bot.games.domino_wars import SEAT_NAMES, DominoWarsState
+from tests.games.playout import playout, start
 
 RULES = GAMES["domino_wars"]
 DRAFT_0 = "0-1 0-2 1-3 2-5 2-6 3-4 4-6 5-6"
@@ -687,3 +688,29 @@ def test_no_secret_tile_text_appears_in_last_move_or_the_public_view_during_the_
         public = json.dumps(state.view(None))
         opponent_view = json.dumps(state.view(1))
         assert tile not in public and tile not in opponent_view
+
+
+def test_the_narration_says_a_pile_tile_went_on_top_and_which_turns_were_skipped_never_which_tile() -> None:
+    """`describe` in random games with every item: effect 2 is told without its tile, and a
+    turn ending with the opponent (or oneself) skipped says so, naming the skipped seat."""
+    told_top = told_skip = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = start("domino_wars", {"repeat": "both", "mulligan": "both", "tie": "0"})
+        for before, seat, move in playout(state, rng):
+            after = before.play(seat, move)
+            for entry, text in before.narrate(after.applied):
+                if entry.seat not in (0, 1) or not text:
+                    continue
+                if entry.move.startswith("top"):
+                    told_top += 1
+                    assert "puts a tile of their draw pile on top" in text
+                    assert entry.move.split()[1] not in text, "the tile stays secret"
+                if "skipped" in text:
+                    told_skip += 1
+                    assert any(f"{SEAT_NAMES[s]}" in text.split(".", 1)[-1] for s in (0, 1)), text
+            if after.skipped and before.phase in ("play", "effect"):
+                texts = [t or "" for _, t in before.narrate(after.applied)]
+                named = {SEAT_NAMES[s] for s in after.skipped}
+                assert any("skipped" in t and all(n in t for n in named) for t in texts), (move, texts)
+    assert told_top and told_skip, "the random games reached both cases"

@@ -14,6 +14,7 @@ from bot.games import GAMES
 from renderers import Header, picture
 from renderers.kit import counter, recording
 from tests.games.playout import playout, start
+from tests.slow import slow_cases
 
 COUNTER = re.compile(r"\b(?:Move|Turn|turn) \d+")
 
@@ -34,7 +35,7 @@ def _positions(game: str, options: dict[str, Any], seed: int) -> list[dict[str, 
     return [*views, last.play(seat, move).view(None)]
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", slow_cases(sorted(GAMES), {"wonderland", "domino_wars", "domineering"}))
 def test_every_position_of_a_match_has_the_same_size(game: str) -> None:
     rng = random.Random(game)
     for options in _variants(game):

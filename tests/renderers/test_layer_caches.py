@@ -20,6 +20,7 @@ import renderers
 from bot.games import GAMES
 from renderers import dominance, domineering, domino_wars, focus, kit, wonderland
 from tests.renderers.positions import headers, sample
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 MODULES: tuple[ModuleType, ...] = (kit, focus, domineering, dominance, domino_wars, wonderland)
@@ -40,7 +41,7 @@ def _same(a: Image.Image, b: Image.Image) -> bool:
     return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
 
 
-@pytest.mark.parametrize("game", GAME_KEYS)
+@pytest.mark.parametrize("game", slow_cases(GAME_KEYS, {"wonderland", "focus", "dominance"}))
 def test_a_warm_cache_draws_what_a_fresh_draw_draws(game: str) -> None:
     rng = random.Random(f"layers {game}")
     header_choices = list(headers(rng))

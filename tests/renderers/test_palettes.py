@@ -19,6 +19,7 @@ import renderers
 from bot.games import GAMES
 from renderers.kit import blend, fixed_palette, to_png
 from tests.renderers.positions import headers, sample
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 WORST_PIXEL = 24
@@ -90,7 +91,7 @@ def _check(truth: Image.Image, png: bytes, palette: Image.Image | None, what: st
         )
 
 
-@pytest.mark.parametrize("game", GAME_KEYS)
+@pytest.mark.parametrize("game", slow_cases(GAME_KEYS, {"wonderland"}))
 def test_the_posted_png_is_the_drawn_picture(game: str) -> None:
     rng = random.Random(f"palette {game}")
     header_choices = list(headers(rng))
@@ -101,7 +102,9 @@ def test_the_posted_png_is_the_drawn_picture(game: str) -> None:
         _check(truth, renderers.render(game, view, header), renderers.board_palette(game), f"{game}'s palette()")
 
 
-@pytest.mark.parametrize("game", [key for key in GAME_KEYS if renderers.has_private_picture(key)])
+@pytest.mark.parametrize(
+    "game", slow_cases([key for key in GAME_KEYS if renderers.has_private_picture(key)], {"wonderland"})
+)
 def test_the_posted_private_png_is_the_drawn_picture(game: str) -> None:
     rng = random.Random(f"private palette {game}")
     header_choices = list(headers(rng))

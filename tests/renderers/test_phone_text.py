@@ -14,6 +14,7 @@ import renderers
 from bot.games import GAMES
 from renderers.kit import MIN_KEY_TEXT, MIN_TEXT, PHONE_WIDTH, TextRecord, recording
 from tests.renderers.positions import headers, sample
+from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 
@@ -30,7 +31,7 @@ def _problems(records: list[TextRecord]) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("game", GAME_KEYS)
+@pytest.mark.parametrize("game", slow_cases(GAME_KEYS, {"wonderland", "domino_wars"}))
 def test_no_text_overflows_or_is_too_small_on_a_phone(game: str) -> None:
     rng = random.Random(game)
     problems: set[str] = set()

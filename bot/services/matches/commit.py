@@ -173,6 +173,11 @@ class Transition:
         return self.state.dump()
 
     @cached_property
+    def board(self) -> Announcement:
+        """The board's outbox row (its payload built once: the result row shares it)."""
+        return replace(self.update, announcement=self.key).outbox_row()
+
+    @cached_property
     def followups(self) -> tuple[Announcement, ...]:
         """The outbox rows that follow the board: when a match played in a thread ends, its
         result in the channel holding the thread, then the thread's archiving.  Stored with the
@@ -180,7 +185,7 @@ class Transition:
         row = self.row
         if not self.ended or row.lobby_channel_id is None:
             return ()
-        payload = self.update.board_payload()
+        payload = self.board.payload
         return (
             Announcement(MATCH_RESULT, row.lobby_channel_id, row.guild_id, payload, match_id=row.id),
             Announcement(THREAD_ARCHIVE, row.channel_id, row.guild_id, {}, match_id=row.id),
@@ -227,7 +232,7 @@ async def commit_transition(
             status=t.status,
             outcome=t.outcome.to_json() if t.outcome is not None else None,
             clock=t.clock.to_json() if t.clock is not None else None,
-            announce=[announced.outbox_row(), *t.followups],
+            announce=[t.board, *t.followups],
         )
     except StaleVersion:
         cache.drop(match_id)

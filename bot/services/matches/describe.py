@@ -83,6 +83,9 @@ def describe(
         for seat in sorted(player_seats(state.turn))
         if state.outcome is None and (seat not in waiting or seat in movers or seat in private)
     )
+    turn_began = tuple(
+        seat for seat in sorted(player_seats(state.turn)) if state.outcome is None and seat not in waiting
+    )
     public_view = decorate(row, state.view(None))
     first = record[0] if record else None
     secret_move = first is not None and first.seat != CHANCE and not first.public
@@ -104,6 +107,7 @@ def describe(
         note=note,
         buttons=buttons(rules, state),
         prompt=prompt,
+        turn_began=turn_began,
         told=told,
         secret_move=secret_move,
         quiet=quiet,

@@ -48,6 +48,7 @@ def build_record(
     outcome: dict[str, Any] = row.outcome or {}
     winners = outcome.get("winners") if row.status == MatchStatus.FINISHED else None
     scores = outcome.get("scores")
+    drawn = row.seat_pref == "random" and row.challenger_id in row.seats  # the seed seated them
     return Record(
         game=row.game,
         options=engine_options(row),
@@ -63,9 +64,8 @@ def build_record(
         scores=tuple(int(s) for s in scores) if ended and scores is not None else None,
         seed_hash=row.seed_hash,
         seed=row.seed if ended else None,
-        seat_draw=row.seats.index(row.challenger_id)
-        if row.seat_pref == "random" and row.challenger_id in row.seats
-        else None,
+        seat_draw=row.seats.index(row.challenger_id) if drawn else None,
+        challenger_id=row.challenger_id if drawn else None,
         moves=tuple(
             RecordMove(m.ply, m.seat, m.move, m.public, m.forced)
             if ended or m.public

@@ -394,8 +394,12 @@ class MatchService:
         in_public: bool = False,
         expected_version: int | None = None,
         channel_id: int | None = None,
+        looked_up: MatchRow | None = None,
     ) -> Update:
         """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed.
+
+        `looked_up`: the match's row as the caller just read it (finding the match of its
+        channel); used instead of a second read when it is current (`_current`).
 
         `in_public`: the text was sent where everyone reads it (a channel message), so a move
         the game keeps secret is refused with `SecretMove` and not played.
@@ -403,7 +407,7 @@ class MatchService:
         StalePosition; `channel_id` (where the move was made) must be the match's channel
         or thread, else WrongChannel.  Both are checked under the match lock."""
         async with self._lock(match_id):
-            row = await self._get(match_id)
+            row = self._current(looked_up, match_id) or await self._get(match_id)
             if channel_id is not None and channel_id != row.channel_id:
                 raise WrongChannel(f"This belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
             if row.status != MatchStatus.ACTIVE:
@@ -522,7 +526,8 @@ class MatchService:
                 mine = clock.seats[seat]
                 if not mine.running or event.key not in mine.sent:
                     return None
-                return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now))
+                last = clock.warnings_left(seat, now) == 0
+                return ClockNotice(row, seat, row.seats[seat], event.label, event.via, clock.display(seat, now), last)
             if not clock.expired(seat, now):
                 return None
             return await self._time_out(row, await self.state_of(row), clock, seat, now, intro=TIME_UP)
@@ -798,6 +803,23 @@ class MatchService:
         return await self.commit(ending)
 
     # --- internals ---------------------------------------------------------------------
+
+    def _current(self, row: MatchRow | None, match_id: int) -> MatchRow | None:
+        """`row` when it is still the match as this process knows it (the lock held), else None
+        (read it again):
+        - the state cache holds its version, which every commit in this process moves on (or
+          drops): a row read before another move of this process committed is older;
+        - its clock is the one the clock keeper holds: the clock's writes that are not commits
+          (a reminder marked sent, a pause) are made under the match lock and update the
+          keeper's clock with the stored one, so a row read before one of them differs.
+        A change by another process in between is caught by the commit's version check."""
+        if row is None or row.id != match_id or row.status != MatchStatus.ACTIVE:
+            return None
+        if self.cache.get(match_id, row.version) is None:
+            return None
+        if row.clock is not None and (self.clocks is None or self.clocks.get(match_id) != clock_of(row)):
+            return None
+        return row
 
     async def _get(self, match_id: int) -> MatchRow:
         if not 0 < match_id <= MAX_ID:

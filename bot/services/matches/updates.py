@@ -49,6 +49,10 @@ class Update:
     turn just became theirs, they just moved and act again, or their private view changed).
     A seat that was already waiting and saw nothing change is left alone, so a drafter is
     not sent the same DM again each time the opponent does something."""
+    turn_began: tuple[int, ...] = ()
+    """Seats that must act now and did not before: their turn just came.  Their private view
+    goes in a NEW direct message (a new message notifies; an edit does not); any later change
+    in the same turn edits that message in place."""
     completed_for: int | None = None
     """The seat whose draft time (`draft=`) ran out, its missing picks completed at random
     (note `draft_timeout`): the channel is told so."""
@@ -150,6 +154,8 @@ class ClockNotice:
     text: str
     via: Via
     display: str
+    last: bool = False
+    """The last warning before a loss on time: it goes out whatever the player chose."""
 
 
 @dataclass(frozen=True)

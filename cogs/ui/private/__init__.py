@@ -141,7 +141,15 @@ async def receipt_and_announce(
     """After a move played from private controls: turn the message into a receipt (its
     controls removed; `receipt` are `edit_message` fields), then announce the update.  The
     move is announced even if the receipt cannot be shown: it was already played.  (The
-    click was acknowledged before the move was played: `cogs.acknowledge`.)"""
+    click was acknowledged before the move was played: `cogs.acknowledge`.)
+
+    The receipt's last line is also handed to the presenter, which edits the player's private
+    message right after with the new view: that message then says what was played in the
+    same words (`Presenter.note_receipt`)."""
+    content = receipt.get("content")
+    if isinstance(content, str) and content.strip():
+        last = content.strip().splitlines()[-1].removeprefix("▸ ")
+        presenter_of(interaction).note_receipt(update.match.id, interaction.user.id, last)
     try:
         await defer(interaction)
         await interaction.edit_original_response(view=None, **receipt)

@@ -1,0 +1,223 @@
+"""Delivers what each player chose to hear (bot/services/notices): turn notices, clock
+reminders' routes, held-back notices, digests, nudges and vacation notes.
+
+Why beside the presenter: the presenter posts boards; who of the players named under a board
+is notified, and how, is this module's one job, so the presenter asks it (`turn_routes`)
+and hands the rest over after the board is posted (`deliver`).  A DM that cannot be sent
+(DMs closed) falls back to nothing: the thread names the player anyway, and a ping they did
+not choose would be worse.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.games import GAMES
+from bot.services.matches import ClockNotice, MatchRow, Update
+from bot.services.notices import Nudged, ReminderRoute, TurnRoute, VacationChange, Waiting
+from cogs.ui import private
+
+if TYPE_CHECKING:
+    from bot.app.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+NOTICE_DUTY = "notices"
+NOTICE_POLL_SECONDS = 60.0
+
+
+def link(row: MatchRow) -> str:
+    if row.guild_id is None:
+        return f"<#{row.channel_id}>"
+    return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
+
+
+@dataclass
+class TurnRoutes:
+    """Who of the players a new board names is told how."""
+
+    ping: list[int] = field(default_factory=list)
+    dm: list[int] = field(default_factory=list)
+    hold: list[int] = field(default_factory=list)
+
+
+class Notifier:
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+
+    # --- a new board -----------------------------------------------------------------------
+
+    async def turn_routes(self, update: Update, targets: Sequence[int]) -> TurnRoutes:
+        """How to tell each of `targets` (the players a new board would ping) that it is their turn."""
+        routes = TurnRoutes()
+        now = self.bot.service.now()
+        for user_id in targets:
+            try:
+                route: TurnRoute = await self.bot.notices.turn_route(user_id, update.match.guild_id, now)
+            except Exception:  # the database away: the board still goes out, with the default ping
+                log.warning("could not read how %d wants to be told; pinging", user_id, exc_info=True)
+                route = "ping"
+            if route == "ping":
+                routes.ping.append(user_id)
+            elif route == "dm":
+                routes.dm.append(user_id)
+            elif route == "hold":
+                routes.hold.append(user_id)
+        return routes
+
+    async def deliver(self, update: Update, routes: TurnRoutes) -> None:
+        """After the board is posted: the DMs and the notices held back for later.  A player
+        whose controls come by DM with this update (Domino Wars, Wonderland) gets no second DM.
+        A failure is logged, never raised: the board is out, and must not be posted again."""
+        try:
+            await self._deliver(update, routes)
+        except Exception:
+            log.warning("could not deliver the turn notices of match %d", update.match.id, exc_info=True)
+
+    async def _deliver(self, update: Update, routes: TurnRoutes) -> None:
+        row = update.match
+        prompted = set(update.prompt) if private.has_controls(row.game) else set()
+        for user_id in routes.dm:
+            if row.seat_of(user_id) in prompted:
+                continue
+            await self.dm(user_id, await self._turn_text(row, user_id))
+        for user_id in routes.hold:
+            await self.bot.notices.hold(user_id, row.id, self.bot.service.now())
+
+    async def _turn_text(self, row: MatchRow, user_id: int) -> str:
+        info = GAMES[row.game].info
+        seats = row.seats or (0, 0)
+        opponent = seats[1] if seats[0] == user_id else seats[0]
+        return (
+            f"♟ Your move in **{info.name}** against {await self.bot.presenter.name(opponent)} — "
+            f"match #{row.id}: {link(row)}"
+        )
+
+    # --- clock reminders -------------------------------------------------------------------
+
+    async def reminder_route(self, notice: ClockNotice) -> ReminderRoute:
+        """Where the reminder goes; where its control sends it when the choice cannot be read."""
+        try:
+            return await self.bot.notices.reminder_route(
+                notice.user_id, notice.match.guild_id, self.bot.service.now(), notice.via, last=notice.last
+            )
+        except Exception:
+            log.warning("could not read how %d wants reminders; using the clock's way", notice.user_id, exc_info=True)
+            return "dm" if notice.via == "dm" else "channel"
+
+    # --- what the duty delivers ------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """One pass of the notices duty: vacations whose days ran out, held-back notices whose
+        quiet hours ended, digests whose hour came.  Each is claimed in the store before it is
+        sent, so a crash or a second pass never sends it twice."""
+        for change in await self.bot.holidays.end_due():
+            await self.vacation_ended(change)
+        now = self.bot.service.now()
+        for user_id, waiting in await self.bot.notices.due_releases(now):
+            await self.release(user_id, waiting)
+        for user_id in await self.bot.notices.due_digests(now):
+            waiting = await self.bot.notices.waiting_for(user_id)
+            if waiting:
+                await self.dm(user_id, await self.digest_text(waiting))
+
+    async def digest_text(self, waiting: Sequence[Waiting]) -> str:
+        count = len(waiting)
+        lines = [f"☀ Your daily digest: {count} match{'es' if count != 1 else ''} waiting for your move."]
+        for item in waiting:
+            info = GAMES[item.match.game].info
+            left = f", your clock {item.time_left}" if item.time_left else ", no clock"
+            opponent = await self.bot.presenter.name(item.opponent_id)
+            lines.append(f"• **{info.name}** against {opponent} (match #{item.match.id}{left}): {link(item.match)}")
+        return "\n".join(lines)[:2000]
+
+    async def release(self, user_id: int, waiting: Sequence[Waiting]) -> None:
+        """The notices held back by quiet hours, the way the player chose now."""
+        mode = await self.bot.notices.mode_of(user_id, waiting[0].match.guild_id)
+        if mode in ("digest", "off"):
+            return
+        if mode == "dm":
+            lines = ["🌅 While your quiet hours lasted, these matches came to your move:"]
+            lines += [f"• match #{w.match.id}: {link(w.match)}" for w in waiting]
+            await self.dm(user_id, "\n".join(lines))
+            return
+        for item in waiting:
+            await self.post(item.match, f"<@{user_id}>, your move (held back during your quiet hours).", ping=[user_id])
+
+    async def nudged(self, nudge: Nudged, by_name: str) -> str:
+        """Tell the opponent of a nudge their way; the sentence for the player who nudged."""
+        row, target = nudge.match, nudge.opponent_id
+        route = await self.bot.notices.turn_route(target, row.guild_id, self.bot.service.now())
+        text = f"👋 <@{target}>, {by_name} is waiting for your move in match #{row.id}."
+        if route == "ping":
+            await self.post(row, text, ping=[target])
+            return "Your opponent was pinged in the match's thread."
+        if route == "dm":
+            await self.dm(target, f"👋 {by_name} is waiting for your move in match #{row.id}: {link(row)}")
+            return "Your opponent was told by DM."
+        if route == "hold":
+            await self.bot.notices.hold(target, row.id, self.bot.service.now())
+            return "Your opponent is in their quiet hours: they will be told when these end."
+        return "Your opponent turned their turn notices off (or reads a daily digest): they will see it there."
+
+    # --- vacations -------------------------------------------------------------------------
+
+    async def vacation_started(self, change: VacationChange, name: str) -> None:
+        """Each paused match's opponent is told once, in the match's thread, their way."""
+        for row in change.matches:
+            opponent = self._opponent(row, change.vacation.user_id)
+            text = (
+                f"🏖 {name} is on vacation until <t:{int(change.vacation.ends_at)}:f>: the clock of match "
+                f"#{row.id} is paused until they are back."
+            )
+            await self._tell(row, opponent, text)
+
+    async def vacation_ended(self, change: VacationChange) -> None:
+        name = await self.bot.presenter.name(change.vacation.user_id)
+        for row in change.matches:
+            await self.post(row, f"▶ {name} is back from vacation: the clock of match #{row.id} runs again.", ping=[])
+
+    async def _tell(self, row: MatchRow, user_id: int | None, text: str) -> None:
+        """One line in the match's thread naming `user_id`, notifying them their way."""
+        if user_id is None:
+            return
+        route = await self.bot.notices.turn_route(user_id, row.guild_id, self.bot.service.now())
+        await self.post(row, f"<@{user_id}>: {text}", ping=[user_id] if route == "ping" else [])
+        if route == "dm":
+            await self.dm(user_id, f"{text} {link(row)}")
+
+    @staticmethod
+    def _opponent(row: MatchRow, user_id: int) -> int | None:
+        if row.seats is None:
+            return None
+        return row.seats[1] if row.seats[0] == user_id else row.seats[0]
+
+    # --- sending ---------------------------------------------------------------------------
+
+    async def dm(self, user_id: int, text: str) -> bool:
+        if self.bot.user is not None and user_id == self.bot.user.id:
+            return False
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(content=text[:2000])
+        except discord.HTTPException as error:
+            log.info("notice DM to %d failed: %s", user_id, error)
+            return False
+        return True
+
+    async def post(self, row: MatchRow, text: str, *, ping: Sequence[int]) -> bool:
+        channel = await self.bot.presenter.channel(row.channel_id)
+        if channel is None:
+            return False
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in ping], everyone=False, roles=False)
+        try:
+            await channel.send(content=text[:2000], allowed_mentions=mentions)
+        except discord.HTTPException as error:
+            log.warning("could not post a notice in channel %d: %s", row.channel_id, error)
+            return False
+        return True

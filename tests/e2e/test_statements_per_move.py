@@ -1,0 +1,96 @@
+"""What one move costs the database, counted statement by statement at the driver.
+
+Why counted in a test: each statement is a round trip the mover waits for (on PostgreSQL a
+network trip, each commit a WAL flush), and one more slips in unnoticed (a second read of the
+match, a reset of a pooled connection, a BEGIN/COMMIT around a single write).  So the exact
+statements of a `/move` and of a typed move are listed here, on both backends: adding one fails
+this test, and whoever adds it says why here.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bench.statements import Statements, counting
+from tests.conftest import fresh_database
+from tests.e2e.harness import Harness
+from tests.fake_discord import FakeDiscord, restore_discord_defaults
+from tests.postgres import PostgresServer
+
+pytestmark = pytest.mark.e2e
+
+MOVE_TRANSACTION = ["BEGIN", "UPDATE matches", "INSERT INTO moves", "INSERT INTO outbox", "COMMIT"]
+"""The move's one transaction: the match row (snapshot, version, clock), its log lines, its board's outbox row."""
+SLASH_MOVE = [
+    "SELECT m.id",  # the match of the channel (the service uses it: no second read)
+    *MOVE_TRANSACTION,
+    "SELECT id, key",  # the board's row, and whether the channel has an earlier one unsent
+    "UPDATE outbox SET follow_up_of",  # posted as the interaction's reply: noted first (unflushed)
+    "SELECT p.user_id",  # how the player the board names wants to be told (/notify, the server's default)
+    "UPDATE outbox SET sent_at",  # marked sent (unflushed)
+]
+TYPED_MOVE = [s for s in SLASH_MOVE if s != "UPDATE outbox SET follow_up_of"]  # a channel post carries its nonce
+
+
+def beginnings(seen: Statements) -> list[str]:
+    """Each statement by the words it starts with, as the lists above name them."""
+    named = [*MOVE_TRANSACTION, *SLASH_MOVE]
+    out = []
+    for text in seen.texts:
+        flat = " ".join(text.split()).rstrip(";")
+        out.append(next((n for n in named if flat.upper().startswith(n.upper())), flat[:60]))
+    return out
+
+
+async def count_moves(harness: Harness, seed: int) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    await harness.start_match("focus", alice, bob)
+    bot = harness.bot
+    for duty in bot.duties.health():  # nothing else may reach the database while counting
+        await bot.duties.stop(duty.name)
+    rng = random.Random(seed)
+    players = {alice.id: alice, bob.id: bob}
+    for number in range(6):  # slash and typed moves in a random order, after a first move
+        row = await bot.service.running_in(fake.channel.id)
+        assert row is not None and row.seats is not None
+        state = await bot.service.state_of(row)
+        [seat] = state.turn
+        move = rng.choice(state.legal_moves(seat))
+        typed = number > 0 and rng.random() < 0.5
+        async with counting(bot.store.db) as seen:
+            if typed:
+                await harness.typed_move(players[row.seats[seat]], move)
+            else:
+                await harness.slash_move(players[row.seats[seat]], move)
+            await fake.wait_until_idle()
+        if number == 0:
+            continue  # the first move of a connection prepares its statements (asyncpg)
+        expected = TYPED_MOVE if typed else SLASH_MOVE
+        assert beginnings(seen) == expected, "\n".join(seen.texts)
+        writes_alone = sum(1 for s in expected if s.startswith("UPDATE outbox"))
+        assert seen.commits == 1 + writes_alone  # the move's transaction, and each write on its own
+        if harness.bot.store.backend == "postgresql":
+            assert seen.flushes == 1, "only the move's own commit waits for the disk"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_a_move_costs_its_listed_statements_on_sqlite(harness: Harness, seed: int) -> None:
+    await count_moves(harness, seed)
+
+
+async def test_a_move_costs_its_listed_statements_on_postgresql(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    async with fresh_database(postgres_server) as url, FakeDiscord() as fake:
+        harness = Harness(fake, tmp_path / "unused.sqlite3")
+        harness.database_url = url
+        try:
+            await harness.start()
+            await count_moves(harness, 3)
+        finally:
+            await harness.stop()
+            restore_discord_defaults()
