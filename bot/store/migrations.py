@@ -353,6 +353,8 @@ MIGRATIONS: tuple[str, ...] = (
         user_id  INTEGER NOT NULL,
         at       REAL    NOT NULL,
         PRIMARY KEY (match_id, user_id)
+    );
+    """,
     # 12: the computer's analysis of a finished match, kept so a second request is instant
     # (bot/store/analyses.py; the JSON is bot.ai.analysis.Analysis.to_json)
     """
