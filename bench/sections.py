@@ -21,6 +21,7 @@ tests (those would be flaky on a loaded CI box).  Every figure is printed in one
     python -m bench attention  # posts, pings and DMs a complete game of each sends each player
     python -m bench joins      # 1,000 /tournament join at once: how soon each is acknowledged
     python -m bench roundtrips # statements, commits and latency of a move on a durable PostgreSQL
+    python -m bench analysis   # /analyse: CPU per 100 plies per game, a 2,000-ply Focus game
 """
 
 from __future__ import annotations
@@ -571,6 +572,13 @@ def ai_bench_rows() -> list[Row]:
     return rows + [Row(*r) for r in ai_bench.ai_rows()]
 
 
+def analysis_rows() -> list[Row]:
+    """The computer's analysis (bench.analysis): time per 100 plies, and a 2,000-ply Focus game."""
+    from bench.analysis import analysis_rows as rows
+
+    return [Row(*r) for r in rows()]
+
+
 def print_table(rows: list[Row]) -> None:
     width = max(len(r.what) for r in rows)
     value_width = max(len(r.value) for r in rows)
@@ -699,6 +707,7 @@ SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "attention": attention_rows,
     "joins": join_rows,
     "roundtrips": roundtrip_rows,
+    "analysis": analysis_rows,
 }
 
 

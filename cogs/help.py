@@ -79,6 +79,7 @@ TASKS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("/moves", tr("`/moves`: this match's moves so far, numbered as in its record (also a button at the end)")),
             ("/export", tr("`/export match:12`: the match record as a text file (this channel's match by default)")),
             ("/replay", tr("`/replay match:12`: an animated replay; the final board's Verify dice button checks it")),
+            ("/analyse", tr("`/analyse match:12`: the computer judges every move of a finished match")),
         ),
     ),
     (

@@ -1,4 +1,5 @@
-"""`/export`, `/replay` and `/history`: every match as a record, a replay, and a list.
+"""`/export`, `/replay`, `/analyse` and `/history`: every match as a record, a replay, the
+computer's analysis, and a list.
 
 `/export` and `/replay` take a match number, or default to this channel's running match,
 else the caller's latest finished one.  While a match runs they show only what the
@@ -8,6 +9,12 @@ who may share it.  Replays are drawn in the bot's worker processes (`Boneyard.pi
 the loop.
 
 Who may read what is cogs/access.py: a match's server and its players.
+
+`/analyse` (finished matches only) answers with a progress message, edited at most once a
+second while the computer works (bot/services/analysis.py queues the request fairly with
+every other server's), then replaced by the winning-chance picture and each player's
+accuracy and costliest moves.  Once made, an analysis is kept: `/export` writes it into the
+record as comments, `/replay` marks the costly moves, and asking again is instant.
 
 `/history` lists a player's finished matches played in this server (in DMs: your own, all)
 newest first, five a page, with Previous and
@@ -23,10 +30,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import discord
 from discord import app_commands
 
+from bot.ai.analysis import Analysis
 from bot.games import GAMES
-from bot.i18n import DEFAULT, Locale, tr, translate
+from bot.i18n import DEFAULT, Locale, joined, tr, tr_n, translate
+from bot.records.annotations import annotated
 from bot.records.format import format_record
-from bot.services.matches import MatchRow, NoMatchHere, ServiceError, build_record, job_for
+from bot.services.analysis import NotFinished
+from bot.services.matches import MatchRow, MatchStatus, NoMatchHere, ServiceError, build_record, job_for
 from cogs.access import check_readable, history_scope
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, channel_match, presenter_of, report_error
@@ -35,6 +45,7 @@ from cogs.play import GAME_CHOICES
 from cogs.speech import localize_view, reader_locale, say
 from cogs.ui.moves_list import LAST_PAGE, MovesButton, moves_page
 from cogs.ui.verify_button import VerifyButton
+from renderers.analysis import analysis_png
 from renderers.replay_frames import render_replay
 
 if TYPE_CHECKING:
@@ -66,6 +77,34 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
     if row.seats is None:
         raise ServiceError(tr("Match #{id} has not started yet.", id=row.id))
     return row
+
+
+def analysis_text(analysis: Analysis, row: MatchRow, names: tuple[str, str]) -> str:
+    """Each player's accuracy and costliest moves with the move the computer preferred."""
+    info = GAMES[row.game].info
+    lines = [f"🔍 **The computer's analysis of match #{row.id}** ({info.name})"]
+    for seat in (0, 1):
+        accuracy = analysis.accuracy(seat)
+        said = f"accuracy **{accuracy:.0f} %**" if accuracy is not None else "no choice to judge"
+        lines.append(f"**{names[seat]}** ({info.seat_names[seat]}): {said}")
+        costly = analysis.costliest(seat)
+        for j in costly:
+            lines.append(
+                f"  · move {j.ply} `{j.move}` ({j.label}): winning chance {j.before:.0%} → {j.after:.0%};"
+                f" better `{j.best}`"
+            )
+        if accuracy is not None and not costly:
+            lines.append("  · no costly move")
+    lines.append(f"_Estimates of the computer's search ({analysis.budget}), from each player's own information._")
+    return "\n".join(lines)
+
+
+async def _analysis_picture(bot: Boneyard, analysis: Analysis, row: MatchRow, names: tuple[str, str]) -> discord.File:
+    """The winning-chance picture, drawn in a worker process."""
+    info = GAMES[row.game].info
+    title = f"Match #{row.id} · {info.name}: the computer's analysis"
+    png = await bot.pictures.run(analysis_png, analysis, names, info.seat_names, title)
+    return discord.File(io.BytesIO(png), filename=f"boneyard-analysis-{row.id}.png")
 
 
 def _outcome_word(row: MatchRow, member_id: int) -> str:
@@ -194,8 +233,18 @@ class RecordsCog(BoneyardCog):
             row, await self.bot.service.log(row.id), await _names(self.bot, row), site=channel_link(row)
         )
         info = GAMES[row.game].info
+        analysis = await self.bot.analyses.stored(row.id) if row.status == MatchStatus.FINISHED else None
+        if analysis is not None:
+            record = annotated(record, analysis)
         if record.ended:
-            note = tr("Everything is in it, the seed too: `python -m bot.verify` checks every move and roll.")
+            note = (
+                tr(
+                    "Everything is in it, the seed too: `python -m bot.verify` checks every move and roll. The "
+                    "computer's analysis is in it as comments (`;` lines), which the check ignores."
+                )
+                if analysis is not None
+                else tr("Everything is in it, the seed too: `python -m bot.verify` checks every move and roll.")
+            )
         else:
             note = tr(
                 "The match is running: {withheld} secret moves and the seed are withheld until the end.",
@@ -236,7 +285,8 @@ class RecordsCog(BoneyardCog):
         presenter_of(interaction).remember(interaction.user)
         await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
-        job = job_for(row, await self.bot.service.log(row.id), await _names(self.bot, row))
+        analysis = await self.bot.analyses.stored(row.id) if row.status == MatchStatus.FINISHED else None
+        job = job_for(row, await self.bot.service.log(row.id), await _names(self.bot, row), analysis)
         gif = await self.bot.pictures.run(render_replay, job, await reader_locale(interaction))
         if len(gif) > ATTACHMENT_LIMIT:
             raise ServiceError(tr("That replay came out too large to attach; please tell the bot's admin."))
@@ -253,11 +303,51 @@ class RecordsCog(BoneyardCog):
             )
         else:
             said = tr("🎞️ Replay of match #{match} ({game}): the whole match.", match=row.id, game=info.name)
+        if job.ended and job.marks:
+            marked = tr_n(
+                "The {n} costly move the computer's analysis found is marked ⚠.",
+                "The {n} costly moves the computer's analysis found are marked ⚠.",
+                len(job.marks),
+            )
+            said = joined(" ", [said, marked])
         await interaction.followup.send(
             await say(interaction, said),
             file=discord.File(io.BytesIO(gif), filename=f"boneyard-replay-{row.id}.gif"),
             ephemeral=True,
         )
+
+    @app_commands.command(name="analyse", description="The computer's analysis of a finished match: every move judged.")
+    @app_commands.describe(match="Match number (default: this channel's match, else your latest)")
+    async def analyse(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        presenter_of(interaction).remember(interaction.user)
+        await defer(interaction, ephemeral=True)
+        row = await find_match(interaction, match)
+        if row.status != MatchStatus.FINISHED:
+            raise NotFinished()
+        names = await _names(self.bot, row)
+        analyses = self.bot.analyses
+        analysis = await analyses.stored(row.id)
+        if analysis is None:
+            ahead = analyses.queued_ahead(row.id)
+            waiting = f", after {ahead} other request{'s' if ahead != 1 else ''}" if ahead else ""
+            status = await interaction.followup.send(
+                f"🔍 The computer is analysing match #{row.id}{waiting}. The result is kept: if this message "
+                "stops changing, run `/analyse` again later.",
+                ephemeral=True,
+                wait=True,
+            )
+
+            async def progress(done: int, total: int) -> None:
+                await status.edit(content=f"🔍 Analysing match #{row.id}: {done * 100 // max(total, 1)} % done.")
+
+            analysis = await analyses.analyse(row.id, progress)
+            await status.edit(
+                content=analysis_text(analysis, row, names),
+                attachments=[await _analysis_picture(self.bot, analysis, row, names)],
+            )
+            return
+        text = analysis_text(analysis, row, names)
+        await answer(interaction, text, file=await _analysis_picture(self.bot, analysis, row, names), ephemeral=True)
 
     @app_commands.command(name="history", description="A player's finished matches, newest first.")
     @app_commands.describe(member="Whose matches (default: yours)", game="Only this game")

@@ -7,8 +7,11 @@ secret moves are captioned without their text, so a replay of a running match sh
 only what the channel has seen.  Only after the end (`ReplayJob.ended`) are the hidden
 parts revealed, in the last frames: each seat's private picture of the final position.
 
+With a finished match's analysis (`ReplayJob.marks`), the moves it found costly are marked
+in their captions (`⚠ mistake, the computer preferred ...`), held longer, and always kept.
+
 Long games are thinned to at most `MAX_FRAMES` positions, spread evenly and always with the
-first and the last, which bounds both the render time and the file size (Discord accepts
+first, the last and the marked ones, which bounds both the render time and the file size (Discord accepts
 8 MB); the caption of a frame that stands for several moves says how many it skipped.
 
 `render_replay` is a plain function of a picklable `ReplayJob`, so the cogs can run it in a
@@ -17,7 +20,7 @@ process pool: replaying and drawing hold the GIL for a second or more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.games import CHANCE, GAMES, GameState
 from bot.games.base import LogEntry
@@ -25,9 +28,11 @@ from bot.i18n import DEFAULT, Locale, tr, tr_n
 from bot.records.move_log import TAKEBACK_SEAT
 from bot.records.replay import ReplayJob
 from renderers.language import say, speaking
-from renderers.replay import HOLD_MS, Frame, animate
+from renderers.replay import HOLD_MS, STEP_MS, Frame, animate
 
 MAX_FRAMES = 60
+MARK_MS = 2 * STEP_MS
+"""How long a marked move's frame is shown: long enough to read its note."""
 
 
 def _caption(game: str, entries: Sequence[LogEntry], ply: int) -> str:
@@ -46,6 +51,8 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
     index = 0
     log = job.log
     before: list[tuple[int, GameState]] = []  # (first ply of each applied group, the state before it)
+    marks = dict(job.marks)
+    marked: set[int] = set()  # positions whose move is marked
     while index < len(log):
         entry = log[index]
         if entry.seat == TAKEBACK_SEAT:  # back to the position before the withdrawn ply (bot.records.move_log)
@@ -59,9 +66,15 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
         before.append((index, state))
         state = state.play(entry.seat, entry.move)
         count = len(state.applied)
-        positions.append(Frame(state.view(None), _caption(job.game, log[index : index + count], index + 1)))
+        caption = _caption(job.game, log[index : index + count], index + 1)
+        note = next((marks[i] for i in range(index, index + count) if i in marks), None)
+        if note is not None:
+            marked.add(len(positions))
+            positions.append(Frame(state.view(None), f"⚠ {caption} · {note}", hold_ms=MARK_MS))
+        else:
+            positions.append(Frame(state.view(None), caption))
         index += count
-    frames = thin(positions, max_frames)
+    frames = thin(positions, max_frames, keep=marked)
     last = frames[-1]
     outcome = state.outcome
     final = job.ended or outcome is not None
@@ -78,12 +91,15 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
     return frames
 
 
-def thin(positions: Sequence[Frame], limit: int) -> list[Frame]:
-    """At most `limit` frames evenly spread over `positions`, the first and last always kept;
-    a kept frame's caption notes the moves between it and the previous kept one."""
+def thin(positions: Sequence[Frame], limit: int, keep: Collection[int] = ()) -> list[Frame]:
+    """At most `limit` frames evenly spread over `positions`, the first and last always kept,
+    and those at `keep` (fewer than half the limit of them, the earliest); a kept frame's caption
+    notes the moves between it and the previous kept one."""
     if len(positions) <= limit:
         return list(positions)
-    picks = sorted({round(i * (len(positions) - 1) / (limit - 1)) for i in range(limit)})
+    kept_marks = sorted(keep)[: max(0, limit // 2 - 1)]
+    spread = limit - len(kept_marks)
+    picks = sorted({round(i * (len(positions) - 1) / (spread - 1)) for i in range(spread)} | set(kept_marks))
     kept: list[Frame] = []
     previous = 0
     for pick in picks:

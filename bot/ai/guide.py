@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from bot.games.base import GameState
+
+
+def never(needed: float = 0.0) -> bool:
+    """A stop condition that never fires (no time limit)."""
+    return False
 
 
 def squash(advantage: float, scale: float) -> float:
@@ -25,13 +31,27 @@ class Guide:
     rollout_depth: int = 10_000
     """Plies a rollout plays before the evaluation takes over."""
 
-    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
+    def root_moves(
+        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[float], bool] = never
+    ) -> list[str]:
         """The moves the search considers at the root (default: every legal move).
 
         A single move is played without searching, so a guide whose plan settles a
         decision returns just that move; it must be legal.  `guided` False (the easy level)
-        asks for the moves without the guide's costlier judgement (its plan of a turn)."""
+        asks for the moves without the guide's costlier judgement (its plan of a turn).
+        `stop(needed)` turns True when the budget is spent, or would be after `needed` more
+        seconds: a costly plan ends early with the best it has found so far."""
         return state.legal_moves(seat)
+
+    def analysis_moves(self, state: GameState, seat: int) -> list[str]:
+        """The moves an analysis weighs for `seat` (it adds the move actually played): the
+        moves the tree branches on, and the plan's choice where the guide has one."""
+        moves = self.tree_moves(state, seat)
+        planned = self.root_moves(state, seat)
+        legal = set(state.legal_moves(seat))
+        # A plan made for the computer's own games may not fit a human's position (Wonderland's
+        # pool plan picks a card whose rank and colour a human already took): only legal moves.
+        return moves + [m for m in planned if m not in moves and m in legal] if len(planned) == 1 else moves
 
     def tree_moves(self, state: GameState, seat: int) -> list[str]:
         """The moves the tree branches on (default: every legal move)."""

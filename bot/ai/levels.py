@@ -1,9 +1,10 @@
 """Levels of play and the worker entry point.
 
 A level is a search budget: `easy` thinks briefly and without the guides' plans of a
-turn (`Guide.root_moves`), `hard` long.  Each level has an iteration cap and a time cap;
-whichever comes first ends the search.  Tests and the bench pass `iterations` alone, so
-that a seed gives the same move on any machine.
+turn (`Guide.root_moves`), `hard` long.  Each level has an iteration cap and a cap in CPU
+seconds (so a loaded machine does not weaken it); whichever comes first ends the search.
+Tests and the bench pass `iterations` alone, so that a seed gives the same move on any
+machine.
 """
 
 from __future__ import annotations
@@ -59,11 +60,12 @@ def think_for(
     iterations: int | None = None,
     later: Sequence[str] = (),
 ) -> str:
-    """`think` with the level's time cap replaced by `seconds` (the match clock's share);
-    a given `iterations` overrides both (tests)."""
+    """`think` with `seconds` of wall time at most (the match clock's share: a clock runs in
+    wall time; None: no such cap) on top of the level's budget in CPU time; a given
+    `iterations` overrides both (tests)."""
     if iterations is not None:
         return think(game, dump, seat, level, seed, iterations=iterations, later=later)
     budget = LEVELS[level]
     state = GAMES[game].load(dump, later)
-    limited = replace(budget, seconds=seconds)
+    limited = replace(budget, wall=seconds)
     return choose_move(state, seat, limited, random.Random(seed))

@@ -26,7 +26,8 @@ Powley and Whitehouse 2012) with explicit chance nodes.
   evaluation (`bot.ai.guides`), so games whose random playouts hardly end still give a
   signal.  Values are seat 0's expected score in [0, 1]; a draw is 0.5.
 
-Pure: standard library only, no I/O; the budget is iterations and/or seconds.
+Pure: standard library only, no I/O; the budget is iterations and/or seconds of CPU
+time (`Budget`), with an optional wall-clock cap for a match clock's share.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.ai.guide import Guide
@@ -46,16 +48,42 @@ EXPLORATION = 0.7
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long to think: stop at whichever limit comes first (None: no such limit)."""
+    """How long to think: stop at whichever limit comes first (None: no such limit).
+
+    `seconds` is CPU time of the thinking thread (`time.thread_time`), not wall time: on a
+    loaded machine a wall-clock cap ended searches early (217 of 400 iterations in Focus
+    at load 4), so the computer played weaker exactly when the bot was busiest.  CPU time
+    gives the same strength however busy the machine is.  `wall` is the one wall-clock
+    cap, for a match clock's share: a player's clock runs in wall time."""
 
     iterations: int | None
     seconds: float | None
     guided: bool = True
     """Whether a guide may plan the turn with its costlier judgement (`Guide.root_moves`)."""
+    wall: float | None = None
 
     def __post_init__(self) -> None:
-        if self.iterations is None and self.seconds is None:
+        if self.iterations is None and self.seconds is None and self.wall is None:
             raise ValueError("a budget needs an iteration or a time limit")
+
+    def stopwatch(self) -> Stopwatch:
+        """A stopwatch started now for this budget's time limits."""
+        return Stopwatch(self.seconds, self.wall)
+
+
+class Stopwatch:
+    """Whether a budget's time is up: CPU seconds of this thread, and wall seconds."""
+
+    def __init__(self, cpu: float | None, wall: float | None) -> None:
+        self._cpu_end = None if cpu is None else time.thread_time() + cpu
+        self._wall_end = None if wall is None else time.perf_counter() + wall
+
+    def expired(self, needed: float = 0.0) -> bool:
+        """The time is up, or would be after `needed` more seconds (a plan about to start a
+        step that took that long asks so, and stops within the budget)."""
+        if self._cpu_end is not None and time.thread_time() + needed >= self._cpu_end:
+            return True
+        return self._wall_end is not None and time.perf_counter() + needed >= self._wall_end
 
 
 @dataclass(slots=True)
@@ -90,30 +118,60 @@ def choose_move(state: GameState, seat: int, budget: Budget, rng: random.Random)
     """The move `seat` should play in `state` (which must be its turn).
 
     Only `state.determinize(seat, rng)` is searched, never `state` itself, so the
-    choice depends on `view(seat)` and `rng` alone.
+    choice depends on `view(seat)` and `rng` alone.  A guide's plan of the turn runs
+    within the same budget (`Guide.root_moves` is given the stopwatch).
     """
     moves = state.legal_moves(seat)
     if not moves:
         raise ValueError(f"seat {seat} has no move to choose")
     if len(moves) == 1:
         return moves[0]
+    watch = budget.stopwatch()
     guide = guide_for(state.rules.info.key)
-    candidates = guide.root_moves(state, seat, guided=budget.guided)
+    candidates = guide.root_moves(state, seat, guided=budget.guided, stop=watch.expired)
     if len(candidates) == 1:
         return candidates[0]  # the guide's plan decides here: nothing to search
-    root = Node(mover=CHANCE)
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    done = 0
-    while budget.iterations is None or done < budget.iterations:
-        if deadline is not None and done and time.perf_counter() >= deadline:
-            break
-        _iterate(root, state.determinize(seat, rng), seat, guide, rng, candidates)
-        done += 1
+    root = _search(state, seat, budget.iterations, watch.expired, rng, guide, candidates)
     legal = set(moves) & set(candidates)
     ranked = [(child.visits, child.value, move) for move, child in root.children.items() if move in legal]
     if not ranked:
         return rng.choice(moves)
     return max(ranked)[2]
+
+
+def move_values(
+    state: GameState, seat: int, candidates: list[str], iterations: int, rng: random.Random
+) -> dict[str, tuple[int, float]]:
+    """(visits, `seat`'s mean score) of each of `candidates` after `iterations` iterations
+    of the search from `seat`'s information: what the analysis of a game reads.  Only
+    `determinize(seat, rng)` is searched, as in `choose_move`."""
+    guide = guide_for(state.rules.info.key)
+    root = _search(state, seat, iterations, lambda: False, rng, guide, candidates)
+    return {
+        move: (child.visits, child.value / child.visits)
+        for move, child in root.children.items()
+        if move in candidates and child.visits
+    }
+
+
+def _search(
+    state: GameState,
+    seat: int,
+    iterations: int | None,
+    expired: Callable[[], bool],
+    rng: random.Random,
+    guide: Guide,
+    candidates: list[str],
+) -> Node:
+    """The root after iterating until `iterations` are done or `expired()` (at least one)."""
+    root = Node(mover=CHANCE)
+    done = 0
+    while iterations is None or done < iterations:
+        if done and expired():
+            break
+        _iterate(root, state.determinize(seat, rng), seat, guide, rng, candidates)
+        done += 1
+    return root
 
 
 def _iterate(root: Node, state: GameState, seat: int, guide: Guide, rng: random.Random, candidates: list[str]) -> None:

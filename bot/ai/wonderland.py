@@ -39,11 +39,11 @@ from __future__ import annotations
 import itertools
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import cast
 
-from bot.ai.guide import Guide, squash
+from bot.ai.guide import Guide, never, squash
 from bot.games.base import GameState, opponent
 from bot.games.wonderland import WonderlandState
 from bot.games.wonderland.board import format_path
@@ -81,7 +81,9 @@ _A, _M, _D = FACTORS.index("A"), FACTORS.index("M"), FACTORS.index("D")
 class WonderlandGuide(Guide):
     rollout_depth = 6
 
-    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
+    def root_moves(
+        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[float], bool] = never
+    ) -> list[str]:
         """The plan's move where the plan decides (pool, dice, defence, and with `guided`
         the greedy action step); elsewhere the moves the tree branches on, for the search.
         Computed on a determinization: no peeking.

@@ -30,6 +30,7 @@ from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS
 from bot.clocks.scheduler import Now, Sleep
 from bot.infra.duties import Duties
 from bot.infra.worker_pool import WorkerPool
+from bot.services.analysis import AnalysisService
 from bot.services.languages import Languages
 from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
 from bot.services.notices import Holidays, NoticeService
@@ -63,6 +64,8 @@ PICTURE_MODULES = (
     "renderers.wonderland",
     "renderers.replay_frames",
     "bot.records.verify",
+    "bot.ai.analysis",
+    "renderers.analysis",
 )
 """Imported once by the workers' fork server (names only: bot never imports renderers).  The
 same pool draws boards, replays and charts and checks records (`/replay`, Verify dice)."""
@@ -136,6 +139,8 @@ class Boneyard(commands.AutoShardedBot):
     """Delivers turn notices, digests, nudges and vacation notes the way each player chose."""
     duties: Duties
     """The supervised background duties (bot/infra/duties.py), shown by `/status`."""
+    analyses: AnalysisService
+    """The computer's analyses of finished matches (`/analyse`), run span by span in `pictures`."""
     clock_time: tuple[Now, Sleep] = (time.time, asyncio.sleep)
     """The time the clocks started by `setup_hook` run on (tests set a fake one before start)."""
 
@@ -173,6 +178,9 @@ class Boneyard(commands.AutoShardedBot):
         self.languages = Languages(self.store)
         self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
+        # One worker fewer than the pool has: a board is never stuck behind analyses.
+        self.analyses = AnalysisService(self.service, self.pictures.run, runners=max(1, self.pictures.workers - 1))
+        self.analyses.start(self.duties)
         self.announcements = Outbox(self.store)
         self.private_messages = PrivateMessages(self.store)
         self.outbox = Dispatcher(self, {**MATCH_END_POSTS, **TOURNAMENT_POSTS})

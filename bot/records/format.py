@@ -36,6 +36,7 @@ The format is PGN-like: a header of tags, a blank line, then the move log, one m
     7 complete 1
     8 1 pick 3-3 {secret}
     9 end resign 1
+    ; a comment: readers keep it and no checker reads it
 
 Tags, in this order (a reader must accept and keep tags it does not know, after these):
 
@@ -70,6 +71,11 @@ match runs, a secret move is written `<ply> <who> {withheld}`, without its text 
 `<ply> takeback <n>` is an agreed takeback: the moves from ply `n` up to it are withdrawn
 (they stay in the record); replaying reads the lines in order and, at each takeback line,
 drops the moves it withdrew (`bot.records.move_log.effective`).
+A line starting with `;` (PGN's comment to the end of the line) is a comment about the move
+line above it (or the whole game, before the first move line): the computer's analysis
+(`bot.records.annotations`) is written so.  Comments never change what the record proves:
+the checker does not read them, and a reader keeps them (`Record.comments`) so the round
+trip loses nothing.
 `<ply> complete <seat>` says that seat's draft ran out of time: the picks that follow it,
 while the seat must still pick, were drawn from the seed (`chance_rng(seed, <this ply>)`, one
 `rng.choice(sorted(legal picks))` each), and the checker redraws them.
@@ -138,6 +144,7 @@ SEATS_PLY = -1
 """The number of the seat draw: `chance_rng(seed, -1)` draws it, before ply 0."""
 _PLY = re.compile(r"[0-9]{1,9}")
 _FLAGS = ("{secret}", "{forced}")
+COMMENT = ";"
 WITHHELD = "{withheld}"
 
 
@@ -203,6 +210,9 @@ class Record:
     """Who challenged, when the seats were drawn (the `-1 seats` line; None in version 1)."""
     extra: tuple[tuple[str, str], ...] = field(default=())
     """Tags this version does not know, kept in order so a round trip loses nothing."""
+    comments: tuple[tuple[int, str], ...] = field(default=())
+    """(ply, one line of text): a comment after the move line of that ply (-1: before the
+    first move line), in the record's order."""
     version: int = FORMAT_VERSION
 
     @property
@@ -309,7 +319,13 @@ def format_record(record: Record) -> str:
     seats = seats_line(record)
     if seats is not None:
         lines.append(seats)
-    lines.extend(format_move(m) for m in record.moves)
+    notes: dict[int, list[str]] = {}
+    for ply, note in record.comments:
+        notes.setdefault(ply, []).append(f"{COMMENT} {' '.join(note.split())}")
+    lines.extend(notes.pop(-1, []))
+    for m in record.moves:
+        lines.append(format_move(m))
+        lines.extend(notes.pop(m.ply, []))
     return "\n".join(lines) + "\n"
 
 
@@ -407,9 +423,13 @@ def parse_record(text: str) -> Record:
         )
     moves: list[RecordMove] = []
     seats: tuple[int, int] | None = None  # (challenger id, seat) of the `-1 seats` line
+    comments: list[tuple[int, str]] = []
     for number, raw in enumerate(lines[index:], start=index + 1):
         text = raw.strip()
         if not text:
+            continue
+        if text.startswith(COMMENT):
+            comments.append((moves[-1].ply if moves else -1, text[1:].strip()))
             continue
         if text.startswith("-"):
             seats = _parse_seats(text, number, version, first=not moves and seats is None)
@@ -436,6 +456,7 @@ def parse_record(text: str) -> Record:
         challenger_id=seats[0] if seats is not None else None,
         moves=tuple(moves),
         extra=tuple(extra),
+        comments=tuple(comments),
     )
 
 

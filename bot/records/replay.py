@@ -22,3 +22,6 @@ class ReplayJob:
     positions, and shows only public views of them)."""
     players: tuple[str, str]
     ended: bool
+    marks: tuple[tuple[int, str], ...] = ()
+    """(line of `log`, note): moves the computer's analysis found costly, for the replay to
+    mark (a finished match's, so nothing in a note is secret any more)."""

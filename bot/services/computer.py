@@ -14,8 +14,8 @@ same lock, clock and log), and the search never runs on the event loop.
   restart in the middle of a search simply starts it again.
 * The level is kept in the store's `meta` table (`computer_level:<match id>`), which
   needs no new column; a match without one plays `normal`.
-* Thinking time is the level's budget, cut to a share of the computer's clock when the
-  match has a time control.
+* Thinking time is the level's budget (iterations and CPU seconds), and at most a share of
+  the computer's clock in wall time when the match has a time control.
 """
 
 from __future__ import annotations
@@ -166,12 +166,13 @@ class ComputerPlayer:
         return True
 
     def _seconds(self, row: MatchRow, seat: int, level: str) -> float | None:
-        budget = LEVELS[level].seconds
+        """The wall-clock cap of a search: a share of the computer's clock (None without a
+        clock; the level's own cap is CPU time, `bot.ai.search.Budget`)."""
         clock = clock_of(row)
-        if clock is None or clock.control.unlimited or budget is None:
-            return budget
+        if clock is None or clock.control.unlimited:
+            return None
         move_left, reserve = clock.remaining(seat, self.service.now())
-        return max(MIN_SECONDS, min(budget, (move_left + reserve) / CLOCK_SHARE))
+        return max(MIN_SECONDS, (move_left + reserve) / CLOCK_SHARE)
 
 
 def _turn(service: MatchService, row: MatchRow, later: Sequence[str]) -> frozenset[int]:

@@ -41,6 +41,7 @@ TABLES: Final = (
     "vacation_pauses",
     "nudges",
     "private_messages",
+    "analyses",
 )
 """Every table, parents before children."""
 NOT_COPIED: Final = ("shard_leases",)

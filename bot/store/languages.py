@@ -1,4 +1,4 @@
-"""Who is spoken to in which language: the stored choices (migration 12).
+"""Who is spoken to in which language: the stored choices (migration 13).
 
 - guild_settings.language: the server's language for its public posts and pictures (NULL:
   the server's Discord "preferred locale").

@@ -355,7 +355,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, user_id)
     );
     """,
-    # 12: languages (bot/store/languages.py): a server's language for its public posts and
+    # 12: the computer's analysis of a finished match, kept so a second request is instant
+    # (bot/store/analyses.py; the JSON is bot.ai.analysis.Analysis.to_json)
+    """
+    CREATE TABLE analyses (
+        match_id   INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        result     TEXT    NOT NULL,
+        created_at REAL    NOT NULL
+    );
+    """,
+    # 13: languages (bot/store/languages.py): a server's language for its public posts and
     # pictures, and a user's own for replies and DMs (NULL: Discord's locale decides)
     """
     ALTER TABLE guild_settings ADD COLUMN language TEXT;

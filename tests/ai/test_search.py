@@ -6,12 +6,13 @@ Iteration budgets only (never time), so every test is deterministic and fast.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
 from bot.ai import search, think
-from bot.ai.guide import Guide
+from bot.ai.guide import Guide, never
 from bot.ai.levels import LEVELS, think_for
 from bot.ai.search import Budget, choose_move
 from bot.games import CHANCE, GAMES, GameState
@@ -136,7 +137,9 @@ class _Planner(Guide):
         self.favourite = favourite
         self.asked: list[bool] = []
 
-    def root_moves(self, state: GameState, seat: int, *, guided: bool = True) -> list[str]:
+    def root_moves(
+        self, state: GameState, seat: int, *, guided: bool = True, stop: Callable[[float], bool] = never
+    ) -> list[str]:
         self.asked.append(guided)
         return [self.favourite] if guided else state.legal_moves(seat)
 

@@ -1,4 +1,4 @@
-"""Who is spoken to in which language, stored in both backends (migration 12)."""
+"""Who is spoken to in which language, stored in both backends (migration 13)."""
 
 from __future__ import annotations
 

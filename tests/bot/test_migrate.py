@@ -15,6 +15,7 @@ from bot.services.private_messages import PrivateMessage, PrivateMessages
 from bot.services.ratings import RatingBook
 from bot.services.tournaments import TournamentService
 from bot.store import Store
+from bot.store.analyses import AnalysisStore
 from bot.store.copy import NOT_COPIED, TABLES, counts
 from bot.store.languages import LanguageStore
 from bot.store.lobby import LobbyStore
@@ -86,6 +87,8 @@ async def _community(path: Path) -> dict[int, object]:
     await notices.store.start_vacation(over)
     await notices.store.end_vacation(over, 1970, 1)
     await notices.store.nudge(running.id, ALICE, 2000.0, 0.0)
+    judged = [[0, 0, "a1-a2", "b1-b2", 0.5, 0.25, False]]
+    await AnalysisStore(store).put(1, {"game": "focus", "wide": 1, "focused": 1, "judgements": judged}, 2.5)
     rows = {r[0]: await store.get_match(r[0]) for r in await store.fetch_all("SELECT id FROM matches")}
     await store.close()
     return rows

@@ -54,7 +54,19 @@ async def test_the_documented_commands_exist() -> None:
     assert {"clock", "pause", "resume"} <= names
 
 
-WORK_IN_DMS = {"games", "rules", "help", "matches", "stats", "history", "export", "replay", "moves", "notify"}
+WORK_IN_DMS = {
+    "games",
+    "rules",
+    "help",
+    "matches",
+    "stats",
+    "history",
+    "export",
+    "replay",
+    "moves",
+    "notify",
+    "analyse",
+}
 """Commands that need no server (the records ones take a match number, or default to your
 latest match): everything else acts on a channel's match, a server's ratings or
 tournaments, and is hidden in DMs (`guild_only`).  `/notify` is a player's own choice, for

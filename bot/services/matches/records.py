@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.ai.analysis import Analysis
 from bot.games import GAMES
 from bot.games.base import LogEntry
 from bot.records.format import RUNNING, Record, RecordMove, result_of
@@ -74,11 +75,15 @@ def build_record(
     )
 
 
-def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -> ReplayJob:
+def job_for(
+    row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str], analysis: Analysis | None = None
+) -> ReplayJob:
     """The replay job of a started match as stored (its ending line and completion markers,
-    which are not moves, left out; takeback records stay: the replay shows them)."""
+    which are not moves, left out; takeback records stay: the replay shows them).  With the
+    match's `analysis`, its costly moves are marked."""
     skipped = [m.ply for m in moves if m.seat in (ENDING_SEAT, COMPLETION_SEAT)]
     log: list[LogEntry] = []
+    line_of: dict[int, int] = {}
     for m in moves:
         if m.seat in (ENDING_SEAT, COMPLETION_SEAT):
             continue
@@ -86,5 +91,12 @@ def job_for(row: MatchRow, moves: Sequence[MoveRow], players: tuple[str, str]) -
         move = m.move
         if first is not None:  # the job's lines are numbered without the skipped ones
             move = takeback_record(first - sum(1 for p in skipped if p < first))
+        line_of[m.ply] = len(log)
         log.append(LogEntry(m.seat, move, m.public, m.forced))
-    return ReplayJob(row.game, engine_options(row), tuple(log), players, ended=row.status != MatchStatus.ACTIVE)
+    ended = row.status != MatchStatus.ACTIVE
+    marks = tuple(
+        (line_of[j.ply], f"{j.label}, the computer preferred {j.best}")
+        for j in (analysis.judgements if analysis is not None and ended else ())
+        if j.label is not None and j.ply in line_of
+    )
+    return ReplayJob(row.game, engine_options(row), tuple(log), players, ended=ended, marks=marks)

@@ -1,0 +1,43 @@
+"""The `/analyse` picture (renderers/analysis.py): both players' lines in their colours, the
+turning points ringed, and a game without a judged move still drawn."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.ai.analysis import Analysis, Judgement
+from renderers.analysis import HEIGHT, LINE_COLOURS, WIDTH, analysis_png
+
+
+def _image(analysis: Analysis) -> Image.Image:
+    png = analysis_png(analysis, ("alice", "bob"), ("Orange", "Blue"), "Match #1 · Focus")
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _near(image: Image.Image, colour: tuple[int, int, int]) -> int:
+    data = image.tobytes()
+    pixels = zip(data[0::3], data[1::3], data[2::3], strict=True)
+    return sum(1 for pixel in pixels if sum(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 30)
+
+
+def test_both_lines_and_the_rings_are_drawn() -> None:
+    judgements = tuple(
+        Judgement(ply, ply % 2, f"m{ply}", f"m{ply}" if ply != 7 else "better", 0.6, 0.6 if ply != 7 else 0.1)
+        for ply in range(20)
+    )
+    analysis = Analysis("focus", judgements)
+    image = _image(analysis)
+    assert image.size == (WIDTH, HEIGHT)
+    plain = _image(Analysis("focus", tuple(j for j in judgements if j.ply != 7)))
+    for colour in LINE_COLOURS:
+        assert _near(image, colour) > 400  # a line and a legend box each
+    assert [t.ply for t in analysis.turning_points()] == [7]
+    assert image.tobytes() != plain.tobytes()  # the ring and its label at ply 7
+
+
+def test_a_game_without_a_judged_move_is_still_a_picture() -> None:
+    image = _image(Analysis("focus", ()))
+    assert image.size == (WIDTH, HEIGHT)
+    assert _near(image, LINE_COLOURS[0]) < 400  # the legend box only, no line
