@@ -82,28 +82,46 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
 def analysis_text(analysis: Analysis, row: MatchRow, names: tuple[str, str]) -> str:
     """Each player's accuracy and costliest moves with the move the computer preferred."""
     info = GAMES[row.game].info
-    lines = [f"🔍 **The computer's analysis of match #{row.id}** ({info.name})"]
+    labels = {"blunder": tr("blunder"), "mistake": tr("mistake"), "inaccuracy": tr("inaccuracy")}
+    lines: list[str] = [tr("🔍 **The computer's analysis of match #{match}** ({game})", match=row.id, game=info.name)]
     for seat in (0, 1):
         accuracy = analysis.accuracy(seat)
-        said = f"accuracy **{accuracy:.0f} %**" if accuracy is not None else "no choice to judge"
-        lines.append(f"**{names[seat]}** ({info.seat_names[seat]}): {said}")
+        who = {"name": names[seat], "seat": info.seat_names[seat]}
+        if accuracy is not None:
+            lines.append(tr("**{name}** ({seat}): accuracy **{accuracy} %**", accuracy=f"{accuracy:.0f}", **who))
+        else:
+            lines.append(tr("**{name}** ({seat}): no choice to judge", **who))
         costly = analysis.costliest(seat)
         for j in costly:
             lines.append(
-                f"  · move {j.ply} `{j.move}` ({j.label}): winning chance {j.before:.0%} → {j.after:.0%};"
-                f" better `{j.best}`"
+                tr(
+                    "  · move {ply} `{move}` ({label}): winning chance {before} → {after}; better `{best}`",
+                    ply=j.ply,
+                    move=j.move,
+                    label=labels.get(j.label or "", j.label or ""),
+                    before=f"{j.before:.0%}",
+                    after=f"{j.after:.0%}",
+                    best=j.best,
+                )
             )
         if accuracy is not None and not costly:
-            lines.append("  · no costly move")
-    lines.append(f"_Estimates of the computer's search ({analysis.budget}), from each player's own information._")
-    return "\n".join(lines)
+            lines.append(tr("  · no costly move"))
+    lines.append(
+        tr(
+            "_Estimates of the computer's search ({budget}), from each player's own information._",
+            budget=analysis.budget,
+        )
+    )
+    return joined("\n", lines)
 
 
-async def _analysis_picture(bot: Boneyard, analysis: Analysis, row: MatchRow, names: tuple[str, str]) -> discord.File:
+async def _analysis_picture(
+    bot: Boneyard, analysis: Analysis, row: MatchRow, names: tuple[str, str], locale: Locale = DEFAULT
+) -> discord.File:
     """The winning-chance picture, drawn in a worker process."""
     info = GAMES[row.game].info
-    title = f"Match #{row.id} · {info.name}: the computer's analysis"
-    png = await bot.pictures.run(analysis_png, analysis, names, info.seat_names, title)
+    title = tr("Match #{match} · {game}: the computer's analysis", match=row.id, game=info.name)
+    png = await bot.pictures.run(analysis_png, analysis, names, info.seat_names, title, locale)
     return discord.File(io.BytesIO(png), filename=f"boneyard-analysis-{row.id}.png")
 
 
@@ -325,29 +343,41 @@ class RecordsCog(BoneyardCog):
         if row.status != MatchStatus.FINISHED:
             raise NotFinished()
         names = await _names(self.bot, row)
+        locale = await reader_locale(interaction)
         analyses = self.bot.analyses
         analysis = await analyses.stored(row.id)
         if analysis is None:
             ahead = analyses.queued_ahead(row.id)
-            waiting = f", after {ahead} other request{'s' if ahead != 1 else ''}" if ahead else ""
+            keep = tr("The result is kept: if this message stops changing, run `/analyse` again later.")
+            started = (
+                tr_n(
+                    "🔍 The computer is analysing match #{match}, after {n} other request.",
+                    "🔍 The computer is analysing match #{match}, after {n} other requests.",
+                    ahead,
+                    match=row.id,
+                )
+                if ahead
+                else tr("🔍 The computer is analysing match #{match}.", match=row.id)
+            )
             status = await interaction.followup.send(
-                f"🔍 The computer is analysing match #{row.id}{waiting}. The result is kept: if this message "
-                "stops changing, run `/analyse` again later.",
-                ephemeral=True,
-                wait=True,
+                translate(locale, joined(" ", [started, keep])), ephemeral=True, wait=True
             )
 
             async def progress(done: int, total: int) -> None:
-                await status.edit(content=f"🔍 Analysing match #{row.id}: {done * 100 // max(total, 1)} % done.")
+                said = tr(
+                    "🔍 Analysing match #{match}: {percent} % done.", match=row.id, percent=done * 100 // max(total, 1)
+                )
+                await status.edit(content=translate(locale, said))
 
             analysis = await analyses.analyse(row.id, progress)
             await status.edit(
-                content=analysis_text(analysis, row, names),
-                attachments=[await _analysis_picture(self.bot, analysis, row, names)],
+                content=translate(locale, analysis_text(analysis, row, names)),
+                attachments=[await _analysis_picture(self.bot, analysis, row, names, locale)],
             )
             return
-        text = analysis_text(analysis, row, names)
-        await answer(interaction, text, file=await _analysis_picture(self.bot, analysis, row, names), ephemeral=True)
+        text = translate(locale, analysis_text(analysis, row, names))
+        picture = await _analysis_picture(self.bot, analysis, row, names, locale)
+        await answer(interaction, text, file=picture, ephemeral=True)
 
     @app_commands.command(name="history", description="A player's finished matches, newest first.")
     @app_commands.describe(member="Whose matches (default: yours)", game="Only this game")
