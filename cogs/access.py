@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import tr
 from bot.services.matches import MatchRow, ServiceError
 
 NOT_YOURS = (
@@ -40,5 +41,5 @@ def history_scope(interaction: discord.Interaction, member_id: int) -> int | Non
     if interaction.guild_id is not None:
         return interaction.guild_id
     if member_id != interaction.user.id:
-        raise ServiceError("Outside a server, `/history` lists only your own matches.")
+        raise ServiceError(tr("Outside a server, `/history` lists only your own matches."))
     return None

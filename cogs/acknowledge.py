@@ -21,11 +21,16 @@ from typing import Any
 
 import discord
 
+from bot.i18n import translate
+from cogs.speech import localize_view, notice, reader_locale
+
 log = logging.getLogger(__name__)
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Acknowledge `interaction` now (nothing happens if it already was)."""
+    """Acknowledge `interaction` now (nothing happens if it already was), and remember the
+    language of the user's client."""
+    notice(interaction)
     if interaction.response.is_done():
         return
     if interaction.type is discord.InteractionType.component:
@@ -38,7 +43,13 @@ async def answer(
     interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool, **fields: Any
 ) -> None:
     """Send the answer to `interaction`, with the visibility asked for, whether or not it
-    was deferred (`fields`: `embed`, `file`, `view`, `allowed_mentions`...)."""
+    was deferred (`fields`: `embed`, `file`, `view`, `allowed_mentions`...).  `content` is
+    said in the reader's language: the user's when ephemeral, else the server's."""
+    if content is not None or fields.get("view") is not None:
+        locale = await reader_locale(interaction, public=not ephemeral)
+        if content is not None:
+            content = translate(locale, content)
+        localize_view(fields.get("view"), locale)
     if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=ephemeral, **fields)
         return

@@ -21,7 +21,9 @@ from discord.ext import commands
 
 from bot.clocks import ClockState
 from bot.games import GAMES
+from bot.i18n import tr, translate
 from bot.services.matches import (
+    TIME_UP,
     ClockChange,
     ClockNotice,
     ClockResult,
@@ -36,6 +38,7 @@ from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
 from cogs.common import BoneyardCog, presenter_of, service_of
 from cogs.playing import announce_move
+from cogs.speech import reader_locale
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -44,15 +47,18 @@ log = logging.getLogger(__name__)
 
 
 def clock_lines(row: MatchRow, clock: ClockState, names: tuple[str, str], now: float) -> list[str]:
-    """`/clock`: the control, then each seat's clock, the running one marked."""
+    """`/clock`: the control, then each seat's clock, the running one marked (sentences to be
+    said line by line in the reader's language)."""
     info = GAMES[row.game].info
-    lines = [f"**{info.name}** · match #{row.id} · {clock.control.describe()}"]
+    lines: list[str] = [
+        tr("**{game}** · match #{match} · {control}", game=info.name, match=row.id, control=clock.control.describe())
+    ]
     for seat, name in enumerate(names):
         running = clock.seats[seat].running
         mark = "⏸" if running and clock.paused else ("▶" if running else "·")
         lines.append(f"{mark} {name} ({info.seat_names[seat]}): `{clock.display(seat, now)}`")
     if clock.paused:
-        lines.append("The clock is paused; `/resume` (both players) restarts it.")
+        lines.append(tr("The clock is paused; `/resume` (both players) restarts it."))
     return lines
 
 
@@ -63,7 +69,7 @@ class ClockCog(BoneyardCog):
         if isinstance(result, ClockNotice):
             await self.bot.presenter.announce_clock(result)
         elif isinstance(result, Update):
-            await self.bot.presenter.announce(result, intro="⏰ Time is up.")
+            await self.bot.presenter.announce(result, intro=TIME_UP)
 
     @app_commands.command(name="clock", description="Both players' clocks in this channel's match.")
     @app_commands.guild_only()
@@ -76,7 +82,8 @@ class ClockCog(BoneyardCog):
             raise NoClock() if row.status == MatchStatus.ACTIVE else NotStarted()
         shown = presenter_of(interaction)
         names = (await shown.name(row.seats[0]), await shown.name(row.seats[1]))
-        text = "\n".join(clock_lines(row, clock, names, service.now()))
+        locale = await reader_locale(interaction)
+        text = "\n".join(translate(locale, line) for line in clock_lines(row, clock, names, service.now()))
         await answer(interaction, text, ephemeral=True)
 
     @app_commands.command(name="pause", description="Pause this match's clock (both players must ask).")
@@ -116,13 +123,29 @@ class ClockCog(BoneyardCog):
 
     @staticmethod
     def _vote_text(user: discord.abc.User, change: ClockChange) -> str:
-        verb = "pause" if change.action == "pause" else "resume"
+        match, who = change.match.id, user.mention
         if not change.done:
-            other = f"<@{change.waiting_for}>, use `/{verb}` too to agree." if change.waiting_for else ""
-            return f"{user.mention} asks to {verb} the clock of match #{change.match.id}. {other}".strip()
+            other = change.waiting_for
+            if change.action == "pause":
+                if other:
+                    return tr(
+                        "{who} asks to pause the clock of match #{match}. <@{other}>, use `/pause` too to agree.",
+                        who=who,
+                        match=match,
+                        other=other,
+                    )
+                return tr("{who} asks to pause the clock of match #{match}.", who=who, match=match)
+            if other:
+                return tr(
+                    "{who} asks to resume the clock of match #{match}. <@{other}>, use `/resume` too to agree.",
+                    who=who,
+                    match=match,
+                    other=other,
+                )
+            return tr("{who} asks to resume the clock of match #{match}.", who=who, match=match)
         if change.action == "pause":
-            return f"⏸ The clock of match #{change.match.id} is paused. `/resume` (both players) restarts it."
-        return f"▶ The clock of match #{change.match.id} runs again."
+            return tr("⏸ The clock of match #{match} is paused. `/resume` (both players) restarts it.", match=match)
+        return tr("▶ The clock of match #{match} runs again.", match=match)
 
 
 async def setup(bot: Boneyard) -> None:

@@ -19,8 +19,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import IllegalMove, InvalidOptions
+from bot.i18n import Text, tr
 from bot.services.matches import MatchRow, MatchService, ServiceError, database_unavailable
 from cogs.acknowledge import answer
+from cogs.speech import say
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 USER_ERRORS = (ServiceError, IllegalMove, InvalidOptions)
-DATABASE_AWAY = (
+DATABASE_AWAY = tr(
     "🔌 My database is unavailable right now (it may be restarting), so nothing was changed. "
     "Please try again in a moment."
 )
@@ -57,14 +59,21 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
     return bot_of(interaction).presenter
 
 
+def sentence_of(error: BaseException) -> str:
+    """The error's sentence, still a `Text` when it was made as one (to be translated)."""
+    if len(error.args) == 1 and isinstance(error.args[0], Text):
+        return error.args[0]
+    return str(error)
+
+
 def user_message(error: BaseException) -> str | None:
     """The sentence to show for a domain error, or None for a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, USER_ERRORS):
-        return str(error)
+        return sentence_of(error)
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You cannot use this command here."
+        return sentence_of(error) or tr("You cannot use this command here.")
     if database_unavailable(error):
         return DATABASE_AWAY
     return None
@@ -87,8 +96,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if message is None:
         reference = secrets.token_hex(3)
         log.error("unexpected error [ref %s] in interaction %s", reference, interaction.id, exc_info=error)
-        message = f"Something went wrong on my side (reference `{reference}`); nothing was changed."
-    await reply(interaction, f"⚠️ {message}")
+        message = tr(
+            "Something went wrong on my side (reference `{reference}`); nothing was changed.", reference=reference
+        )
+    await reply(interaction, f"⚠️ {await say(interaction, message)}")
 
 
 def _cause(error: BaseException) -> str:

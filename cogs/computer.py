@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.ai import LEVELS
+from bot.i18n import tr
 from bot.services.computer import ComputerPlayer
 from bot.services.matches import Update
 from cogs.acknowledge import answer, defer
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEVEL_WORDS = {"easy": "thinks briefly", "normal": "thinks a second or two", "hard": "thinks longest"}
+LEVEL_WORDS = {"easy": tr("thinks briefly"), "normal": tr("thinks a second or two"), "hard": tr("thinks longest")}
 
 
 class ComputerCog(BoneyardCog):
@@ -98,11 +99,16 @@ class ComputerCog(BoneyardCog):
             rated=rated and self.bot.settings.computer_rated,
         )
         await player.set_level(row.id, level)
-        update = await service.accept(row.id, player.user_id, intro=f"Match #{row.id} begins!")
+        update = await service.accept(row.id, player.user_id, intro=tr("Match #{match} begins!", match=row.id))
+        plays = tr(
+            "🤖 {who} plays the computer (**{level}**: it {how}).",
+            who=interaction.user.mention,
+            level=level,
+            how=LEVEL_WORDS[level],
+        )
         await answer(
             interaction,
-            f"🤖 {interaction.user.mention} plays the computer (**{level}**: it {LEVEL_WORDS[level]})."
-            + ("" if update.match.rated else " Unrated."),
+            plays if update.match.rated else tr("{plays} Unrated.", plays=plays),
             allowed_mentions=discord.AllowedMentions(users=True),
             ephemeral=False,
         )

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
+from bot.i18n import Text, tr, translate
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT
 from bot.services.matches import (
     MatchRow,
@@ -26,9 +27,10 @@ from bot.services.matches import (
 )
 from cogs.acknowledge import answer, defer
 from cogs.authority import moderates
-from cogs.common import DATABASE_AWAY, BoneyardCog, channel_match, presenter_of, service_of
+from cogs.common import DATABASE_AWAY, BoneyardCog, channel_match, presenter_of, sentence_of, service_of
 from cogs.out.presenter import channel_link
 from cogs.playing import announce_move, play_and_announce
+from cogs.speech import guild_locale, localize_view, reader_locale, user_locale
 from cogs.ui import private
 from cogs.ui.buttons import ResignButton
 
@@ -110,7 +112,8 @@ class MovesCog(BoneyardCog):
             return
         except (IllegalMove, ServiceError) as error:
             if looks_like_move:
-                await message.reply(f"⚠️ {error}", mention_author=False)
+                said = translate(await guild_locale(self.bot, message.guild.id), sentence_of(error))
+                await message.reply(f"⚠️ {said}", mention_author=False)
             return
         except Exception as error:
             if database_unavailable(error):
@@ -127,7 +130,10 @@ class MovesCog(BoneyardCog):
         match is played instead of ignoring it (chatter that reads as no move stays unanswered)."""
         threads = await self.bot.service.threads_of(message.author.id, message.channel.id)
         if any(GAMES[r.game].info.move_pattern.match(text) for r in threads):
-            await message.reply(f"↪️ {where_played(threads)}", mention_author=False)
+            said = translate(
+                await guild_locale(self.bot, message.guild.id if message.guild else None), where_played(threads)
+            )
+            await message.reply(f"↪️ {said}", mention_author=False)
 
     async def _tell_database_away(self, message: discord.Message, text: str) -> None:
         """A message typed while the database is away: when it reads as a move of some game,
@@ -136,11 +142,16 @@ class MovesCog(BoneyardCog):
         if not any(rules.info.move_pattern.match(text) for rules in GAMES.values()):
             return
         log.warning("typed move in channel %d not played: the database is unavailable", message.channel.id)
+        guild_id = message.guild.id if message.guild else None
+        mine = await user_locale(self.bot, message.author.id, guild_id)
+        not_played = tr("(Your move in {link} was not played.)", link=message.jump_url)
         try:
-            await message.author.send(f"{DATABASE_AWAY}\n(Your move in {message.jump_url} was not played.)")
+            await message.author.send(f"{translate(mine, DATABASE_AWAY)}\n{translate(mine, not_played)}")
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
-                await message.reply(DATABASE_AWAY, mention_author=False)
+                await message.reply(
+                    translate(await guild_locale(self.bot, guild_id), DATABASE_AWAY), mention_author=False
+                )
 
     async def _refuse_secret(self, message: discord.Message, refusal: str) -> None:
         """A secret move typed in the channel: not played; its message is deleted when the bot
@@ -148,12 +159,14 @@ class MovesCog(BoneyardCog):
         repeats the move."""
         try:
             await message.delete()
-            done = "I deleted your message so your opponent cannot read it."
+            done = tr("I deleted your message so your opponent cannot read it.")
         except discord.HTTPException:
-            done = "Please delete your message: your opponent can read it."
+            done = tr("Please delete your message: your opponent can read it.")
+        locale = await guild_locale(self.bot, message.guild.id if message.guild else None)
+        said = tr("🤫 {who}: {refusal} {done}", who=message.author.mention, refusal=Text(refusal), done=done)
         try:
             await message.channel.send(
-                f"🤫 {message.author.mention}, {refusal[0].lower()}{refusal[1:]} {done}",
+                translate(locale, said),
                 allowed_mentions=discord.AllowedMentions(users=[message.author]),
             )
         except discord.HTTPException:
@@ -169,7 +182,7 @@ class MovesCog(BoneyardCog):
         if row is None:
             row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if row.status == MatchStatus.CHALLENGE:
-            raise ServiceError("The challenge has not been accepted yet.")
+            raise ServiceError(tr("The challenge has not been accepted yet."))
         view = await service.view(row.id, None)
         if text:
             board = await presenter_of(interaction).text_board(row, view)
@@ -182,12 +195,16 @@ class MovesCog(BoneyardCog):
         file = await presenter_of(interaction).board_file(row, view)
         running = row.status == MatchStatus.ACTIVE
         turn = [row.seats[s] for s in view.get("turn", []) if row.seats and s in (0, 1)] if running else []
-        line = f"{GAMES[row.game].info.name} · match #{row.id}"
+        game, match = GAMES[row.game].info.name, row.id
         if turn:
-            line += f" · {', '.join(f'<@{u}>' for u in turn)} to move"
+            who = ", ".join(f"<@{u}>" for u in turn)
+            line = tr("{game} · match #{match} · {who} to move", game=game, match=match, who=who)
         elif not running:
-            line += f" · ended: {(row.outcome or {}).get('reason') or row.status.value}"
-        await interaction.followup.send(line, file=file, allowed_mentions=discord.AllowedMentions.none())
+            reason = (row.outcome or {}).get("reason") or row.status.value
+            line = tr("{game} · match #{match} · ended: {reason}", game=game, match=match, reason=Text(reason))
+        else:
+            line = tr("{game} · match #{match}", game=game, match=match)
+        await answer(interaction, line, file=file, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False)
 
     @app_commands.command(name="hand", description="Your private view of this channel's match (only you see it).")
     @app_commands.guild_only()
@@ -200,21 +217,24 @@ class MovesCog(BoneyardCog):
             raise NotInMatch()
         info = GAMES[row.game].info
         if not info.has_private_info:
-            raise ServiceError(f"{info.name} has no hidden information: `/board` shows everything.")
+            raise ServiceError(tr("{name} has no hidden information: `/board` shows everything.", name=info.name))
         view = await service.view(row.id, interaction.user.id)
         shown = presenter_of(interaction)
         shown.dms_reopened(interaction.user.id, row.id)
         controls = await shown.controls(row, interaction.user.id, seat, view)
-        files = await shown.private_files(row, view, with_board=controls is not None)
-        text = "Your private view (only you can see this)."
+        locale = await reader_locale(interaction)
+        files = await shown.private_files(row, view, with_board=controls is not None, locale=locale)
+        text = translate(
+            locale,
+            tr("Your private view (only you can see this).")
+            if files
+            else tr("Your private view (only you can see this). Nothing is hidden right now."),
+        )
         summary = private.summary(row.game, view)
         if summary:
-            text += "\n" + summary
-        extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-        if not files:
-            await interaction.followup.send(text + " Nothing is hidden right now.", ephemeral=True, **extra)
-        else:
-            await interaction.followup.send(text, files=files, ephemeral=True, **extra)
+            text += "\n" + translate(locale, summary)
+        extra: dict[str, Any] = {"view": localize_view(controls, locale)} if controls is not None else {}
+        await interaction.followup.send(text, files=files, ephemeral=True, **extra)
 
     @app_commands.command(name="resign", description="Resign this channel's match.")
     @app_commands.guild_only()
@@ -226,7 +246,7 @@ class MovesCog(BoneyardCog):
             raise NotInMatch()
         view = discord.ui.View(timeout=None)
         view.add_item(ResignButton(row.id))
-        await answer(interaction, "Really resign? This ends the match.", view=view, ephemeral=True)
+        await answer(interaction, tr("Really resign? This ends the match."), view=view, ephemeral=True)
 
     @app_commands.command(name="abort", description="End this channel's match without a result (both players agree).")
     @app_commands.guild_only()
@@ -238,10 +258,20 @@ class MovesCog(BoneyardCog):
         update = await service.abort(row.id, interaction.user.id, moderator=moderator)
         if update is None:
             other = [u for u in (row.seats or ()) if u != interaction.user.id]
+            who = interaction.user.mention
+            asked = (
+                tr(
+                    "{who} asks to abort match #{match}. <@{other}>, use `/abort` too to agree.",
+                    who=who,
+                    match=row.id,
+                    other=other[0],
+                )
+                if other
+                else tr("{who} asks to abort match #{match}.", who=who, match=row.id)
+            )
             await answer(
                 interaction,
-                f"{interaction.user.mention} asks to abort match #{row.id}. "
-                + (f"<@{other[0]}>, use `/abort` too to agree." if other else ""),
+                asked,
                 allowed_mentions=discord.AllowedMentions(users=True),
                 ephemeral=False,
             )
@@ -253,10 +283,11 @@ class MovesCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         rows = await service_of(interaction).of_player(interaction.user.id)
         if not rows:
-            await answer(interaction, "You have no running matches. Start one with `/play`.", ephemeral=True)
+            await answer(interaction, tr("You have no running matches. Start one with `/play`."), ephemeral=True)
             return
         service = service_of(interaction)
-        lines = [await _match_line(service, row, interaction.user.id) for row in rows[:20]]
+        locale = await reader_locale(interaction)
+        lines = [translate(locale, await _match_line(service, row, interaction.user.id)) for row in rows[:20]]
         await answer(interaction, "\n".join(lines), ephemeral=True)
 
     match = app_commands.Group(name="match", description="About this channel's match.", guild_only=True)
@@ -267,18 +298,26 @@ class MovesCog(BoneyardCog):
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         info = GAMES[row.game].info
-        embed = discord.Embed(title=f"{info.name} · match #{row.id}", description=info.blurb)
+        locale = await reader_locale(interaction)
+
+        def say(text: str) -> str:
+            return translate(locale, text)
+
+        embed = discord.Embed(
+            title=say(tr("{game} · match #{match}", game=info.name, match=row.id)), description=say(info.blurb)
+        )
         if row.seats:
             for seat, user_id in enumerate(row.seats):
-                embed.add_field(name=info.seat_names[seat], value=f"<@{user_id}>")
-        embed.add_field(name="Status", value=row.status)
+                embed.add_field(name=say(info.seat_names[seat]), value=f"<@{user_id}>")
+        embed.add_field(name=say(tr("Status")), value=row.status)
         public_moves = sum(
             1 for move in await service.log(row.id) if move.public and move.seat not in (ENDING_SEAT, COMPLETION_SEAT)
         )
-        embed.add_field(name="Moves everyone knows", value=str(public_moves))
+        embed.add_field(name=say(tr("Moves everyone knows")), value=str(public_moves))
         if row.options:
-            embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()), inline=False)
-        embed.add_field(name="Seed hash (sha256)", value=f"`{row.seed_hash}`", inline=False)
+            options = " ".join(f"`{k}={v}`" for k, v in row.options.items())
+            embed.add_field(name=say(tr("Options")), value=options, inline=False)
+        embed.add_field(name=say(tr("Seed hash (sha256)")), value=f"`{row.seed_hash}`", inline=False)
         await answer(interaction, embed=embed, ephemeral=True)
 
 
@@ -291,23 +330,39 @@ async def _match_line(service: MatchService, row: MatchRow, user_id: int) -> str
     know of each of their matches at a glance."""
     info = GAMES[row.game].info
     link = channel_link(row)
+    game, match = info.name, row.id
     if row.status == MatchStatus.CHALLENGE or row.seats is None:
         towards = row.opponent_id if row.challenger_id == user_id else row.challenger_id
-        who = f" with <@{towards}>" if towards is not None else " (open to anyone)"
-        return f"• **{info.name}** #{row.id} — challenge{who} — {link}"
+        if towards is not None:
+            return tr(
+                "• **{game}** #{match} — challenge with <@{towards}> — {link}",
+                game=game,
+                match=match,
+                towards=towards,
+                link=link,
+            )
+        return tr("• **{game}** #{match} — challenge (open to anyone) — {link}", game=game, match=match, link=link)
     opponent = row.seats[1] if row.seats[0] == user_id else row.seats[0]
     turn = [s for s in (await service.view(row.id, None)).get("turn", []) if s in (0, 1)]
     if row.seat_of(user_id) in turn:
-        whose = "**your turn**"
+        whose = tr("**your turn**")
     elif turn:
-        whose = f"<@{row.seats[turn[0]]}>'s turn"
+        whose = tr("<@{player}>'s turn", player=row.seats[turn[0]])
     else:
-        whose = "waiting"
+        whose = tr("waiting")
     clock = clock_of(row)
     left = ""
     if clock is not None and turn and not clock.paused:
         shown = clock.display(turn[0], service.now())
         left = f" (⏱ {shown})" if shown else ""
     elif clock is not None and clock.paused:
-        left = " (clock paused)"
-    return f"• **{info.name}** #{row.id} vs <@{opponent}> — {whose}{left} — {link}"
+        left = tr(" (clock paused)")
+    return tr(
+        "• **{game}** #{match} vs <@{opponent}> — {whose}{left} — {link}",
+        game=game,
+        match=match,
+        opponent=opponent,
+        whose=whose,
+        left=left,
+        link=link,
+    )

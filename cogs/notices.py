@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.i18n import joined, tr, tr_n
 from bot.services.notices import MODES, NoticePrefs, ServerNotices, describe_quiet, zone_names
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, service_of
@@ -28,23 +29,33 @@ MODE_CHOICES = [
 assert [c.value for c in MODE_CHOICES] == list(MODES)
 
 MODE_WORDS = {
-    "ping": "a ping in the match's thread",
-    "dm": "a direct message",
-    "digest": "a daily digest DM",
-    "off": "nothing (off)",
+    "ping": tr("a ping in the match's thread"),
+    "dm": tr("a direct message"),
+    "digest": tr("a daily digest DM"),
+    "off": tr("nothing (off)"),
 }
 
 
 def describe_prefs(prefs: NoticePrefs, server: ServerNotices) -> str:
     mode = prefs.mode or server.default_mode or "ping"
-    own = "" if prefs.mode is not None else " (this server's default)"
-    lines = [
-        f"Your turn is told by: **{MODE_WORDS[mode]}**{own}.",
-        f"Time zone: **{prefs.zone}** · quiet hours: **{describe_quiet(prefs.quiet)}**"
-        + (f" · digest at **{prefs.digest_hour:02d}:00**" if mode == "digest" else ""),
-        "Clock reminders follow this choice; the last warning before a loss on time always comes.",
-    ]
-    return "\n".join(lines)
+    told = (
+        tr("Your turn is told by: **{how}**.", how=MODE_WORDS[mode])
+        if prefs.mode is not None
+        else tr("Your turn is told by: **{how}** (this server's default).", how=MODE_WORDS[mode])
+    )
+    quiet = describe_quiet(prefs.quiet)
+    when = (
+        tr(
+            "Time zone: **{zone}** · quiet hours: **{quiet}** · digest at **{hour}:00**",
+            zone=prefs.zone,
+            quiet=quiet,
+            hour=f"{prefs.digest_hour:02d}",
+        )
+        if mode == "digest"
+        else tr("Time zone: **{zone}** · quiet hours: **{quiet}**", zone=prefs.zone, quiet=quiet)
+    )
+    reminders = tr("Clock reminders follow this choice; the last warning before a loss on time always comes.")
+    return joined("\n", [told, when, reminders])
 
 
 async def zone_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -113,9 +124,23 @@ class NoticesCog(BoneyardCog):
         paused = len(change.matches)
         await answer(
             interaction,
-            f"🏖 Your vacation runs until <t:{int(change.vacation.ends_at)}:f> ({change.days} days). "
-            f"{paused} match clock{'s' if paused != 1 else ''} paused; your opponents were told. "
-            "`/vacation end` comes back early (each started day counts).",
+            joined(
+                " ",
+                [
+                    tr_n(
+                        "🏖 Your vacation runs until <t:{until}:f> ({n} day).",
+                        "🏖 Your vacation runs until <t:{until}:f> ({n} days).",
+                        change.days,
+                        until=int(change.vacation.ends_at),
+                    ),
+                    tr_n(
+                        "{n} match clock paused; your opponents were told.",
+                        "{n} match clocks paused; your opponents were told.",
+                        paused,
+                    ),
+                    tr("`/vacation end` comes back early (each started day counts)."),
+                ],
+            ),
             ephemeral=True,
         )
 
@@ -130,8 +155,18 @@ class NoticesCog(BoneyardCog):
         resumed = len(change.matches)
         await answer(
             interaction,
-            f"Welcome back: {change.days} vacation day{'s' if change.days != 1 else ''} used, {status.left} left "
-            f"this year; {resumed} match clock{'s' if resumed != 1 else ''} running again.",
+            joined(
+                "; ",
+                [
+                    tr_n(
+                        "Welcome back: {n} vacation day used, {left} left this year",
+                        "Welcome back: {n} vacation days used, {left} left this year",
+                        change.days,
+                        left=status.left,
+                    ),
+                    tr_n("{n} match clock running again.", "{n} match clocks running again.", resumed),
+                ],
+            ),
             ephemeral=True,
         )
 
@@ -140,10 +175,17 @@ class NoticesCog(BoneyardCog):
         assert interaction.guild_id is not None
         await defer(interaction, ephemeral=True)
         status = await bot_of(interaction).holidays.status(interaction.guild_id, interaction.user.id)
-        text = f"Vacation days this year: **{status.left}** left of {status.allowance} ({status.used} used)."
+        days = tr(
+            "Vacation days this year: **{left}** left of {allowance} ({used} used).",
+            left=status.left,
+            allowance=status.allowance,
+            used=status.used,
+        )
         if status.vacation is not None:
-            text += f" You are on vacation until <t:{int(status.vacation.ends_at)}:f>."
-        await answer(interaction, text, ephemeral=True)
+            until = tr("You are on vacation until <t:{until}:f>.", until=int(status.vacation.ends_at))
+            await answer(interaction, joined(" ", [days, until]), ephemeral=True)
+        else:
+            await answer(interaction, days, ephemeral=True)
 
     @app_commands.command(name="nudge", description="Remind your opponent of their move (no clock; once a day).")
     @app_commands.guild_only()
@@ -154,7 +196,9 @@ class NoticesCog(BoneyardCog):
         nudged = await bot.holidays.nudge(row.id, interaction.user.id)
         how = await bot.notifier.nudged(nudged, interaction.user.display_name)
         await answer(
-            interaction, f"👋 Nudged. {how} Your next nudge here: <t:{int(nudged.next_at)}:R>.", ephemeral=True
+            interaction,
+            tr("👋 Nudged. {how} Your next nudge here: <t:{next_at}:R>.", how=how, next_at=int(nudged.next_at)),
+            ephemeral=True,
         )
 
 

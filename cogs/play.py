@@ -15,8 +15,10 @@ from bot.ai.levels import DEFAULT_LEVEL
 from bot.clocks import PRESETS
 from bot.games import GAMES
 from bot.games.samples import sample_move
+from bot.i18n import tr, translate
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, presenter_of
+from cogs.speech import reader_locale
 from cogs.ui import private
 from cogs.ui.buttons import DYNAMIC_ITEMS
 from cogs.ui.lobby_buttons import challenge_text, challenge_view, threads_possible
@@ -50,7 +52,7 @@ def parse_options(text: str | None) -> dict[str, str]:
         name, sep, value = word.partition("=")
         if not sep or not name or not value:
             raise app_commands.CheckFailure(
-                f"Write options as name=value pairs, like `setup=drop` (not `{word[:30]}`)."
+                tr("Write options as name=value pairs, like `setup=drop` (not `{word}`).", word=word[:30])
             )
         options[name.strip().lower()] = value.strip()
     return options
@@ -172,13 +174,16 @@ class PlayCog(BoneyardCog):
 
     @app_commands.command(name="games", description="The games Boneyard hosts, with their options.")
     async def games(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="Boneyard games", colour=discord.Colour.from_rgb(0, 114, 178))
+        locale = await reader_locale(interaction)
+        embed = discord.Embed(
+            title=translate(locale, tr("Boneyard games")), colour=discord.Colour.from_rgb(0, 114, 178)
+        )
         for rules in GAMES.values():
             info = rules.info
-            lines = [info.blurb]
+            lines = [translate(locale, info.blurb)]
             lines += [f"• `{opt.describe()}`" for opt in info.options]
             embed.add_field(name=f"{info.name} (`{info.key}`)", value="\n".join(lines)[:1024], inline=False)
-        embed.set_footer(text="Start one with /play · rules with /rules")
+        embed.set_footer(text=translate(locale, tr("Start one with /play · rules with /rules")))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="rules", description="How to play a game.")
@@ -187,7 +192,11 @@ class PlayCog(BoneyardCog):
         """The rules text with a labelled picture: a sample position, a move in notation, the result."""
         await defer(interaction, ephemeral=True)
         info = GAMES[game.value].info
-        embed = discord.Embed(title=f"How to play {info.name}", description=info.how_to_play[:4000])
+        locale = await reader_locale(interaction)
+        embed = discord.Embed(
+            title=translate(locale, tr("How to play {game}", game=info.name)),
+            description=translate(locale, info.how_to_play)[:4000],
+        )
         embed.colour = discord.Colour.from_rgb(230, 159, 0)
         sample = sample_move(game.value)
         png = await self.bot.pictures.run(

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
+from bot.i18n import tr, translate
 from bot.services.matches import MatchRow, StalePosition, Update, database_unavailable
 from cogs.acknowledge import answer
-from cogs.common import DATABASE_AWAY, USER_ERRORS
+from cogs.common import DATABASE_AWAY, USER_ERRORS, sentence_of
+from cogs.speech import say, user_locale
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -51,7 +53,12 @@ async def play_and_announce(
             looked_up=row,
         )
     except USER_ERRORS as error:
-        await answer(interaction, f"⚠️ {error}{await _current_board_hint(bot, row, error)}", ephemeral=True)
+        await answer(
+            interaction,
+            f"⚠️ {await say(interaction, sentence_of(error))}"
+            f"{await say(interaction, await _current_board_hint(bot, row, error))}",
+            ephemeral=True,
+        )
         return
     except Exception as error:
         if database_unavailable(error):
@@ -65,14 +72,22 @@ async def play_and_announce(
         except Exception:
             log.exception("could not check whether move %r in match %d was saved [ref %s]", text, row.id, reference)
             saved = None
-        outcome = {
-            True: "your move may have been saved: `/board` shows the position.",
-            False: "nothing changed.",
-            None: "I cannot tell whether your move was saved: `/board` shows the position.",
+        said = {
+            True: tr(
+                "⚠️ Something went wrong on my side (reference `{reference}`); your move may have been saved: "
+                "`/board` shows the position.",
+                reference=reference,
+            ),
+            False: tr(
+                "⚠️ Something went wrong on my side (reference `{reference}`); nothing changed.", reference=reference
+            ),
+            None: tr(
+                "⚠️ Something went wrong on my side (reference `{reference}`); I cannot tell whether your move was "
+                "saved: `/board` shows the position.",
+                reference=reference,
+            ),
         }[saved]
-        await answer(
-            interaction, f"⚠️ Something went wrong on my side (reference `{reference}`); {outcome}", ephemeral=True
-        )
+        await answer(interaction, said, ephemeral=True)
         return
     await announce_move(bot, update, mover_id=user_id, interaction=interaction)
 
@@ -94,7 +109,7 @@ async def announce_move(
     except Exception:
         reference = secrets.token_hex(3)
         log.exception("announcing match %d failed [ref %s]", update.match.id, reference)
-        reason = f"something went wrong on my side (reference `{reference}`)"
+        reason = tr("something went wrong on my side (reference `{reference}`)", reference=reference)
     if reason is None:
         bot.presenter.blocked_boards.posted(update.match.id)
         return True
@@ -114,10 +129,14 @@ async def board_not_posted(
     for user_id in row.seats or ():
         if not told.first_time(row.id, user_id):
             continue
+        locale = await user_locale(bot, user_id, row.guild_id)
+        said_reason = translate(locale, reason)
         if user_id == mover_id:
-            text = (
-                f"⚠️ Your move was saved, but I could not post the board in {where} ({reason}). "
-                "Ask a moderator to let me post there; `/board` shows the position meanwhile."
+            text = tr(
+                "⚠️ Your move was saved, but I could not post the board in {where} ({reason}). "
+                "Ask a moderator to let me post there; `/board` shows the position meanwhile.",
+                where=where,
+                reason=said_reason,
             )
             if interaction is not None:
                 try:
@@ -126,11 +145,15 @@ async def board_not_posted(
                 except discord.HTTPException:
                     log.info("could not tell %d ephemerally that the board is missing", user_id)
         else:
-            text = (
-                f"♟️ Your opponent moved in **{info.name}** (match #{row.id} in {where}), but I could not post "
-                f"the board there ({reason}). `/board` in that channel shows it; ask a moderator to let me post."
+            text = tr(
+                "♟️ Your opponent moved in **{game}** (match #{match} in {where}), but I could not post "
+                "the board there ({reason}). `/board` in that channel shows it; ask a moderator to let me post.",
+                game=info.name,
+                match=row.id,
+                where=where,
+                reason=said_reason,
             )
-        await _dm(bot, user_id, text)
+        await _dm(bot, user_id, translate(locale, text))
 
 
 async def _dm(bot: Boneyard, user_id: int, text: str) -> None:
@@ -146,7 +169,7 @@ async def _current_board_hint(bot: Boneyard, row: MatchRow, error: BaseException
     if not isinstance(error, StalePosition):
         return ""
     link = await newest_board_link(bot, row.channel_id)
-    return f" The current board: {link}" if link else " `/board` shows the current one."
+    return tr(" The current board: {link}", link=link) if link else tr(" `/board` shows the current one.")
 
 
 async def newest_board_link(bot: Boneyard, channel_id: int) -> str | None:

@@ -14,10 +14,12 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
+from bot.i18n import tr, translate
 from bot.services.ratings import PlayerRecord
 from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog
 from cogs.play import GAME_CHOICES
+from cogs.speech import reader_locale
 from renderers.bidi import isolate
 from renderers.rating_chart import chart_png
 
@@ -33,7 +35,13 @@ MEDALS = ("🥇", "🥈", "🥉")
 def record_text(record: PlayerRecord) -> str:
     """`1520 · 7 W 2 D 3 L` (with a `?` while the rating is provisional)."""
     mark = "?" if record.rating.provisional else ""
-    return f"**{record.rating.value:.0f}{mark}** · {record.wins} W {record.draws} D {record.losses} L"
+    return tr(
+        "**{rating}** · {wins} W {draws} D {losses} L",
+        rating=f"{record.rating.value:.0f}{mark}",
+        wins=record.wins,
+        draws=record.draws,
+        losses=record.losses,
+    )
 
 
 class RatingsCog(BoneyardCog):
@@ -46,15 +54,19 @@ class RatingsCog(BoneyardCog):
         info = GAMES[game.value].info
         if not records:
             await answer(
-                interaction, f"Nobody has finished a rated {info.name} match here yet. `/play` one!", ephemeral=True
+                interaction,
+                tr("Nobody has finished a rated {name} match here yet. `/play` one!", name=info.name),
+                ephemeral=True,
             )
             return
+        locale = await reader_locale(interaction, public=True)
         lines = [
-            f"{MEDALS[i] if i < len(MEDALS) else f'`{i + 1:>2}.`'} <@{r.user_id}> — {record_text(r)}"
+            f"{MEDALS[i] if i < len(MEDALS) else f'`{i + 1:>2}.`'} <@{r.user_id}> — {translate(locale, record_text(r))}"
             for i, r in enumerate(records)
         ]
-        embed = discord.Embed(title=f"{info.name} leaderboard", description="\n".join(lines))
-        embed.set_footer(text="Elo ratings; ? = provisional (fewer than 30 rated games)")
+        title = translate(locale, tr("{game} leaderboard", game=info.name))
+        embed = discord.Embed(title=title, description="\n".join(lines))
+        embed.set_footer(text=translate(locale, tr("Elo ratings; ? = provisional (fewer than 30 rated games)")))
         await answer(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=False)
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default).")
@@ -63,9 +75,12 @@ class RatingsCog(BoneyardCog):
         await defer(interaction)
         records = await self.bot.ratings.records_of(who.id)
         if not records:
-            await answer(interaction, f"{who.display_name} has no rated games yet.", ephemeral=True)
+            await answer(
+                interaction, tr("{display_name} has no rated games yet.", display_name=who.display_name), ephemeral=True
+            )
             return
-        embed = discord.Embed(title=f"{who.display_name} — ratings")
+        locale = await reader_locale(interaction, public=True)
+        embed = discord.Embed(title=translate(locale, tr("{name} — ratings", name=who.display_name)))
         series: dict[str, list[float]] = {}
         dates: dict[str, list[dt.date]] = {}
         for record in records:
@@ -73,11 +88,15 @@ class RatingsCog(BoneyardCog):
             points = await self.bot.ratings.trend(who.id, record.game, matches=TREND_MATCHES)
             series[name] = [rating for _, rating in points]
             dates[name] = [dt.datetime.fromtimestamp(when, dt.UTC).date() for when, _ in points]
-            embed.add_field(name=name, value=record_text(record) + trend_text(series[name]), inline=False)
+            trend = trend_text(series[name])
+            said = translate(locale, record_text(record)) + (f"\n{translate(locale, trend[1:])}" if trend else "")
+            embed.add_field(name=name, value=said, inline=False)
         extra: dict[str, Any] = {}
         if any(len(line) > 1 for line in series.values()):
-            title = f"{isolate(who.display_name)}: rating after each rated match"  # any script, left to right
-            png = await self.bot.pictures.run(partial(chart_png, series, title=title, dates=dates))
+            title = translate(  # the name isolated: any script, left to right
+                locale, tr("{name}: rating after each rated match", name=isolate(who.display_name))
+            )
+            png = await self.bot.pictures.run(partial(chart_png, series, title=title, dates=dates, locale=locale))
             extra["file"] = discord.File(io.BytesIO(png), filename="ratings.png")
             embed.set_image(url="attachment://ratings.png")
         await answer(
@@ -91,7 +110,7 @@ def trend_text(values: list[float]) -> str:
         return ""
     low, high = min(values), max(values)
     bars = "".join(SPARKS[round((v - low) / (high - low) * (len(SPARKS) - 1)) if high > low else 0] for v in values)
-    return f"\nTrend: {values[0]:.0f} → {values[-1]:.0f} {bars}"
+    return "\n" + tr("Trend: {first} → {last} {bars}", first=f"{values[0]:.0f}", last=f"{values[-1]:.0f}", bars=bars)
 
 
 async def setup(bot: Boneyard) -> None:

@@ -32,6 +32,7 @@ from discord import app_commands
 
 from bot.ai.analysis import Analysis
 from bot.games import GAMES
+from bot.i18n import DEFAULT, Locale, joined, tr, tr_n, translate
 from bot.records.annotations import annotated
 from bot.records.format import format_record
 from bot.services.analysis import NotFinished
@@ -41,6 +42,7 @@ from cogs.acknowledge import answer, defer
 from cogs.common import BoneyardCog, bot_of, channel_match, presenter_of, report_error
 from cogs.out.presenter import channel_link
 from cogs.play import GAME_CHOICES
+from cogs.speech import localize_view, reader_locale, say
 from cogs.ui.moves_list import LAST_PAGE, MovesButton, moves_page
 from cogs.ui.verify_button import VerifyButton
 from renderers.analysis import analysis_png
@@ -68,54 +70,84 @@ async def find_match(interaction: discord.Interaction, match: int | None) -> Mat
     if found is None:
         latest = await bot.service.history(interaction.user.id, limit=1)
         if not latest:
-            raise NoMatchHere("There is no match here and you have no finished match; give a match number.")
+            raise NoMatchHere(tr("There is no match here and you have no finished match; give a match number."))
         found = latest[0][0]
     row = found
     check_readable(interaction, row)
     if row.seats is None:
-        raise ServiceError(f"Match #{row.id} has not started yet.")
+        raise ServiceError(tr("Match #{id} has not started yet.", id=row.id))
     return row
 
 
 def analysis_text(analysis: Analysis, row: MatchRow, names: tuple[str, str]) -> str:
     """Each player's accuracy and costliest moves with the move the computer preferred."""
     info = GAMES[row.game].info
-    lines = [f"🔍 **The computer's analysis of match #{row.id}** ({info.name})"]
+    labels = {"blunder": tr("blunder"), "mistake": tr("mistake"), "inaccuracy": tr("inaccuracy")}
+    lines: list[str] = [tr("🔍 **The computer's analysis of match #{match}** ({game})", match=row.id, game=info.name)]
     for seat in (0, 1):
         accuracy = analysis.accuracy(seat)
-        said = f"accuracy **{accuracy:.0f} %**" if accuracy is not None else "no choice to judge"
-        lines.append(f"**{names[seat]}** ({info.seat_names[seat]}): {said}")
+        who = {"name": names[seat], "seat": info.seat_names[seat]}
+        if accuracy is not None:
+            lines.append(tr("**{name}** ({seat}): accuracy **{accuracy} %**", accuracy=f"{accuracy:.0f}", **who))
+        else:
+            lines.append(tr("**{name}** ({seat}): no choice to judge", **who))
         costly = analysis.costliest(seat)
         for j in costly:
             lines.append(
-                f"  · move {j.ply} `{j.move}` ({j.label}): winning chance {j.before:.0%} → {j.after:.0%};"
-                f" better `{j.best}`"
+                tr(
+                    "  · move {ply} `{move}` ({label}): winning chance {before} → {after}; better `{best}`",
+                    ply=j.ply,
+                    move=j.move,
+                    label=labels.get(j.label or "", j.label or ""),
+                    before=f"{j.before:.0%}",
+                    after=f"{j.after:.0%}",
+                    best=j.best,
+                )
             )
         if accuracy is not None and not costly:
-            lines.append("  · no costly move")
-    lines.append(f"_Estimates of the computer's search ({analysis.budget}), from each player's own information._")
-    return "\n".join(lines)
+            lines.append(tr("  · no costly move"))
+    lines.append(
+        tr(
+            "_Estimates of the computer's search ({budget}), from each player's own information._",
+            budget=analysis.budget,
+        )
+    )
+    return joined("\n", lines)
 
 
-async def _analysis_picture(bot: Boneyard, analysis: Analysis, row: MatchRow, names: tuple[str, str]) -> discord.File:
+async def _analysis_picture(
+    bot: Boneyard, analysis: Analysis, row: MatchRow, names: tuple[str, str], locale: Locale = DEFAULT
+) -> discord.File:
     """The winning-chance picture, drawn in a worker process."""
     info = GAMES[row.game].info
-    title = f"Match #{row.id} · {info.name}: the computer's analysis"
-    png = await bot.pictures.run(analysis_png, analysis, names, info.seat_names, title)
+    title = tr("Match #{match} · {game}: the computer's analysis", match=row.id, game=info.name)
+    png = await bot.pictures.run(analysis_png, analysis, names, info.seat_names, title, locale)
     return discord.File(io.BytesIO(png), filename=f"boneyard-analysis-{row.id}.png")
 
 
 def _outcome_word(row: MatchRow, member_id: int) -> str:
     winners = (row.outcome or {}).get("winners") or []
     if not winners:
-        return "🤝 draw"
-    return "🏆 won" if row.seats is not None and row.seats[winners[0]] == member_id else "💀 lost"
+        return tr("🤝 draw")
+    return tr("🏆 won") if row.seats is not None and row.seats[winners[0]] == member_id else tr("💀 lost")
 
 
 async def history_page(
-    bot: Boneyard, member_id: int, member_name: str, game: str, page: int, *, guild_id: int | None
+    bot: Boneyard,
+    member_id: int,
+    member_name: str,
+    game: str,
+    page: int,
+    *,
+    guild_id: int | None,
+    locale: Locale = DEFAULT,
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """One page of `member_id`'s finished matches played in `guild_id`'s server (None: all)."""
+    """One page of `member_id`'s finished matches played in `guild_id`'s server (None: all),
+    in `locale` (the asker's)."""
+
+    def say(text: str) -> str:
+        return translate(locale, text)
+
     rows = await bot.service.history(
         member_id,
         game=None if game == ALL_GAMES else game,
@@ -123,25 +155,34 @@ async def history_page(
         offset=page * PAGE_SIZE,
         limit=PAGE_SIZE + 1,
     )
-    title = f"{member_name} — finished matches" + ("" if game == ALL_GAMES else f" of {GAMES[game].info.name}")
-    embed = discord.Embed(title=title)
+    if game == ALL_GAMES:
+        title = tr("{name} — finished matches", name=member_name)
+    else:
+        title = tr("{name} — finished matches of {game}", name=member_name, game=GAMES[game].info.name)
+    embed = discord.Embed(title=say(title))
     if not rows:
-        embed.description = "No finished matches yet." if page == 0 else "No more matches."
+        embed.description = say(tr("No finished matches yet.") if page == 0 else tr("No more matches."))
     lines = []
     for row, changes in rows[:PAGE_SIZE]:
         assert row.seats is not None
         opponent = row.seats[1] if row.seats[0] == member_id else row.seats[0]
         change = next((after - before for user, before, after in changes if user == member_id), None)
-        rating = f" · rating {change:+.0f}" if change is not None else " · unrated"
-        reason = (row.outcome or {}).get("reason", "")
-        lines.append(
-            f"**#{row.id} {GAMES[row.game].info.name}** vs {await bot.presenter.name(opponent)} · "
-            f"{_outcome_word(row, member_id)}{rating} · <t:{int(row.updated_at)}:d> · [channel]({channel_link(row)})\n"
-            f"  _{reason}_"
+        rating = say(tr(" · rating {change}", change=f"{change:+.0f}") if change is not None else tr(" · unrated"))
+        reason = say((row.outcome or {}).get("reason", ""))
+        line = tr(
+            "**#{match} {game}** vs {opponent} · {result}{rating} · <t:{at}:d> · [channel]({link})",
+            match=row.id,
+            game=GAMES[row.game].info.name,
+            opponent=await bot.presenter.name(opponent),
+            result=_outcome_word(row, member_id),
+            rating=rating,
+            at=int(row.updated_at),
+            link=channel_link(row),
         )
+        lines.append(f"{say(line)}\n  _{reason}_")
     if lines:
         embed.description = "\n".join(lines)
-    embed.set_footer(text=f"Page {page + 1} · /export or /replay a match by its number")
+    embed.set_footer(text=say(tr("Page {page} · /export or /replay a match by its number", page=page + 1)))
     previous, following = page > 0, len(rows) > PAGE_SIZE
     if not previous and not following:
         return embed, None
@@ -159,7 +200,7 @@ class HistoryPageButton(
     clicked in (cogs/access.py).
     `way` (`n` newer, `o` older) keeps the two buttons' custom ids apart."""
 
-    LABELS: ClassVar[dict[str, str]] = {"n": "◀ Newer", "o": "Older ▶"}
+    LABELS: ClassVar[dict[str, str]] = {"n": tr("◀ Newer"), "o": tr("Older ▶")}
 
     def __init__(self, member_id: int, game: str, page: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(
@@ -183,10 +224,14 @@ class HistoryPageButton(
         try:
             await defer(interaction)
             if self.game != ALL_GAMES and self.game not in GAMES:
-                raise ServiceError("That list is out of date; run `/history` again.")
+                raise ServiceError(tr("That list is out of date; run `/history` again."))
             scope = history_scope(interaction, self.member_id)
             name = await bot.presenter.name(self.member_id)
-            embed, view = await history_page(bot, self.member_id, name, self.game, self.page, guild_id=scope)
+            locale = await reader_locale(interaction)
+            embed, view = await history_page(
+                bot, self.member_id, name, self.game, self.page, guild_id=scope, locale=locale
+            )
+            localize_view(view, locale)
         except Exception as error:
             await report_error(interaction, error)
             return
@@ -210,15 +255,29 @@ class RecordsCog(BoneyardCog):
         if analysis is not None:
             record = annotated(record, analysis)
         if record.ended:
-            note = "Everything is in it, the seed too: `python -m bot.verify` checks every move and roll."
-            if analysis is not None:
-                note += " The computer's analysis is in it as comments (`;` lines), which the check ignores."
+            note = (
+                tr(
+                    "Everything is in it, the seed too: `python -m bot.verify` checks every move and roll. The "
+                    "computer's analysis is in it as comments (`;` lines), which the check ignores."
+                )
+                if analysis is not None
+                else tr("Everything is in it, the seed too: `python -m bot.verify` checks every move and roll.")
+            )
         else:
-            note = f"The match is running: {record.withheld} secret moves and the seed are withheld until the end."
+            note = tr(
+                "The match is running: {withheld} secret moves and the seed are withheld until the end.",
+                withheld=record.withheld,
+            )
         file = discord.File(io.BytesIO(format_record(record).encode()), filename=f"boneyard-match-{row.id}.txt")
         await answer(
             interaction,
-            f"📜 Record of match #{row.id} ({info.name}, {len(record.moves)} moves). {note}",
+            tr(
+                "📜 Record of match #{id} ({name}, {count} moves). {note}",  # TRANSLATORS: {note} is a sentence
+                id=row.id,
+                name=info.name,
+                count=len(record.moves),
+                note=note,
+            ),
             file=file,
             ephemeral=True,
         )
@@ -230,7 +289,9 @@ class RecordsCog(BoneyardCog):
     async def moves(self, interaction: discord.Interaction, match: int | None = None, page: int | None = None) -> None:
         await defer(interaction, ephemeral=True)
         row = await find_match(interaction, match)
-        embed, view = await moves_page(self.bot, row, page - 1 if page is not None else LAST_PAGE)
+        embed, view = await moves_page(
+            self.bot, row, page - 1 if page is not None else LAST_PAGE, await reader_locale(interaction)
+        )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         await answer(interaction, embed=embed, ephemeral=True, **extra)
 
@@ -244,18 +305,31 @@ class RecordsCog(BoneyardCog):
         row = await find_match(interaction, match)
         analysis = await self.bot.analyses.stored(row.id) if row.status == MatchStatus.FINISHED else None
         job = job_for(row, await self.bot.service.log(row.id), await _names(self.bot, row), analysis)
-        gif = await self.bot.pictures.run(render_replay, job)
+        gif = await self.bot.pictures.run(render_replay, job, await reader_locale(interaction))
         if len(gif) > ATTACHMENT_LIMIT:
-            raise ServiceError("That replay came out too large to attach; please tell the bot's admin.")
+            raise ServiceError(tr("That replay came out too large to attach; please tell the bot's admin."))
         info = GAMES[row.game].info
         if not job.ended:
-            when = "so far, public information only"
+            said = tr(
+                "🎞️ Replay of match #{match} ({game}): so far, public information only.", match=row.id, game=info.name
+            )
+        elif info.has_private_info:
+            said = tr(
+                "🎞️ Replay of match #{match} ({game}): the whole match, hidden information revealed at the end.",
+                match=row.id,
+                game=info.name,
+            )
         else:
-            when = "the whole match" + (", hidden information revealed at the end" if info.has_private_info else "")
-            if job.marks:
-                when += f", with the {len(job.marks)} costly moves the computer's analysis found marked ⚠"
+            said = tr("🎞️ Replay of match #{match} ({game}): the whole match.", match=row.id, game=info.name)
+        if job.ended and job.marks:
+            marked = tr_n(
+                "The {n} costly move the computer's analysis found is marked ⚠.",
+                "The {n} costly moves the computer's analysis found are marked ⚠.",
+                len(job.marks),
+            )
+            said = joined(" ", [said, marked])
         await interaction.followup.send(
-            f"🎞️ Replay of match #{row.id} ({info.name}): {when}.",
+            await say(interaction, said),
             file=discord.File(io.BytesIO(gif), filename=f"boneyard-replay-{row.id}.gif"),
             ephemeral=True,
         )
@@ -269,29 +343,41 @@ class RecordsCog(BoneyardCog):
         if row.status != MatchStatus.FINISHED:
             raise NotFinished()
         names = await _names(self.bot, row)
+        locale = await reader_locale(interaction)
         analyses = self.bot.analyses
         analysis = await analyses.stored(row.id)
         if analysis is None:
             ahead = analyses.queued_ahead(row.id)
-            waiting = f", after {ahead} other request{'s' if ahead != 1 else ''}" if ahead else ""
+            keep = tr("The result is kept: if this message stops changing, run `/analyse` again later.")
+            started = (
+                tr_n(
+                    "🔍 The computer is analysing match #{match}, after {n} other request.",
+                    "🔍 The computer is analysing match #{match}, after {n} other requests.",
+                    ahead,
+                    match=row.id,
+                )
+                if ahead
+                else tr("🔍 The computer is analysing match #{match}.", match=row.id)
+            )
             status = await interaction.followup.send(
-                f"🔍 The computer is analysing match #{row.id}{waiting}. The result is kept: if this message "
-                "stops changing, run `/analyse` again later.",
-                ephemeral=True,
-                wait=True,
+                translate(locale, joined(" ", [started, keep])), ephemeral=True, wait=True
             )
 
             async def progress(done: int, total: int) -> None:
-                await status.edit(content=f"🔍 Analysing match #{row.id}: {done * 100 // max(total, 1)} % done.")
+                said = tr(
+                    "🔍 Analysing match #{match}: {percent} % done.", match=row.id, percent=done * 100 // max(total, 1)
+                )
+                await status.edit(content=translate(locale, said))
 
             analysis = await analyses.analyse(row.id, progress)
             await status.edit(
-                content=analysis_text(analysis, row, names),
-                attachments=[await _analysis_picture(self.bot, analysis, row, names)],
+                content=translate(locale, analysis_text(analysis, row, names)),
+                attachments=[await _analysis_picture(self.bot, analysis, row, names, locale)],
             )
             return
-        text = analysis_text(analysis, row, names)
-        await answer(interaction, text, file=await _analysis_picture(self.bot, analysis, row, names), ephemeral=True)
+        text = translate(locale, analysis_text(analysis, row, names))
+        picture = await _analysis_picture(self.bot, analysis, row, names, locale)
+        await answer(interaction, text, file=picture, ephemeral=True)
 
     @app_commands.command(name="history", description="A player's finished matches, newest first.")
     @app_commands.describe(member="Whose matches (default: yours)", game="Only this game")
@@ -307,7 +393,13 @@ class RecordsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         scope = history_scope(interaction, who.id)
         embed, view = await history_page(
-            self.bot, who.id, who.display_name, game.value if game else ALL_GAMES, 0, guild_id=scope
+            self.bot,
+            who.id,
+            who.display_name,
+            game.value if game else ALL_GAMES,
+            0,
+            guild_id=scope,
+            locale=await reader_locale(interaction),
         )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         await answer(interaction, embed=embed, ephemeral=True, **extra)

@@ -21,11 +21,13 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
+from bot.i18n import tr, translate
 from bot.infra import crashpoints
 from bot.services.matches import ServiceError
 from bot.services.tournaments import Progress
 from bot.tournaments import GameToStart
 from cogs.out.tournament_posts import MENTIONS, round_label
+from cogs.speech import guild_locale
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -83,8 +85,14 @@ class TournamentRunner:
             log.warning("tournament %d: channel %d is gone or not a text channel", row.id, row.channel_id)
             return
         a, b = (progress.name(p) for p in game.seats)
-        number = f" · game {game.game_number}" if row.best_of > 1 else ""
-        title = f"{round_label(row, game.pairing_id)}: {a} vs {b}{number}"[:100]
+        locale = await guild_locale(self.bot, row.guild_id)
+        label = round_label(row, game.pairing_id)
+        title = translate(
+            locale,
+            tr("{label}: {a} vs {b} · game {n}", label=label, a=a, b=b, n=game.game_number)
+            if row.best_of > 1
+            else tr("{label}: {a} vs {b}", label=label, a=a, b=b),
+        )[:100]
         try:
             thread = await channel.create_thread(
                 name=title,
@@ -96,13 +104,20 @@ class TournamentRunner:
             log.warning("tournament %d: cannot create a thread: %s", row.id, exc)
             await self._post(
                 row.channel_id,
-                "⚠️ I could not open a thread for the next game. I need the **Create Public Threads** and "
-                "**Send Messages in Threads** permissions here; a host can then run `/tournament resume`.",
+                translate(
+                    locale,
+                    tr(
+                        "⚠️ I could not open a thread for the next game. I need the **Create Public Threads** and "
+                        "**Send Messages in Threads** permissions here; a host can then run `/tournament resume`."
+                    ),
+                ),
             )
             return
         crashpoints.reached("tournament.thread_created")
         players = " vs ".join(f"<@{p}>" for p in game.seats)
-        intro = f"**{row.name}** — {title}\n{players}, your match is here. Good luck!"
+        intro = f"**{row.name}** — {title}\n" + translate(
+            locale, tr("{players}, your match is here. Good luck!", players=players)
+        )
         try:
             opened = await self.bot.tournaments.open_game(row.id, game, channel_id=thread.id, intro=intro, title=title)
         except ServiceError as exc:  # opened meanwhile (a race the link table refused)

@@ -16,14 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
+from bot.i18n import DEFAULT, Locale, tr, tr_n, translate
 from bot.services.matches import MatchRow, MatchStatus, ServiceError
 from bot.services.tournaments import Entry, TournamentRow, item_names, loaded
 from bot.tournaments import Format, Tournament
 from cogs.acknowledge import answer, defer
 from cogs.authority import is_host
-from cogs.common import BoneyardCog
+from cogs.common import BoneyardCog, sentence_of
 from cogs.out.tournament_posts import picture_file
 from cogs.play import GAME_CHOICES, parse_options
+from cogs.speech import guild_locale, reader_locale, say
 from cogs.tournament_runner import TournamentRunner
 
 if TYPE_CHECKING:
@@ -107,7 +109,7 @@ class TournamentsCog(BoneyardCog):
         rated: bool = True,
     ) -> None:
         if isinstance(interaction.channel, discord.Thread):
-            raise ServiceError("Create tournaments in a text channel: their games get threads of it.")
+            raise ServiceError(tr("Create tournaments in a text channel: their games get threads of it."))
         await defer(interaction)
         row = await self.bot.tournaments.create(
             guild_id=interaction.guild_id,
@@ -124,8 +126,11 @@ class TournamentsCog(BoneyardCog):
             checkin_minutes=checkin,
             rated=rated,
         )
-        embed = self._info_embed(row, [])
-        embed.description = f"Hosted by {interaction.user.mention}. Join with `/tournament join`!"
+        locale = await reader_locale(interaction, public=True)
+        embed = self._info_embed(row, [], locale)
+        embed.description = translate(
+            locale, tr("Hosted by {host}. Join with `/tournament join`!", host=interaction.user.mention)
+        )
         await answer(interaction, embed=embed, ephemeral=False)
 
     @tournament.command(name="join", description="Sign up for this channel's tournament.")
@@ -135,7 +140,13 @@ class TournamentsCog(BoneyardCog):
         count = await self.bot.tournaments.join(row.id, interaction.user.id, interaction.user.display_name)
         await answer(
             interaction,
-            f"✅ {interaction.user.mention} joined **{row.name}** ({count} player{'s' if count != 1 else ''}).",
+            tr_n(
+                "✅ {mention} joined **{name}** ({n} player).",
+                "✅ {mention} joined **{name}** ({n} players).",
+                count,
+                mention=interaction.user.mention,
+                name=row.name,
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=False,
         )
@@ -147,7 +158,7 @@ class TournamentsCog(BoneyardCog):
         await self.bot.tournaments.leave(row.id, interaction.user.id)
         await answer(
             interaction,
-            f"👋 {interaction.user.mention} left **{row.name}**.",
+            tr("👋 {mention} left **{name}**.", mention=interaction.user.mention, name=row.name),
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=False,
         )
@@ -157,7 +168,7 @@ class TournamentsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         await self.bot.tournaments.check_in(row.id, interaction.user.id)
-        await answer(interaction, f"☑️ You are checked in for **{row.name}**.", ephemeral=True)
+        await answer(interaction, tr("☑️ You are checked in for **{name}**.", name=row.name), ephemeral=True)
 
     # --- items -------------------------------------------------------------------------
 
@@ -173,10 +184,17 @@ class TournamentsCog(BoneyardCog):
         await defer(interaction)
         row = await self._here(interaction)
         await self.bot.tournaments.give_item(row.id, player.id, item, host=is_host(interaction, row))
-        source = f" (a gift from {giver.mention})" if giver is not None else ""
+        lower = item.strip().lower()
         await answer(
             interaction,
-            f"🎁 {player.mention} receives the item **{item.strip().lower()}**{source}.",
+            tr(
+                "🎁 {mention} receives the item **{lower}** (a gift from {giver}).",
+                mention=player.mention,
+                lower=lower,
+                giver=giver.mention,
+            )
+            if giver is not None
+            else tr("🎁 {mention} receives the item **{lower}**.", mention=player.mention, lower=lower),
             allowed_mentions=MENTIONS,
             ephemeral=False,
         )
@@ -188,7 +206,7 @@ class TournamentsCog(BoneyardCog):
         await self.bot.tournaments.take_item(row.id, player.id, item, host=is_host(interaction, row))
         await answer(
             interaction,
-            f"{player.mention} no longer holds **{item.strip().lower()}**.",
+            tr("{mention} no longer holds **{lower}**.", mention=player.mention, lower=item.strip().lower()),
             allowed_mentions=discord.AllowedMentions.none(),
             ephemeral=False,
         )
@@ -218,10 +236,19 @@ class TournamentsCog(BoneyardCog):
         if started.status == "checkin":
             entrants = " ".join(f"<@{e.user_id}>" for e in await self.bot.tournaments.entries(row.id))
             until = int(started.checkin_until or 0)
+            said = await say(
+                interaction,
+                tr(
+                    "📋 Check-in for **{name}** is open until <t:{until}:t> (<t:{until}:R>). "
+                    "Use `/tournament checkin` to play.",
+                    name=row.name,
+                    until=until,
+                ),
+                public=True,
+            )
             await answer(
                 interaction,
-                f"📋 Check-in for **{row.name}** is open until <t:{until}:t> (<t:{until}:R>). "
-                f"Use `/tournament checkin` to play. {entrants}"[:2000],
+                f"{said} {entrants}"[:2000],
                 allowed_mentions=MENTIONS,
                 ephemeral=False,
             )
@@ -232,9 +259,17 @@ class TournamentsCog(BoneyardCog):
         tournament = loaded(row)
         assert tournament is not None
         byes = [tournament.player(p.winner).name for p in tournament.pairings if p.method == "bye" and p.winner]
-        text = f"🏁 **{row.name}** begins with {len(tournament.players)} players! Each game gets its own thread below."
+        locale = await guild_locale(self.bot, row.guild_id)
+        text = translate(
+            locale,
+            tr(
+                "🏁 **{name}** begins with {count} players! Each game gets its own thread below.",
+                name=row.name,
+                count=len(tournament.players),
+            ),
+        )
         if byes:
-            text += f"\nFirst-round bye: {', '.join(byes)}."
+            text += "\n" + translate(locale, tr("First-round bye: {names}.", names=", ".join(byes)))
         file = await picture_file(self.bot, row, standings=False)
         assert file is not None  # a started event has its picture
         if interaction is not None:
@@ -250,9 +285,10 @@ class TournamentsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         if not is_host(interaction, row):
-            raise ServiceError("Only the tournament's host (or a server manager) can do that.")
+            raise ServiceError(tr("Only the tournament's host (or a server manager) can do that."))
         progress = await self.runner.advance(row.id)
-        await interaction.followup.send(f"Checked: {len(progress.to_open)} game(s) opened.", ephemeral=True)
+        opened = tr_n("Checked: {n} game opened.", "Checked: {n} games opened.", len(progress.to_open))
+        await interaction.followup.send(await say(interaction, opened), ephemeral=True)
 
     @tournament.command(name="report", description="Set or correct a series result (host).")
     @app_commands.describe(player="The player whose latest series this is", result="What happened")
@@ -269,10 +305,14 @@ class TournamentsCog(BoneyardCog):
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
             if update is not None:
-                await self.bot.presenter.announce(update, intro="The host decided this series; this game is void.")
-        verb = "wins" if winner is not None else "draws"
+                await self.bot.presenter.announce(update, intro=tr("The host decided this series; this game is void."))
+        reported = (
+            tr("📝 Reported: {player} wins pairing {pairing}.", player=player.mention, pairing=pairing)
+            if winner is not None
+            else tr("📝 Reported: {player} draws pairing {pairing}.", player=player.mention, pairing=pairing)
+        )
         await interaction.followup.send(
-            f"📝 Reported: {player.mention} {verb} pairing {pairing}.", allowed_mentions=discord.AllowedMentions.none()
+            await say(interaction, reported, public=True), allowed_mentions=discord.AllowedMentions.none()
         )
         await self.runner.advance(row.id)
 
@@ -286,9 +326,10 @@ class TournamentsCog(BoneyardCog):
         )
         for match_id in to_end:
             update = await self.bot.service.resign(match_id, target.id)
-            await self.bot.presenter.announce(update, intro=f"{target.display_name} left the tournament.")
+            await self.bot.presenter.announce(update, intro=tr("{name} left the tournament.", name=target.display_name))
         await interaction.followup.send(
-            f"🚪 {target.mention} has left **{row.name}**.", allowed_mentions=discord.AllowedMentions.none()
+            await say(interaction, tr("🚪 {who} has left **{name}**.", who=target.mention, name=row.name), public=True),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         if row.status == "running":
             await self.runner.advance(row.id)
@@ -301,8 +342,9 @@ class TournamentsCog(BoneyardCog):
         for match_id in to_abort:
             update = await self.bot.service.abort(match_id, interaction.user.id, moderator=True)
             if update is not None:
-                await self.bot.presenter.announce(update, intro="The tournament was cancelled.")
-        await interaction.followup.send(f"🛑 **{row.name}** was cancelled by {interaction.user.mention}.")
+                await self.bot.presenter.announce(update, intro=tr("The tournament was cancelled."))
+        cancelled = tr("🛑 **{name}** was cancelled by {who}.", name=row.name, who=interaction.user.mention)
+        await interaction.followup.send(await say(interaction, cancelled, public=True))
 
     # --- looking -----------------------------------------------------------------------
 
@@ -319,8 +361,13 @@ class TournamentsCog(BoneyardCog):
         await defer(interaction)
         row = await self._here(interaction)
         if row.state is None:
-            names = ", ".join(e.name for e in await self.bot.tournaments.entries(row.id)) or "nobody yet"
-            await answer(interaction, f"**{row.name}** has not started. Signed up: {names}."[:2000], ephemeral=True)
+            names = ", ".join(e.name for e in await self.bot.tournaments.entries(row.id))
+            said = (
+                tr("**{name}** has not started. Signed up: {names}.", name=row.name, names=names)
+                if names
+                else tr("**{name}** has not started. Signed up: nobody yet.", name=row.name)
+            )
+            await answer(interaction, await say(interaction, said), ephemeral=True)
             return
         file = await picture_file(self.bot, row, standings=standings, whole=whole)
         assert file is not None
@@ -331,33 +378,41 @@ class TournamentsCog(BoneyardCog):
         await defer(interaction, ephemeral=True)
         row = await self._here(interaction)
         entries = await self.bot.tournaments.entries(row.id)
-        await answer(interaction, embed=self._info_embed(row, entries), ephemeral=True)
+        embed = self._info_embed(row, entries, await reader_locale(interaction))
+        await answer(interaction, embed=embed, ephemeral=True)
 
-    def _info_embed(self, row: TournamentRow, entries: list[Entry]) -> discord.Embed:
+    def _info_embed(self, row: TournamentRow, entries: list[Entry], locale: Locale = DEFAULT) -> discord.Embed:
+        """The event's settings and players, in `locale`."""
+
+        def say(text: str) -> str:
+            return translate(locale, text)
+
         info = GAMES[row.game].info
         embed = discord.Embed(title=f"🏆 {row.name}", colour=discord.Colour.from_rgb(230, 159, 0))
-        embed.add_field(name="Game", value=info.name)
-        embed.add_field(name="Format", value=row.format.replace("_", " "))
-        embed.add_field(name="Series", value=f"best of {row.best_of}")
-        embed.add_field(name="Clock", value=row.clock or "none")
-        embed.add_field(name="Status", value=row.status)
-        embed.add_field(name="Host", value=f"<@{row.host_id}>")
+        embed.add_field(name=say(tr("Game")), value=info.name)
+        embed.add_field(name=say(tr("Format")), value=row.format.replace("_", " "))
+        embed.add_field(name=say(tr("Series")), value=say(tr("best of {n}", n=row.best_of)))
+        embed.add_field(name=say(tr("Clock")), value=row.clock or say(tr("none")))
+        embed.add_field(name=say(tr("Status")), value=row.status)
+        embed.add_field(name=say(tr("Host")), value=f"<@{row.host_id}>")
         if row.options:
-            embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items()))
+            embed.add_field(name=say(tr("Options")), value=" ".join(f"`{k}={v}`" for k, v in row.options.items()))
         tournament = loaded(row)
         if tournament is not None:
-            players = [_player_line(p.name, p.items, p.dropped) for p in tournament.players]
+            players = [say(_player_line(p.name, p.items, p.dropped)) for p in tournament.players]
         else:
-            players = [_player_line(e.name, list(e.items), False) for e in entries]
+            players = [say(_player_line(e.name, list(e.items), False)) for e in entries]
         if players:
-            embed.add_field(name=f"Players ({len(players)})", value="\n".join(players)[:1024], inline=False)
+            embed.add_field(
+                name=say(tr("Players ({n})", n=len(players))), value="\n".join(players)[:1024], inline=False
+            )
         return embed
 
     @staticmethod
     def _started(row: TournamentRow) -> Tournament:
         tournament = loaded(row)
         if tournament is None:
-            raise ServiceError("The tournament has not started.")
+            raise ServiceError(tr("The tournament has not started."))
         return tournament
 
     # --- events ------------------------------------------------------------------------
@@ -399,15 +454,17 @@ class TournamentsCog(BoneyardCog):
             except ServiceError as exc:
                 channel = self.bot.get_channel(row.channel_id)
                 if isinstance(channel, discord.abc.Messageable):
-                    await channel.send(f"🛑 **{row.name}**: {exc}")
+                    said = translate(await guild_locale(self.bot, row.guild_id), sentence_of(exc))
+                    await channel.send(f"🛑 **{row.name}**: {said}")
                 continue
             if started is not None:
                 await self._announce_start(started)
 
 
 def _player_line(name: str, items: list[str], dropped: bool) -> str:
-    held = f" · {', '.join(items)}" if items else ""
-    return f"~~{name}~~ (dropped)" if dropped else f"{name}{held}"
+    if dropped:
+        return tr("~~{name}~~ (dropped)", name=name)
+    return f"{name} · {', '.join(items)}" if items else name
 
 
 def _latest_pairing(tournament: Tournament, player_id: int) -> int:
@@ -418,7 +475,7 @@ def _latest_pairing(tournament: Tournament, player_id: int) -> int:
         return live[0].id
     if mine:
         return mine[-1].id
-    raise ServiceError("That member has no series in this tournament.")
+    raise ServiceError(tr("That member has no series in this tournament."))
 
 
 async def setup(bot: Boneyard) -> None:

@@ -17,7 +17,9 @@ from typing import Any
 from PIL import Image
 
 from bot.games import GAMES
+from bot.i18n import DEFAULT
 from renderers.kit import Header, frame, to_png
+from renderers.language import speaking
 from renderers.words import describe, describe_private, text_board
 
 __all__ = [
@@ -69,9 +71,11 @@ def board_palette(game_key: str) -> Image.Image | None:
 
 
 def picture(game_key: str, view: dict[str, Any], header: Header | None = None) -> Image.Image:
-    """The board picture of `view` as an image, for callers that compose pictures (replays)."""
+    """The board picture of `view` as an image, for callers that compose pictures (replays),
+    in the language of `header`."""
     module = _module(game_key)
-    return _frame(module, game_key, module.board(view), view, header)
+    with speaking(header.locale if header is not None else DEFAULT):
+        return _frame(module, game_key, module.board(view), view, header)
 
 
 def has_private_picture(game_key: str) -> bool:
@@ -95,5 +99,6 @@ def private_picture(game_key: str, view: dict[str, Any], header: Header | None =
     """A seat's private picture as an image (None: nothing private now), for replays."""
     module = _module(game_key)
     draw_private = getattr(module, "private", None)
-    body = draw_private(view) if draw_private is not None else None
-    return _frame(module, game_key, body, view, header) if body is not None else None
+    with speaking(header.locale if header is not None else DEFAULT):
+        body = draw_private(view) if draw_private is not None else None
+        return _frame(module, game_key, body, view, header) if body is not None else None

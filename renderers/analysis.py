@@ -16,7 +16,9 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.ai.analysis import Analysis, Judgement
+from bot.i18n import DEFAULT, Locale, tr
 from renderers.kit import PALETTE, Color, fit_text, line_height, phone_size, text, text_width, to_png, wrap
+from renderers.language import say, speaking
 
 WIDTH = 720
 TEXT = phone_size(WIDTH)
@@ -35,14 +37,21 @@ def _symbol(judgement: Judgement) -> str:
     return {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}.get(judgement.label or "", "")
 
 
-def analysis_png(analysis: Analysis, players: tuple[str, str], seat_names: tuple[str, str], title: str) -> bytes:
+def analysis_png(
+    analysis: Analysis, players: tuple[str, str], seat_names: tuple[str, str], title: str, locale: Locale = DEFAULT
+) -> bytes:
     """The winning-chance picture of `analysis` (a game without judged moves gets an empty
-    plot that says so)."""
+    plot that says so), its words in `locale`."""
+    with speaking(locale):
+        return _analysis_png(analysis, players, seat_names, title)
+
+
+def _analysis_png(analysis: Analysis, players: tuple[str, str], seat_names: tuple[str, str], title: str) -> bytes:
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
     left, right, top, bottom = MARGIN_LEFT, WIDTH - MARGIN_RIGHT, MARGIN_TOP, MARGIN_TOP + PLOT_HEIGHT
     text(draw, (16, 16), fit_text(title, TITLE, WIDTH - 32, bold=True), TITLE, PALETTE.text, bold=True)
-    text(draw, (16, 16 + line_height(TITLE)), "Winning chance after each move", TEXT, AXIS)
+    text(draw, (16, 16 + line_height(TITLE)), tr("Winning chance after each move"), TEXT, AXIS)
 
     def y_of(chance: float) -> float:
         return bottom - chance * (bottom - top)
@@ -67,10 +76,12 @@ def analysis_png(analysis: Analysis, players: tuple[str, str], seat_names: tuple
         text(
             draw, (x, label_y), str(tick), TEXT, AXIS, anchor="la" if tick == 0 else "ra" if tick == last_ply else "ma"
         )
-    text(draw, ((left + right) / 2, label_y + line_height(TEXT)), "Move (ply of the record)", TEXT, AXIS, anchor="ma")
+    text(
+        draw, ((left + right) / 2, label_y + line_height(TEXT)), tr("Move (ply of the record)"), TEXT, AXIS, anchor="ma"
+    )
 
     if not points:
-        text(draw, ((left + right) / 2, (top + bottom) / 2), "No move to judge", TEXT, AXIS, anchor="mm")
+        text(draw, ((left + right) / 2, (top + bottom) / 2), tr("No move to judge"), TEXT, AXIS, anchor="mm")
     for seat in (0, 1):
         line = [(x_of(j.ply), y_of(j.seat0_after if seat == 0 else 1 - j.seat0_after)) for j in points]
         if len(line) > 1:
@@ -107,13 +118,17 @@ def analysis_png(analysis: Analysis, players: tuple[str, str], seat_names: tuple
     legend_y = float(LEGEND_TOP)
     for seat in (0, 1):
         accuracy = analysis.accuracy(seat)
-        said = f"accuracy {accuracy:.0f} %" if accuracy is not None else "no choice to judge"
-        entry = f"{seat_names[seat]} · {players[seat]} · {said}"
+        said = (
+            tr("accuracy {accuracy} %", accuracy=f"{accuracy:.0f}")
+            if accuracy is not None
+            else tr("no choice to judge")
+        )
+        entry = f"{say(seat_names[seat])} · {players[seat]} · {say(said)}"
         middle = legend_y + line_height(TEXT) / 2
         draw.rectangle((16, middle - 8, 32, middle + 8), fill=LINE_COLOURS[seat])
         text(draw, (40, middle), fit_text(entry, TEXT, WIDTH - 56), TEXT, PALETTE.text, anchor="lm")
         legend_y += line_height(TEXT)
-    note = f"Ringed: each player's costliest moves. The computer's estimates, {analysis.budget}."
+    note = tr("Ringed: each player's costliest moves. The computer's estimates, {budget}.", budget=analysis.budget)
     for row in wrap(note, TEXT, WIDTH - 32)[:2]:
         text(draw, (16, legend_y + 4), row, TEXT, AXIS)
         legend_y += line_height(TEXT)

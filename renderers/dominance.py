@@ -26,12 +26,14 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
+from bot.i18n import Locale, tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
     PALETTE,
     Color,
     coordinate_labels,
+    fit_text,
     fixed_palette,
     line_height,
     phase_words,
@@ -42,6 +44,7 @@ from renderers.kit import (
     text_center,
     wrap,
 )
+from renderers.language import current
 
 FILES, RANKS = 6, 7
 CELL = 72
@@ -91,8 +94,11 @@ def _centre(name: str) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=8)
-def _battlefield(layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, str], ...]) -> Image.Image:
-    """The table, coordinates and tiles, no half lit and no stones.
+def _battlefield(
+    layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, str], ...], locale: Locale
+) -> Image.Image:
+    """The table, coordinates and tiles, no half lit and no stones, with the legend in `locale`
+    (the picture's language, renderers/language.py; a cache key: the words are drawn in it).
 
     Cached per layout, which never changes within a match: a picture starts from a copy
     and lights the halves of the current roll (`_light`).  Eight layouts (~23 MB a worker):
@@ -105,7 +111,8 @@ def _battlefield(layout: tuple[tuple[int, ...], ...], tiles: tuple[tuple[str, st
         for left, right in tiles:
             _draw_tile(draw, layout, left, right)
     else:
-        text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), "Tiles not laid yet", 30, PALETTE.muted)
+        waiting = fit_text(tr("Tiles not laid yet"), 30, BOARD_W - 16)  # Portuguese runs longest here
+        text_center(draw, (LEFT + BOARD_W / 2, TOP + BOARD_H / 2), waiting, 30, PALETTE.muted)
     _draw_legend(draw)
     return img
 
@@ -116,12 +123,12 @@ def _draw_legend(draw: ImageDraw.ImageDraw) -> None:
     x = float(LEFT)
     room = (0, LEGEND_Y - 4, WIDTH, HEIGHT)
     draw.rounded_rectangle((x, y - 11, x + 22, y + 11), radius=4, fill=ACTIVE_FACE, outline=OUTLINE, width=2)
-    x += 30 + text(draw, (x + 30, y), "lit by the roll", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
+    x += 30 + text(draw, (x + 30, y), tr("lit by the roll"), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
     draw.ellipse((x, y - 11, x + 22, y + 11), fill=PALETTE.turn, outline=OUTLINE, width=2)
-    x += 30 + text(draw, (x + 30, y), "may act now", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
+    x += 30 + text(draw, (x + 30, y), tr("may act now"), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room) + 28
     draw.line((x, y, x + 30, y), fill=OUTLINE, width=11)
     draw.line((x, y, x + 30, y), fill=LAST, width=6)
-    text(draw, (x + 38, y), "last move", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
+    text(draw, (x + 38, y), tr("last move"), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
 
 
 def _tile_box(left: str, right: str) -> tuple[float, float, float, float]:
@@ -215,7 +222,7 @@ def _draw_path(draw: ImageDraw.ImageDraw, path: list[str]) -> None:
 
 
 def _draw_underworld(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    text(draw, (LEFT, UW_TOP - 34), "Underworld: stones per space (u6 leads to u0)", SMALL_TEXT, PALETTE.muted)
+    text(draw, (LEFT, UW_TOP - 34), tr("Underworld: stones per space (u6 leads to u0)"), SMALL_TEXT, PALETTE.muted)
     active = set(view["active"])
     ready = set(view["can_act"]) if view["phase"] == "move" else set()
     for name in UW_NAMES:
@@ -259,20 +266,37 @@ def _instruction(view: dict[str, Any]) -> str:
     if view["outcome"]:
         return ""
     if phase == "layout":
-        return "The tiles are being laid out at random."
+        return tr("The tiles are being laid out at random.")
     if phase == "setup":
         left = view["unplaced"]
-        return f"{who} rolls two dice to place two stones. Still to place: {names[0]} {left[0]}, {names[1]} {left[1]}."
+        return tr(
+            "{who} rolls two dice to place two stones. Still to place: {first} {left}, {second} {left2}.",
+            who=who,
+            first=names[0],
+            left=left[0],
+            second=names[1],
+            left2=left[1],
+        )
     if phase == "roll":
-        return f"{who} rolls four dice."
+        return tr("{who} rolls four dice.", who=who)
     if phase == "move":
         example = "u3-u5" if acting.startswith("u") else "c3-c5"
-        return f"{who} moves: {acting} can move. Write from-to like “{example}”, or “done”."
+        return tr(
+            "{who} moves: {acting} can move. Write from-to like “{example}”, or “done”.",
+            who=who,
+            acting=acting,
+            example=example,
+        )
     if phase == "capture":
-        return f"{who} captures: {acting} can capture. Write “c5xc6”, or “done”."
+        return tr("{who} captures: {acting} can capture. Write “c5xc6”, or “done”.", who=who, acting=acting)
     if phase == "return":
-        return f"{who} rolls two dice to bring a stone back from u0."
-    return f"{who} returns a stone: “enter {view['can_act'][0]}” or “enter {view['can_act'][1]}”."
+        return tr("{who} rolls two dice to bring a stone back from u0.", who=who)
+    return tr(
+        "{who} returns a stone: “enter {square}” or “enter {square2}”.",
+        who=who,
+        square=view["can_act"][0],
+        square2=view["can_act"][1],
+    )
 
 
 SMALL_TEXT = phone_size(WIDTH)
@@ -300,32 +324,39 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     dice: list[int] = view["roll"]
     if dice:
         roller = view["roll_seat"]
-        col.lines("Roll" if roller == view["to_move"] else f"{names[roller]}'s last roll", SMALL_TEXT, PALETTE.muted)
+        col.lines(
+            tr("Roll") if roller == view["to_move"] else tr("{seat}'s last roll", seat=names[roller]),
+            SMALL_TEXT,
+            PALETTE.muted,
+        )
         size = 56
         for i, value in enumerate(dice):
             _die(draw, col.x + i * (size + 10), col.y + 2, size, value)
         col.y += size + 10
     extra = view["return_roll"] or view["setup_roll"]
     if extra:
-        col.lines("Return roll", SMALL_TEXT, PALETTE.muted)
+        col.lines(tr("Return roll"), SMALL_TEXT, PALETTE.muted)
         for i, value in enumerate(extra):
             _die(draw, col.x + i * 58, col.y + 2, 48, value)
         col.y += 58
     who = view["to_move"]
     if not view["outcome"]:
         seat_token(draw, (col.x + 12, col.y + line_height(KEY_TEXT) / 2), 11, who)
-        col.lines(f"{names[who]} to play", KEY_TEXT, PALETTE.text, indent=30, key=True)
+        col.lines(tr("{seat} to play", seat=names[who]), KEY_TEXT, PALETTE.text, indent=30, key=True)
     col.lines(_instruction(view), SMALL_TEXT, PALETTE.text)
     col.y += 6
     last = view["last_move"]
     if last:
         seat_token(draw, (col.x + 12, col.y + line_height(KEY_TEXT) / 2), 11, view["last_seat"])
-        col.lines(f"Last: {last}", KEY_TEXT, PALETTE.text, indent=30, key=True)
+        col.lines(tr("Last: {move}", move=last), KEY_TEXT, PALETTE.text, indent=30, key=True)
     on_board = [0, 0]
     for owner in view["stones"].values():
         on_board[owner] += 1
     below = [sum(c[s] for c in view["underworld"].values()) for s in (0, 1)]
-    counts = [f"{names[seat]}: {on_board[seat]} on board, {below[seat]} below" for seat in (0, 1)]
+    counts = [
+        tr("{seat}: {on_board} on board, {below} below", seat=names[seat], on_board=on_board[seat], below=below[seat])
+        for seat in (0, 1)
+    ]
     needed = sum(len(wrap(c, SMALL_TEXT, PANEL_W - 30)) for c in counts) * line_height(SMALL_TEXT)
     col.y = max(col.y + 6, PANEL_BOX[3] - needed)  # at the foot of the panel, level with the board's bottom
     for seat in (0, 1):
@@ -356,7 +387,7 @@ def palette() -> Image.Image:
 def board(view: dict[str, Any]) -> Image.Image:
     layout = tuple(tuple(row) for row in view["layout"] or ())
     tiles = tuple((t["left"], t["right"]) for t in view["tiles"])
-    img = _battlefield(layout, tiles).copy()
+    img = _battlefield(layout, tiles, current()).copy()
     draw = ImageDraw.Draw(img)
     if layout:
         _light(draw, layout, tiles, frozenset(view["active"]))

@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
+from bot.i18n import Locale, tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -32,6 +33,7 @@ from renderers.kit import (
     text,
     text_center,
 )
+from renderers.language import current, say
 
 SIZE = 8
 FILES = "abcdefgh"
@@ -104,13 +106,14 @@ def _checkerboard() -> Image.Image:
 
 
 @lru_cache(maxsize=1)
-def _backdrop() -> Image.Image:
-    """What every picture shares: background, coordinates, the pool's title (cached; copied per render)."""
+def _backdrop(locale: Locale) -> Image.Image:
+    """What every picture shares: background, coordinates, the pool's title in `locale` (cached
+    per language; copied per render)."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
     _labels(draw)
     centre = POOL_X + (POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0]) / 2
-    text_center(draw, (centre, POOL_Y + 12), "Pool", SMALL_TEXT, PALETTE.text)
+    text_center(draw, (centre, POOL_Y + 12), tr("Pool"), SMALL_TEXT, PALETTE.text)
     return img
 
 
@@ -235,18 +238,23 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     outcome = view.get("outcome")
     box = (20, 16, 20 + 180, 16 + 90)
     last = view.get("last_move")
+    lead: str
+    sub: str
     if drawn:
         a, b = _tile_numbers(drawn)
         domino(draw, box, a, b, width=3)
-        lead = f"{SEAT_NAMES[seat]} drew {drawn}"
-        sub = "and cannot move both pieces" if outcome else "move both pieces, one by each number"
-        if not outcome and "0" in drawn:
-            sub += " (blank: 1 to 6)"
+        lead = tr("{seat} drew {drawn}", seat=SEAT_NAMES[seat], drawn=drawn)
+        if outcome:
+            sub = tr("and cannot move both pieces")
+        elif "0" in drawn:
+            sub = tr("move both pieces, one by each number (blank: 1 to 6)")
+        else:
+            sub = tr("move both pieces, one by each number")
     else:
         draw.rounded_rectangle(box, radius=14, outline=PALETTE.grid, width=3)
         text_center(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "?", 48, PALETTE.muted)
-        lead = "Game over" if outcome else f"{SEAT_NAMES[seat]} draws next"
-        sub = "" if outcome else "the tiles lie face down"
+        lead = tr("Game over") if outcome else tr("{seat} draws next", seat=SEAT_NAMES[seat])
+        sub = "" if outcome else tr("the tiles lie face down")
         if outcome:
             seat = outcome["winners"][0] if outcome["winners"] else -1
     x = box[2] + 26
@@ -266,8 +274,8 @@ def _top(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     text(draw, (x, 72), fit_text(sub, SMALL_TEXT, room[2] - x), SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
     if last:
         mover = SEAT_NAMES[1 - int(view["to_move"])]  # the turn has passed since that move
-        said = f"{mover} kept the tile" if last == "keep" else f"{mover} {last}"
-        line = fit_text(f"last: {said}", KEY_TEXT, room[2] - x)
+        said = tr("{mover} kept the tile", mover=mover) if last == "keep" else f"{say(mover)} {last}"
+        line = fit_text(tr("last: {said}", said=said), KEY_TEXT, room[2] - x)
         text(draw, (x, 106), line, KEY_TEXT, PALETTE.highlight, anchor="lm", box=room, key=True)
 
 
@@ -278,7 +286,7 @@ def _pool(draw: ImageDraw.ImageDraw, body: Image.Image, view: dict[str, Any]) ->
     kept = [set(k) for k in view.get("kept", [[], []])]
     width = POOL_COLUMNS * TILE[0] + (POOL_COLUMNS - 1) * POOL_GAP[0]
     centre = POOL_X + width / 2
-    text_center(draw, (centre, POOL_Y + 38), f"{len(left)} left", SMALL_TEXT, PALETTE.text)
+    text_center(draw, (centre, POOL_Y + 38), tr("{n} left", n=len(left)), SMALL_TEXT, PALETTE.text)
     top = POOL_Y + 56
     for i, tile in enumerate(ALL_TILES):
         x = POOL_X + (i % POOL_COLUMNS) * (TILE[0] + POOL_GAP[0])
@@ -317,7 +325,7 @@ def palette() -> Image.Image:
 
 def board(view: dict[str, Any]) -> Image.Image:
     """The body of a Domineering picture (800 px wide) for any view."""
-    body = _backdrop().copy()
+    body = _backdrop(current()).copy()
     _torus(body, _squares_layer(view))
     draw = ImageDraw.Draw(body)
     for path in view.get("last_paths", []):

@@ -25,6 +25,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games import GAMES
+from bot.i18n import joined, tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -40,6 +42,7 @@ from renderers.kit import (
     text_center,
     wrap,
 )
+from renderers.language import say
 
 SIZE = 4
 FILES = "abcd"
@@ -54,7 +57,7 @@ WIDTH = 860
 HEIGHT = BOARD_Y + BOARD + LABEL + 20
 PANEL_GAP = 16
 PANEL_HEIGHT = (BOARD + 12 - PANEL_GAP) // 2
-SEAT_NAMES = ("Orange", "Blue")
+SEAT_NAMES = GAMES["domino_wars"].info.seat_names
 TILE_INSET = 8
 """Room between a tile's border and its squares' edges: the board shows between tiles."""
 SEAM = 4
@@ -66,9 +69,9 @@ HAND_GAP = 46
 SMALL_TEXT = phone_size(WIDTH)
 KEY_TEXT = phone_size(WIDTH, 14)
 EFFECT_TEXT = {
-    0: "choose a discarded tile for the bottom of the pile",
-    2: "choose a pile tile to put on top",
-    4: "choose a tile of the hand to discard",
+    0: tr("choose a discarded tile for the bottom of the pile"),
+    2: tr("choose a pile tile to put on top"),
+    4: tr("choose a tile of the hand to discard"),
 }
 
 
@@ -103,23 +106,39 @@ def _status(view: dict[str, Any]) -> str:
     phase = view.get("phase")
     turn = view.get("turn", [])
     if phase == "first":
-        return "Choosing the first player"
+        return tr("Choosing the first player")
     if phase == "draft":
         done = view.get("drafted", [False, False])
-        parts = [f"{SEAT_NAMES[s]} {'has drafted' if done[s] else 'is drafting'}" for s in (0, 1)]
-        return "Secret draft: " + ", ".join(parts)
+        parts = [
+            tr("{seat} has drafted", seat=SEAT_NAMES[s]) if done[s] else tr("{seat} is drafting", seat=SEAT_NAMES[s])
+            for s in (0, 1)
+        ]
+        return say(tr("Secret draft: {first}, {second}", first=parts[0], second=parts[1]))
     if phase in ("deal", "mulligan"):
         deciding = [SEAT_NAMES[s] for s in turn if s in (0, 1)]
-        return "Mulligan: " + " and ".join(deciding) + " deciding" if deciding else "Shuffling the draw piles"
+        if len(deciding) == 2:
+            return tr("Mulligan: {first} and {second} deciding", first=deciding[0], second=deciding[1])
+        if deciding:
+            return tr("Mulligan: {seat} deciding", seat=deciding[0])
+        return tr("Shuffling the draw piles")
     if phase == "effect" and turn:
-        return f"{SEAT_NAMES[turn[0]]}, effect {view.get('effect')}: {EFFECT_TEXT.get(view.get('effect') or 0, '')}"
+        return tr(
+            "{seat}, effect {effect}: {what}",
+            seat=SEAT_NAMES[turn[0]],
+            effect=view.get("effect"),
+            what=EFFECT_TEXT.get(view.get("effect") or 0, ""),
+        )
     if phase == "play" and turn:
-        line = f"{SEAT_NAMES[turn[0]]} to place"
+        seat = SEAT_NAMES[turn[0]]
         skipped = view.get("skipped") or []
         if skipped:
-            line += "  ·  skipped: " + ", ".join(SEAT_NAMES[s] for s in skipped)
-        return line
-    return "Game over"
+            return tr(
+                "{seat} to place  ·  skipped: {skipped}",
+                seat=seat,
+                skipped=joined(", ", [SEAT_NAMES[s] for s in skipped]),
+            )
+        return tr("{seat} to place", seat=seat)
+    return tr("Game over")
 
 
 @lru_cache(maxsize=1)
@@ -214,23 +233,29 @@ def _draw_seat_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
     text(draw, (x + 44, top + 28), name, SMALL_TEXT, PALETTE.text, anchor="lm", bold=True, box=room)
     directions = view.get("directions")
     facts = [directions[seat]] if directions else []
-    facts += [f"hand {view['hand_sizes'][seat]}", f"pile {view['pile_sizes'][seat]}"]
+    facts += [tr("hand {count}", count=view["hand_sizes"][seat]), tr("pile {count}", count=view["pile_sizes"][seat])]
     if view.get("skips", [0, 0])[seat]:
-        facts.append(f"skips next turn ×{view['skips'][seat]}")
+        facts.append(tr("skips next turn ×{count}", count=view["skips"][seat]))
     if view.get("phase") == "draft":
-        facts = ["drafted ✓" if view.get("drafted", [False, False])[seat] else "drafting…"]
+        facts = [tr("drafted ✓") if view.get("drafted", [False, False])[seat] else tr("drafting…")]
     y = top + 56
     inner = right - x - 28
     items = [name for name, holder in view.get("items", {}).items() if holder in (str(seat), "both")]
-    lines = [(line, PALETTE.muted) for line in wrap(" · ".join(facts), SMALL_TEXT, inner)]
+    lines = [(line, PALETTE.muted) for line in wrap(" · ".join(say(f) for f in facts), SMALL_TEXT, inner)]
     if items:
-        lines += [(line, PALETTE.accent) for line in wrap("items: " + ", ".join(items), SMALL_TEXT, inner)]
+        lines += [
+            (line, PALETTE.accent) for line in wrap(tr("items: {items}", items=", ".join(items)), SMALL_TEXT, inner)
+        ]
     for line, colour in lines:
         text(draw, (x + 14, y), line, SMALL_TEXT, colour, box=room)
         y += line_height(SMALL_TEXT)
     discards = view.get("discards", [[], []])[seat]
-    label = "Discards" + (f" (+{len(discards) - DISCARDS_SHOWN} older)" if len(discards) > DISCARDS_SHOWN else "")
-    text(draw, (x + 14, y), label if discards else "Discards: none", SMALL_TEXT, PALETTE.text, box=room)
+    older = len(discards) - DISCARDS_SHOWN
+    if not discards:
+        label = tr("Discards: none")
+    else:
+        label = tr("Discards (+{n} older)", n=older) if older > 0 else tr("Discards")
+    text(draw, (x + 14, y), fit_text(label, SMALL_TEXT, inner), SMALL_TEXT, PALETTE.text, box=room)
     y += line_height(SMALL_TEXT) + 2
     for k, tile in enumerate(discards[-DISCARDS_SHOWN:]):
         _paste_tile(img, tile, (x + 14 + k * (SMALL[0] + 10), y), SMALL, PALETTE.pip)
@@ -263,7 +288,11 @@ def board(view: dict[str, Any]) -> Image.Image:
         text(draw, (MARGIN, 10 + i * line_height(KEY_TEXT)), line, KEY_TEXT, PALETTE.text, box=room, key=True)
     placement = view.get("last_placement")
     if placement and len(lines) < 2:  # says what the yellow frame is, in the last move's yellow
-        last = f"Last: {SEAT_NAMES[int(placement['seat'])]} on {'-'.join(placement['squares'])} (framed)"
+        last = tr(
+            "Last: {seat} on {squares} (framed)",
+            seat=SEAT_NAMES[int(placement["seat"])],
+            squares="-".join(placement["squares"]),
+        )
         text(draw, (MARGIN, 10 + line_height(KEY_TEXT)), last, KEY_TEXT, PALETTE.highlight, box=room, key=True)
     _draw_board(draw, view)
     for seat in (0, 1):
@@ -303,14 +332,18 @@ def _draft_picture(view: dict[str, Any], seat: int) -> Image.Image:
     per_row, gap_x, gap_y = 7, 16, 44
     rows = -(-len(ALL_TILES) // per_row)
     left = DRAFT_SIZE - len(picked)
-    how = f"Pick {left} more: type “pick 2-5”, or all at once “draft 0-1 0-2 …”." if left else "Draft complete."
+    how = (
+        tr("Pick {left} more: type “pick 2-5”, or all at once “draft 0-1 0-2 …”.", left=left)
+        if left
+        else tr("Draft complete.")
+    )
     lines = wrap(how, SMALL_TEXT, WIDTH - 2 * MARGIN)
     top = 66 + len(lines) * line_height(SMALL_TEXT) + 8
     img = Image.new("RGB", (WIDTH, top + rows * (DRAFT_TILE[1] + gap_y) + 10), PALETTE.background)
     draw = ImageDraw.Draw(img)
     seat_token(draw, (MARGIN + 14, 34), 13, seat)
-    text(draw, (MARGIN + 36, 34), f"Your secret draft ({len(picked)}/{DRAFT_SIZE})", SMALL_TEXT, PALETTE.text,
-         anchor="lm", bold=True)  # fmt: skip
+    title = tr("Your secret draft ({count}/{size})", count=len(picked), size=DRAFT_SIZE)
+    text(draw, (MARGIN + 36, 34), title, SMALL_TEXT, PALETTE.text, anchor="lm", bold=True)
     for i, line in enumerate(lines):
         text(draw, (MARGIN, 58 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.muted)
     for k, tile in enumerate(ALL_TILES):
@@ -345,12 +378,16 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     hand_rows = max(1, (len(shown_tiles) + 4) // 5)
     pile_rows = 0 if drafting else max(1, (len(pile) + 7) // 8)
     pile_height = 54 + pile_rows * (PILE[1] + 40) if pile_rows else 0
-    choice_lines = wrap("Choose: " + "  /  ".join(choices), SMALL_TEXT, WIDTH - 2 * MARGIN) if choices else []
+    choice_lines = (
+        wrap(tr("Choose: {choices}", choices="  /  ".join(choices)), SMALL_TEXT, WIDTH - 2 * MARGIN) if choices else []
+    )
     height = 70 + hand_rows * (LARGE[1] + HAND_GAP) + pile_height + len(choice_lines) * line_height(SMALL_TEXT) + 26
     img = Image.new("RGB", (WIDTH, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
     seat_token(draw, (MARGIN + 14, 34), 13, seat)
-    title = f"Your draft ({len(shown_tiles)}/8)" if drafting else f"Your hand ({len(hand)})"
+    title = (
+        tr("Your draft ({count}/8)", count=len(shown_tiles)) if drafting else tr("Your hand ({count})", count=len(hand))
+    )
     text(draw, (MARGIN + 36, 34), title, SMALL_TEXT, PALETTE.text, anchor="lm", bold=True)
     y = 66
     for k, tile in enumerate(shown_tiles):
@@ -363,7 +400,13 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     y += hand_rows * (LARGE[1] + HAND_GAP) + 4
     if drafting:
         return img
-    text(draw, (MARGIN, y), f"Draw pile ({len(pile)}), order unknown except where marked", SMALL_TEXT, PALETTE.text)
+    text(
+        draw,
+        (MARGIN, y),
+        tr("Draw pile ({count}), order unknown except where marked", count=len(pile)),
+        SMALL_TEXT,
+        PALETTE.text,
+    )
     y += 40
     for k, (tile, mark) in enumerate(pile):
         tx = MARGIN + (k % 8) * (PILE[0] + 24)

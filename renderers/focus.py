@@ -24,6 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
+from bot.i18n import Locale, tr
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -39,6 +40,7 @@ from renderers.kit import (
     text_center,
     wrap,
 )
+from renderers.language import current
 
 SIZE = 8
 CELL = 74
@@ -200,7 +202,7 @@ def _mini_disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, owner: int) -> N
     draw.ellipse((cx - 13, cy - 9, cx + 13, cy + 1), fill=PALETTE.seats[owner], outline=OUTLINE, width=2)
 
 
-PANEL_ROWS = ("Stacks", "On board", "Reserve", "Captured")
+PANEL_ROWS = (tr("Stacks"), tr("On board"), tr("Reserve"), tr("Captured"))
 """Each seat card's rows; the third reads "To place" during a drop set-up."""
 
 
@@ -235,7 +237,7 @@ def _draw_cards(draw: ImageDraw.ImageDraw, framed: tuple[bool, bool], in_setup: 
             disc = _row_disc(seat, row)
             if disc is not None:
                 _mini_disc(draw, PANEL_X + 32, y, disc)
-            shown = "To place" if in_setup and row == 2 else label
+            shown = tr("To place") if in_setup and row == 2 else label
             text_x = PANEL_X + 54 if disc is not None else PANEL_X + 18
             text(draw, (text_x, y), shown, SMALL_TEXT, PALETTE.muted, anchor="lm", box=box)
 
@@ -271,13 +273,25 @@ def _draw_notes(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None
     last = view.get("last_move")
     x = PANEL_X + 8
     room = (PANEL_X, y - 30, WIDTH, HEIGHT)
+    width = room[2] - x - 8
     if last:
-        text(draw, (x, y), f"Last: {last}", KEY_TEXT, PALETTE.text, anchor="lm", box=room, key=True)
+        said = fit_text(tr("Last: {move}", move=last), KEY_TEXT, width)
+        text(draw, (x, y), said, KEY_TEXT, PALETTE.text, anchor="lm", box=room, key=True)
     else:
-        text(draw, (x, y), "No move yet", SMALL_TEXT, PALETTE.muted, anchor="lm", box=room)
+        text(
+            draw,
+            (x, y),
+            fit_text(tr("No move yet"), SMALL_TEXT, width),
+            SMALL_TEXT,
+            PALETTE.muted,
+            anchor="lm",
+            box=room,
+        )
     repetitions = int(view.get("repetitions") or 0)
     if repetitions >= 2:
-        for i, line in enumerate(wrap(f"Position seen {repetitions} times", SMALL_TEXT, PANEL_W - 8)):
+        for i, line in enumerate(
+            wrap(tr("Position seen {repetitions} times", repetitions=repetitions), SMALL_TEXT, PANEL_W - 8)
+        ):
             text(
                 draw, (x, y + 42 + i * line_height(SMALL_TEXT)), line, SMALL_TEXT, PALETTE.accent, anchor="lm", box=room
             )
@@ -302,9 +316,10 @@ def palette() -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def _backdrop(cut: frozenset[str], framed: tuple[bool, bool], in_setup: bool) -> Image.Image:
+def _backdrop(cut: frozenset[str], framed: tuple[bool, bool], in_setup: bool, locale: Locale) -> Image.Image:
     """Everything that does not change from move to move: the plate with its coordinates
-    and the seat cards without their numbers (cached; a picture starts from a copy).  The
+    and the seat cards without their numbers, labelled in `locale` (cached per language; a
+    picture starts from a copy).  The
     standard set-up has one plate and two or three framings: a few 3 MB layers a worker."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PALETTE.background)
     draw = ImageDraw.Draw(img)
@@ -326,7 +341,7 @@ def board(view: dict[str, Any]) -> Image.Image:
     last = view.get("last_move")
     _src, dst = _parse_last(last)
     cut = frozenset(view.get("cut", []))
-    img = _backdrop(cut, _framed(view), any(view.get("setup_left", [0, 0]))).copy()
+    img = _backdrop(cut, _framed(view), any(view.get("setup_left", [0, 0])), current()).copy()
     draw = ImageDraw.Draw(img)
     if dst in _squares(set(cut)):
         _draw_target(draw, dst)

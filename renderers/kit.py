@@ -31,7 +31,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from bot.i18n import DEFAULT, Locale, tr
 from renderers import bidi
+from renderers.language import say
 
 Color = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont
@@ -235,10 +237,15 @@ def _chunk_width(name: str, size: int, chunk: str, rtl: bool = False) -> float:
     return _load(name, size).getlength(chunk, direction=_direction(rtl, name))
 
 
-@lru_cache(maxsize=8192)
 def text_width(content: str, size: int, bold: bool = False) -> float:
-    """Advance width of `content` at `size` px, fallback fonts included (cached: wrapping and
-    fitting measure the same words again and again)."""
+    """Advance width of `content` (in the picture's language) at `size` px, fallback fonts
+    included."""
+    return _text_width(say(content), size, bold)
+
+
+@lru_cache(maxsize=8192)
+def _text_width(content: str, size: int, bold: bool = False) -> float:
+    """(cached: wrapping and fitting measure the same words again and again)"""
     return sum(_chunk_width(name, size, chunk, rtl) for name, chunk, rtl in pieces(content, bold))
 
 
@@ -324,6 +331,7 @@ def text(
     with `recording()` on, the text's ink and that box are recorded so a test can prove
     that nothing sticks out and that every text is big enough on a phone.
     """
+    content = say(content)
     drawn = pieces(content, bold)
     widths = [_chunk_width(name, size, chunk, rtl) for name, chunk, rtl in drawn]
     x, y = xy
@@ -364,6 +372,7 @@ def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> s
 
     Cut between grapheme clusters (never inside a conjunct, an accented letter or a flag);
     the ellipsis goes at the logical end, so a right-to-left name shows it on its left."""
+    content = say(content)
     if text_width(content, size, bold) <= max_width:
         return content
     clusters = bidi.graphemes(content)
@@ -380,6 +389,7 @@ def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> s
 def wrap(content: str, size: int, width: float, bold: bool = False) -> list[str]:
     """`content` broken at spaces into lines that each fit `width` px; a word wider than a
     line is broken between grapheme clusters (CJK names have no spaces)."""
+    content = say(content)
     lines: list[str] = []
     for paragraph in content.split("\n"):
         line = ""
@@ -409,28 +419,32 @@ def line_height(size: int) -> int:
 class Header:
     """What the service knows that a game view does not: names, move number, clocks."""
 
-    players: tuple[str, str] = ("Seat 0", "Seat 1")
+    players: tuple[str, str] = (tr("Seat 0"), "Seat 1")
     ply: int | None = None
     clocks: tuple[str, str] | None = None
     status: str | None = None
+    locale: Locale = DEFAULT
+    """The language of the picture's words (renderers/language.py)."""
 
 
 PHASES: dict[str, str] = {
     # Domino Wars
-    "first": "Choosing who starts", "draft": "Secret draft", "mulligan": "Mulligan", "play": "Playing",
-    "effect": "Resolving an effect",
+    "first": tr("Choosing who starts"), "draft": tr("Secret draft"), "mulligan": tr("Mulligan"),
+    "play": tr("Playing"), "effect": tr("Resolving an effect"),
     # Dominance
-    "layout": "Laying the Battlefield", "setup": "Setup", "roll": "Rolling", "move": "Move phase",
-    "capture": "Capture phase", "return": "Return phase", "enter": "Return phase", "over": "Game over",
+    "layout": tr("Laying the Battlefield"), "setup": tr("Setup"), "roll": tr("Rolling"), "move": tr("Move phase"),
+    "capture": tr("Capture phase"), "return": tr("Return phase"), "enter": tr("Return phase"),
+    "over": tr("Game over"),
     # Wonderland
-    "pool": "Picking pool decks", "dice": "Choosing dice", "action": "Action phase", "defence": "Defence",
+    "pool": tr("Picking pool decks"), "dice": tr("Choosing dice"), "action": tr("Action phase"),
+    "defence": tr("Defence"),
 }  # fmt: skip
 """A game phase in players' words, for pictures and alt text alike (the engines' names are
 notation, not English)."""
 
 
 def phase_words(phase: object) -> str:
-    return PHASES.get(str(phase), str(phase).replace("_", " ").capitalize())
+    return say(PHASES.get(str(phase), str(phase).replace("_", " ").capitalize()))
 
 
 def counter(view: dict[str, Any], ply: int | None) -> str | None:
@@ -440,8 +454,10 @@ def counter(view: dict[str, Any], ply: int | None) -> str | None:
     number = view.get("turn_number")
     if isinstance(number, int):
         limit = int(view.get("turn_limit") or 0)
-        return f"Turn {min(number, limit)} of {limit}" if limit else f"Turn {number}"
-    return None if ply is None else f"Move {ply}"
+        if limit:
+            return say(tr("Turn {number} of {limit}", number=min(number, limit), limit=limit))
+        return say(tr("Turn {number}", number=number))
+    return None if ply is None else say(tr("Move {ply}", ply=ply))
 
 
 def seat_token(
@@ -469,11 +485,11 @@ def _seat_lines(
     whether it is to move (key lines: they must read at 14 px on a phone)."""
     small, big = sizes
     lines = [(fit_text(header.players[seat], small, width, bold=True), small, False)]
-    detail = [seat_names[seat]]
+    detail = [say(seat_names[seat])]
     if header.clocks is not None:
         detail.append(f"⏱ {header.clocks[seat]}")
     if seat in set(view.get("turn", [])):
-        detail.append("to move")
+        detail.append(say(tr("to move")))
     key = header.clocks is not None or len(detail) > 1
     size = big if key else small
     line = ""
@@ -546,10 +562,19 @@ class Chrome:
         room = self.width - 2 * self.pad
         if outcome:
             winners = outcome["winners"]
-            winner = f"{bidi.isolate(header.players[winners[0]])} ({seat_names[winners[0]]}) wins" if winners else ""
-            lead, colour = winner or "Draw", PALETTE.text
+            reason = say(outcome["reason"])
+            if winners:
+                said = tr(
+                    "{name} ({seat}) wins: {reason}",
+                    name=bidi.isolate(header.players[winners[0]]),
+                    seat=seat_names[winners[0]],
+                    reason=reason,
+                )
+            else:
+                said = tr("Draw: {reason}", reason=reason)
+            colour = PALETTE.text
             return (
-                _at_most(wrap(f"{lead}: {outcome['reason']}", self.big, room), FOOTER_LINES, self.big, room),
+                _at_most(wrap(said, self.big, room), FOOTER_LINES, self.big, room),
                 colour,
                 True,
             )

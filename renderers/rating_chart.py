@@ -17,7 +17,9 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import DEFAULT, Locale, tr
 from renderers.kit import PALETTE, Color, line_height, phone_size, rgb, text, text_width, to_png
+from renderers.language import speaking
 
 WIDTH = 720
 TEXT = phone_size(WIDTH)
@@ -47,14 +49,22 @@ def _short(day: dt.date) -> str:
 def chart_png(
     series: Mapping[str, Sequence[float]],
     *,
-    title: str = "Rating after each rated match",
+    title: str = tr("Rating after each rated match"),
     dates: Mapping[str, Sequence[dt.date]] | None = None,
+    locale: Locale = DEFAULT,
 ) -> bytes:
     """A line chart of each game's ratings (at least one series with one value).
 
     With `dates` (one per rating of a series) the time axis is the calendar; without, each
     line ends at the right edge ("now") and the axis counts matches back from there.
-    Raises ValueError when there is nothing to chart."""
+    Raises ValueError when there is nothing to chart.  Its words are in `locale`."""
+    with speaking(locale):
+        return _chart_png(series, title, dates)
+
+
+def _chart_png(
+    series: Mapping[str, Sequence[float]], title: str, dates: Mapping[str, Sequence[dt.date]] | None
+) -> bytes:
     values = [v for line in series.values() for v in line]
     if not values:
         raise ValueError("nothing to chart")
@@ -66,7 +76,7 @@ def chart_png(
     draw = ImageDraw.Draw(img)
     left, right, top, bottom = MARGIN_LEFT, WIDTH - MARGIN_RIGHT, MARGIN_TOP, MARGIN_TOP + PLOT_HEIGHT
     text(draw, (16, 16), title, TITLE, PALETTE.text, bold=True, box=(0, 0, WIDTH, HEIGHT))
-    text(draw, (16, 16 + line_height(TITLE)), "Rating (Elo)", TEXT, AXIS)
+    text(draw, (16, 16 + line_height(TITLE)), tr("Rating (Elo)"), TEXT, AXIS)
 
     def y_of(value: float) -> float:
         return bottom - (value - low) / (high - low) * (bottom - top)
@@ -97,7 +107,7 @@ def chart_png(
             x = left + k / 3 * (right - left)
             draw.line((x, bottom, x, bottom + 5), fill=AXIS, width=2)
             text(draw, (x, label_y), _short(day), TEXT, AXIS, anchor="ra" if k == 3 else "la" if k == 0 else "ma")
-        axis_name = "Date of the match"
+        axis_name = tr("Date of the match")
     else:
         span = max(longest - 1, 1)
         for back in sorted({0, span // 2, span}):
@@ -105,7 +115,7 @@ def chart_png(
             draw.line((x, bottom, x, bottom + 5), fill=AXIS, width=2)
             label = "now" if back == 0 else f"{back} ago"
             text(draw, (x, label_y), label, TEXT, AXIS, anchor="ra" if back == 0 else "la" if back == span else "ma")
-        axis_name = "Rated matches, oldest to latest"
+        axis_name = tr("Rated matches, oldest to latest")
     text(draw, ((left + right) / 2, label_y + line_height(TEXT)), axis_name, TEXT, AXIS, anchor="ma")
 
     legend_x, legend_y = 16.0, float(LEGEND_TOP)

@@ -24,6 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import DEFAULT, Locale
 from renderers import Header, picture, private_picture
 from renderers.kit import PALETTE, fit_text, text
 
@@ -72,14 +73,14 @@ def frame_image(game_key: str, frame: Frame, header: Header) -> Image.Image:
     return out
 
 
-def animate(game_key: str, frames: Sequence[Frame], players: tuple[str, str]) -> bytes:
+def animate(game_key: str, frames: Sequence[Frame], players: tuple[str, str], locale: Locale = DEFAULT) -> bytes:
     """The animated GIF of `frames` (at least one), looping forever.
 
     Frames of different heights (a hand is shorter than a board) are placed on one canvas
     as tall as the tallest, so the animation never jumps in size."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
-    header = Header(players=players)
+    header = Header(players=players, locale=locale)
     images = [frame_image(game_key, f, header) for f in frames]
     width, height = max(img.width for img in images), max(img.height for img in images)
     palette = _shared_palette(images)

@@ -24,8 +24,10 @@ from collections.abc import Collection, Sequence
 
 from bot.games import CHANCE, GAMES, GameState
 from bot.games.base import LogEntry
+from bot.i18n import DEFAULT, Locale, tr, tr_n
 from bot.records.move_log import TAKEBACK_SEAT
 from bot.records.replay import ReplayJob
+from renderers.language import say, speaking
 from renderers.replay import HOLD_MS, STEP_MS, Frame, animate
 
 MAX_FRAMES = 60
@@ -36,16 +38,16 @@ MARK_MS = 2 * STEP_MS
 def _caption(game: str, entries: Sequence[LogEntry], ply: int) -> str:
     names = GAMES[game].info.seat_names
     first = entries[0]
-    who = "Chance" if first.seat == CHANCE else names[first.seat]
-    parts = [e.move if e.public else "(secret)" for e in entries]
-    return f"{ply}. {who}: {' · '.join(parts)}"
+    who = tr("Chance") if first.seat == CHANCE else names[first.seat]
+    parts = [e.move if e.public else say(tr("(secret)")) for e in entries]
+    return f"{ply}. {say(who)}: {' · '.join(parts)}"
 
 
 def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame]:
     """Every frame of the replay, in order (position frames thinned to `max_frames`)."""
     rules = GAMES[job.game]
     state = rules.start(options=job.options)
-    positions: list[Frame] = [Frame(state.view(None), "Start")]
+    positions: list[Frame] = [Frame(state.view(None), say(tr("Start")))]
     index = 0
     log = job.log
     before: list[tuple[int, GameState]] = []  # (first ply of each applied group, the state before it)
@@ -57,7 +59,8 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
             first = int(entry.move.split()[-1])
             while before and before[-1][0] >= first:
                 state = before.pop()[1]
-            positions.append(Frame(state.view(None), f"{index + 1}. Takeback: the moves from ply {first} withdrawn"))
+            withdrawn = tr("{n}. Takeback: the moves from ply {first} withdrawn", n=index + 1, first=first)
+            positions.append(Frame(state.view(None), say(withdrawn)))
             index += 1
             continue
         before.append((index, state))
@@ -74,12 +77,17 @@ def replay_frames(job: ReplayJob, *, max_frames: int = MAX_FRAMES) -> list[Frame
     frames = thin(positions, max_frames, keep=marked)
     last = frames[-1]
     outcome = state.outcome
-    ending = "final position" if job.ended or outcome is not None else "position now"
-    caption = f"{last.caption} · {ending}" if len(frames) > 1 else ending.capitalize()
+    final = job.ended or outcome is not None
+    if len(frames) > 1:
+        ending = tr("final position") if final else tr("position now")
+        caption = f"{last.caption} · {say(ending)}"
+    else:
+        caption = say(tr("Final position") if final else tr("Position now"))
     frames[-1] = Frame(last.view, caption, hold_ms=HOLD_MS)
     if job.ended and rules.info.has_private_info:
         for seat in (0, 1):
-            frames.append(Frame(state.view(seat), f"Revealed: {rules.info.seat_names[seat]}'s secrets", seat, HOLD_MS))
+            revealed = say(tr("Revealed: {seat}'s secrets", seat=rules.info.seat_names[seat]))
+            frames.append(Frame(state.view(seat), revealed, seat, HOLD_MS))
     return frames
 
 
@@ -98,12 +106,15 @@ def thin(positions: Sequence[Frame], limit: int, keep: Collection[int] = ()) -> 
         frame = positions[pick]
         skipped = pick - previous - 1
         if skipped > 0:
-            frame = Frame(frame.view, f"{frame.caption} (+{skipped} earlier)", frame.seat, frame.hold_ms)
+            earlier = say(tr_n("(+{n} earlier)", "(+{n} earlier)", skipped))
+            frame = Frame(frame.view, f"{frame.caption} {earlier}", frame.seat, frame.hold_ms)
         kept.append(frame)
         previous = pick
     return kept
 
 
-def render_replay(job: ReplayJob) -> bytes:
-    """The replay as an animated GIF (CPU-bound: run it in a worker process)."""
-    return animate(job.game, replay_frames(job), job.players)
+def render_replay(job: ReplayJob, locale: Locale = DEFAULT) -> bytes:
+    """The replay as an animated GIF (CPU-bound: run it in a worker process), its captions
+    and pictures in `locale`."""
+    with speaking(locale):
+        return animate(job.game, replay_frames(job), job.players, locale)

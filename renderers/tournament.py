@@ -42,12 +42,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import DEFAULT, Locale, tr, tr_n
 from bot.tournaments import Format, Pairing, Player, Standing, Tournament
 from bot.tournaments.brackets import FINAL, LOSERS, MAIN, RESET, WINNERS
 from bot.tournaments.model import BYE, FORFEIT, HOST, PLAYED, UNNEEDED
 from renderers.bidi import isolate
 from renderers.kit import PALETTE, Color, fit_text, fixed_palette, line_height, phone_size, text_width, to_png, wrap
 from renderers.kit import text as kit_text
+from renderers.language import say, speaking
 
 MAX_SIDE = 4000
 """Largest width or height of a bracket picture before early rounds are left out."""
@@ -99,9 +101,11 @@ def _palette() -> Image.Image:
 # ----------------------------------------------------------------------------- public API
 
 
-def picture_data(t: Tournament, title: str, subtitle: str) -> dict[str, Any]:
-    """The dict both pictures are drawn from (JSON-able: it may be stored or sent to a worker)."""
+def picture_data(t: Tournament, title: str, subtitle: str, locale: Locale = DEFAULT) -> dict[str, Any]:
+    """The dict both pictures are drawn from (JSON-able: it may be stored or sent to a worker),
+    their words in `locale`."""
     return {
+        "locale": locale,
         "title": title,
         "subtitle": subtitle,
         "tournament": t.dump(),
@@ -117,6 +121,11 @@ def bracket_png(data: dict[str, Any], *, whole: bool | None = None) -> bytes:
     A bracket wider than two columns is, unless `whole` is true, drawn as what a player
     needs now: the round being played and the next one, at phone size (`focused_bracket`);
     `whole=True` gives every round (the `/tournament bracket whole:True` picture)."""
+    with speaking(data.get("locale", DEFAULT)):
+        return _bracket_png(data, whole)
+
+
+def _bracket_png(data: dict[str, Any], whole: bool | None) -> bytes:
     event = Event.load(data)
     if not event.tournament.format.is_bracket:
         return to_png(_rounds_picture(event), _palette())
@@ -128,6 +137,11 @@ def bracket_png(data: dict[str, Any], *, whole: bool | None = None) -> bytes:
 
 def standings_png(data: dict[str, Any]) -> bytes:
     """The standings table; the champion on top with a trophy once the event is over."""
+    with speaking(data.get("locale", DEFAULT)):
+        return _standings_png(data)
+
+
+def _standings_png(data: dict[str, Any]) -> bytes:
     event = Event.load(data)
     table = standings_table(event)
     width = max(STANDINGS_WIDTH, table.width + 2 * PAD)
@@ -142,21 +156,27 @@ def standings_png(data: dict[str, Any]) -> bytes:
 def describe(data: dict[str, Any], *, standings: bool) -> str:
     """Alt text of the bracket or standings picture: the event, the champion or the games
     being played, and the top of the table (short enough for an attachment description)."""
+    with speaking(data.get("locale", DEFAULT)):
+        return _describe(data, standings=standings)
+
+
+def _describe(data: dict[str, Any], *, standings: bool) -> str:
     event = Event.load(data)
     t = event.tournament
-    parts = [f"{'Standings' if standings else 'Bracket'} of {event.title}: {event.subtitle}"]
+    kind = tr("Standings of {title}: {subtitle}") if standings else tr("Bracket of {title}: {subtitle}")
+    parts = [say(tr(kind, title=event.title, subtitle=say(event.subtitle)))]
     if event.finished and event.winner is not None:
-        parts.append(f"Champion: {_player_name(event.player(event.winner))}")
+        parts.append(say(tr("Champion: {name}", name=_player_name(event.player(event.winner)))))
     else:
         names = round_names(t)
         live = [p for p in t.pairings if p.ready and not p.finished and p.method not in (BYE, UNNEEDED)]
         for p in live[:6]:
-            a, b = (_player_name(event.player(x)) if x is not None else "bye" for x in p.players)
-            parts.append(f"{names[p.id]} #{p.id}: {a} v {b}")
+            a, b = (_player_name(event.player(x)) if x is not None else say(tr("bye")) for x in p.players)
+            parts.append(f"{say(names[p.id])} #{p.id}: {a} v {b}")
         if len(live) > 6:
-            parts.append(f"and {len(live) - 6} more pairings")
+            parts.append(say(tr_n("and {n} more pairing", "and {n} more pairings", len(live) - 6)))
     top = [f"{s.place}. {s.name}" for s in event.standings[:8]]
-    parts.append("Standings: " + ", ".join(top))
+    parts.append(say(tr("Standings: {top}", top=", ".join(top))))
     text = ". ".join(parts) + "."
     return text if len(text) <= 1000 else text[:999] + "…"
 
@@ -166,7 +186,7 @@ def describe(data: dict[str, Any], *, standings: bool) -> str:
 
 def _player_name(player: Player) -> str:
     """The name as the player wrote it: the kit's fonts draw every script and emoji."""
-    return player.name.strip() or f"Player {player.seed}"
+    return player.name.strip() or tr("Player {n}", n=player.seed)
 
 
 # ----------------------------------------------------------------------------- the event
@@ -201,28 +221,30 @@ class Event:
 def round_names(t: Tournament) -> dict[int, str]:
     """A human name for the round of every pairing ("Semi-finals", "Losers R3", "Grand final")."""
     if not t.format.is_bracket:
-        return {p.id: f"Round {p.round}" for p in t.pairings}
+        return {p.id: tr("Round {n}", n=p.round) for p in t.pairings}
     last = {
         kind: max((p.round for p in t.pairings if p.bracket == kind), default=0) for kind in (MAIN, WINNERS, LOSERS)
     }
-    names = {}
+    names: dict[int, str] = {}
     for p in t.pairings:
         if t.format is Format.DEATHMATCH:
-            names[p.id] = "Deathmatch"
+            names[p.id] = tr("Deathmatch")
         elif p.bracket == MAIN:
             names[p.id] = _main_round_name(p.round, last[MAIN])
         elif p.bracket == WINNERS:
-            names[p.id] = "Winners final" if p.round == last[WINNERS] else f"Winners R{p.round}"
+            names[p.id] = tr("Winners final") if p.round == last[WINNERS] else tr("Winners R{n}", n=p.round)
         elif p.bracket == LOSERS:
-            names[p.id] = "Losers final" if p.round == last[LOSERS] else f"Losers R{p.round}"
+            names[p.id] = tr("Losers final") if p.round == last[LOSERS] else tr("Losers R{n}", n=p.round)
         else:
-            names[p.id] = "Grand final" if p.bracket == FINAL else "Bracket reset"
+            names[p.id] = tr("Grand final") if p.bracket == FINAL else tr("Bracket reset")
     return names
 
 
 def _main_round_name(number: int, last: int) -> str:
     from_end = last - number
-    return ("Final", "Semi-finals", "Quarter-finals")[from_end] if from_end < 3 else f"Round {number}"
+    return (
+        (tr("Final"), tr("Semi-finals"), tr("Quarter-finals"))[from_end] if from_end < 3 else tr("Round {n}", n=number)
+    )
 
 
 def _games_won(pairing: Pairing, player: int) -> int:
@@ -300,7 +322,7 @@ class _Header:
         if self.champion:
             middle = y + 8 + line_height(self.champion_size) / 2
             trophy(draw, (PAD + 18, middle), 36)
-            text = fit_text(f"Champion: {isolate(self.champion)}", self.champion_size, inner - 50)
+            text = fit_text(tr("Champion: {name}", name=isolate(self.champion)), self.champion_size, inner - 50)
             kit_text(draw, (PAD + 48, middle), text, self.champion_size, PALETTE.highlight, anchor="lm", box=room)
 
 
@@ -365,7 +387,7 @@ class PairingBox:
         self.seed_width = round(style.name_size * (0.62 * digits + 0.9)) if show_seed else 0
         self.score_width = round(style.name_size * 1.6) if t.best_of > 1 else 0
         self.seed_size = max(round(style.name_size * 0.8), style.label_size)
-        self.bye = "rest" if t.format is Format.ROUND_ROBIN else "bye"  # a round robin's odd one out rests
+        self.bye = tr("rest") if t.format is Format.ROUND_ROBIN else tr("bye")  # a round robin's odd one out rests
 
     def draw(self, draw: Draw, pairing: Pairing, left: int, top: int) -> None:
         s = self.style
@@ -379,7 +401,8 @@ class PairingBox:
         draw.line((left + 2, top + s.row, left + s.width - 2, top + s.row), fill=DIM_EDGE if dim else BOX_EDGE)
         self._label(draw, pairing, left, top)
         if open_game:
-            text = f"LIVE  G{len(pairing.games)}" if self.event.tournament.best_of > 1 else "LIVE"
+            live = say(tr("LIVE"))
+            text = f"{live}  G{len(pairing.games)}" if self.event.tournament.best_of > 1 else live
             _badge(draw, left + s.width, top - 3, text, s.label_size)
 
     def draw_bye(self, draw: Draw, pairing: Pairing, left: int, top: int) -> None:
@@ -392,7 +415,7 @@ class PairingBox:
         kit_text(draw, (left + s.width - 12, middle), self.bye, s.label_size, DIM_TEXT, anchor="rm")
         room = s.width - 36 - self.seed_width - text_width(self.bye, s.label_size)
         if pairing.winner is None:
-            kit_text(draw, (left + 12 + self.seed_width, middle), "nobody", s.name_size, DIM_TEXT, anchor="lm")
+            kit_text(draw, (left + 12 + self.seed_width, middle), tr("nobody"), s.name_size, DIM_TEXT, anchor="lm")
             return
         who = self.event.player(pairing.winner)
         if self.seed_width:
@@ -401,10 +424,11 @@ class PairingBox:
         kit_text(draw, (left + 12 + self.seed_width, middle), name, s.name_size, PALETTE.muted, anchor="lm")
 
     def _label(self, draw: Draw, pairing: Pairing, left: int, top: int) -> None:
-        note = {BYE: self.bye, UNNEEDED: "not needed", FORFEIT: "forfeit", HOST: "reported"}.get(pairing.method, "")
+        notes = {BYE: self.bye, UNNEEDED: tr("not needed"), FORFEIT: tr("forfeit"), HOST: tr("reported")}
+        note = notes.get(pairing.method, "")
         if pairing.finished and pairing.winner is None and pairing.method in (PLAYED, HOST):
-            note = "draw"
-        text = f"#{pairing.id}" + (f"  ·  {note}" if note else "")
+            note = tr("draw")
+        text = f"#{pairing.id}" + (f"  ·  {say(note)}" if note else "")
         kit_text(draw, (left + 4, top - 4), text, self.style.label_size, PALETTE.muted, anchor="ld")
 
     def _row(self, draw: Draw, pairing: Pairing, slot: int, left: int, top: int, *, dim: bool) -> None:
@@ -424,7 +448,7 @@ class PairingBox:
         name_room = s.width - 24 - self.seed_width - self.score_width
         if not pairing.filled[slot]:
             source = pairing.sources[slot] if slot < len(pairing.sources) else ""
-            hint = f"loser of #{source.partition(':')[2]}" if source.startswith("loser:") else ""
+            hint = tr("loser of #{n}", n=source.partition(":")[2]) if source.startswith("loser:") else ""
             kit_text(draw, (name_left, middle), "…", s.name_size, PALETTE.muted, anchor="lm")
             if hint:
                 room = name_room - 30
@@ -489,7 +513,7 @@ class Layout:
 def bracket_sections(t: Tournament) -> tuple[list[Section], list[Pairing]]:
     """The tree sections (main or winners, then losers) and the finals column(s)."""
     sections = []
-    for kind, title in ((MAIN, ""), (WINNERS, "Winners bracket"), (LOSERS, "Losers bracket")):
+    for kind, title in ((MAIN, ""), (WINNERS, tr("Winners bracket")), (LOSERS, tr("Losers bracket"))):
         rounds = sorted({p.round for p in t.pairings if p.bracket == kind})
         if rounds:
             columns = [[p for p in t.pairings if p.bracket == kind and p.round == r] for r in rounds]
@@ -701,7 +725,7 @@ def focused_bracket(event: Event) -> Image.Image:
     names = round_names(t)
     probe = _Header(event, STANDINGS_WIDTH, phone=True)
     layout = layout_bracket(sections, finals, PHONE, probe.height, names, title_size=PHONE.name_size)
-    note = "the final rounds" if event.finished else "the round being played and the next"
+    note = tr("the final rounds") if event.finished else tr("the round being played and the next")
     return _draw_bracket(event, layout, note, phone=True)
 
 
@@ -713,8 +737,8 @@ def _bracket_picture(event: Event) -> Image.Image:
     layout, trimmed = fit_bracket(sections, finals, probe.height, names)
     note = ""
     if trimmed:
-        firsts = " and ".join(names[s.shown[0][0].id] for s in sections)
-        note = f"earlier rounds not shown: from {firsts} on"
+        firsts = " / ".join(say(names[s.shown[0][0].id]) for s in sections)
+        note = tr("earlier rounds not shown: from {firsts} on", firsts=firsts)
     return _draw_bracket(event, layout, note, phone=False)
 
 
@@ -784,7 +808,7 @@ class _GameStrip:
         if not self.height:
             return
         best_of = self.event.tournament.best_of
-        intro = f"Best of {best_of}: first to {best_of // 2 + 1} game wins"
+        intro = tr("Best of {n}: first to {wins} game wins", n=best_of, wins=best_of // 2 + 1)
         kit_text(draw, (left, top), intro, self.size, PALETTE.muted)
         chip_w = (width - (self.PER_ROW - 1) * 12) / self.PER_ROW
         for i, game in enumerate(self.pairing.games):
@@ -828,7 +852,7 @@ class Row:
     dropped: bool = False
 
 
-NAME = Column("Player", 0, "left")
+NAME = Column(tr("Player"), 0, "left")
 
 
 @dataclass(slots=True)
@@ -874,7 +898,7 @@ class StandingsTable:
                 trophy(draw, (xs[0] + self.columns[0].width / 2, y + self.ROW / 2 + 1), 28)
         if self.more:
             more_y = top + self.HEAD + len(self.rows) * self.ROW + self.ROW / 2
-            more = f"+{self.more} more"
+            more = tr("+{n} more", n=self.more)
             kit_text(draw, (xs[1], more_y), more, self.SIZE, PALETTE.muted, anchor="lm")
 
     def _column_lefts(self, left: int) -> list[int]:
@@ -918,8 +942,8 @@ def _columns_for(event: Event) -> tuple[list[Column], Callable[[Standing], tuple
 
     def name(s: Standing) -> str:
         player = t.player(s.player)
-        text = s.name.strip() or f"Player {player.seed}"
-        return f"{text} (left)" if s.dropped else text
+        text = s.name.strip() or tr("Player {n}", n=player.seed)
+        return tr("{name} (left)", name=text) if s.dropped else text
 
     def wdl(s: Standing) -> str:
         return f"{s.wins}-{s.draws}-{s.losses}"
@@ -947,25 +971,25 @@ def _columns_for(event: Event) -> tuple[list[Column], Callable[[Standing], tuple
     def bracket_cells(s: Standing) -> tuple[str, ...]:
         return (place_text(s), name(s), f"{s.wins}-{s.losses}", bracket_status(event, s.player, names))
 
-    return [place, NAME, Column("W-L", 76), Column("Stage", 260, "left")], bracket_cells
+    return [place, NAME, Column("W-L", 76), Column(tr("Stage"), 260, "left")], bracket_cells
 
 
 def bracket_status(event: Event, player: int, names: dict[int, str]) -> str:
     """Where a player stands in a bracket: champion, out in a round, or the round they are in."""
     if event.finished and player == event.winner:
-        return "Champion"
+        return tr("Champion")
     own = [p for p in event.tournament.pairings if player in p.participants and p.method != UNNEEDED]
     if not own:
         return ""
     latest = own[-1]  # later pairings always have higher ids than the pairings feeding them
     where = names[latest.id]
     if event.player(player).dropped:
-        return f"Left in {where}"
+        return tr("Left in {where}", where=where)
     if latest.finished and latest.winner != player:
-        return f"Out in {where}"
+        return tr("Out in {where}", where=where)
     if latest.open_game() is not None:
-        return f"Live: {where}"
-    return where if latest.ready else f"Waiting: {where}"
+        return tr("Live: {where}", where=where)
+    return where if latest.ready else tr("Waiting: {where}", where=where)
 
 
 # ----------------------------------------------------------------------------- round formats
@@ -992,8 +1016,10 @@ def _rounds_picture(event: Event) -> Image.Image:
     draw = ImageDraw.Draw(img)
     header.draw(draw)
     table.draw(draw, left, header.height)
-    state = "results" if t.is_round_complete() else "pairings"
-    title = f"Round {t.round} of {t.rounds}: {state}"
+    if t.is_round_complete():
+        title = tr("Round {n} of {rounds}: results", n=t.round, rounds=t.rounds)
+    else:
+        title = tr("Round {n} of {rounds}: pairings", n=t.round, rounds=t.rounds)
     kit_text(draw, (left, round_top), title, PHONE.name_size, PALETTE.accent)
     painter = PairingBox(event, style)
     for i, pairing in enumerate(shown):

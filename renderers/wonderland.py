@@ -43,6 +43,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.wonderland.cards import POOL_SIZE, RANKS, RED_SUITS, SUITS
+from bot.i18n import tr, tr_n
 from renderers.kit import (
     CHROME_PAIRS,
     CHROME_SOLIDS,
@@ -59,6 +60,7 @@ from renderers.kit import (
     text_width,
     wrap,
 )
+from renderers.language import say
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 WIDTH = 900
@@ -549,12 +551,16 @@ def _draw_seat_card(col: _Column, view: dict[str, Any], seat: int) -> None:
     draw, x0, x1 = col.draw, col.x0, col.x1
     active = seat in view["turn"]
     factors = _factors(view, seat)
+    detail: str
     if view["pool_left"] is None:
-        detail = "picking the pool deck" if active else "pool deck picked"
+        detail = tr("picking the pool deck") if active else tr("pool deck picked")
     else:
-        detail = f"{view['pool_left'][seat]} cards left · {len(view['summoned'][seat])} summoned"
+        detail = tr(
+            "{left} cards left · {count} summoned", left=view["pool_left"][seat], count=len(view["summoned"][seat])
+        )
     if view["factors"] is None and factors is None:
-        detail += " · factors hidden"
+        hidden = tr("factors hidden")
+        detail = f"{say(detail)} · {say(hidden)}"
     details = wrap(detail, SMALL_TEXT, x1 - x0 - 24)
     top = col.y
     name_h = line_height(SMALL_TEXT) + 8
@@ -595,9 +601,9 @@ def _draw_dice(col: _Column, view: dict[str, Any]) -> None:
     if rolled is None and view.get("private") is not None:
         rolled = view["private"].get("rolled")
     if not dice:
-        col.lines("Dice: none chosen yet", SMALL_TEXT, PALETTE.muted)
+        col.lines(tr("Dice: none chosen yet"), SMALL_TEXT, PALETTE.muted)
         return
-    col.lines("Dice this turn", SMALL_TEXT, PALETTE.text)
+    col.lines(tr("Dice this turn"), SMALL_TEXT, PALETTE.text)
     draw, size = col.draw, 58
     step = (col.x1 - col.x0) // max(3, len(dice))
     for i, die in enumerate(dice):
@@ -619,13 +625,18 @@ def _draw_pending(col: _Column, view: dict[str, Any]) -> None:
     """The attacks waiting for the defence step, wrapped; the rest counted when room runs out."""
     attacks = view["pending_attacks"]
     if not attacks:
-        col.lines("Pending attacks: none", SMALL_TEXT, PALETTE.muted)
+        col.lines(tr("Pending attacks: none"), SMALL_TEXT, PALETTE.muted)
         return
-    col.lines("Pending attacks", SMALL_TEXT, PALETTE.text)
+    col.lines(tr("Pending attacks"), SMALL_TEXT, PALETTE.text)
     for n, attack in enumerate(attacks):
         target = attack["target"]
         what = "Image" if target["card"] is None else f"{target['card']} {target['square'] or ''}".strip()
-        line = f"{attack['attacker']['card']} → {what}: {attack['points']} pts"
+        line = tr(
+            "{attacker} → {target}: {points} pts",
+            attacker=attack["attacker"]["card"],
+            target=what,
+            points=attack["points"],
+        )
         needed = len(wrap(line, SMALL_TEXT, col.x1 - col.x0)) * line_height(SMALL_TEXT)
         if col.y + needed + line_height(SMALL_TEXT) > col.bottom and n < len(attacks) - 1:
             col.lines(f"and {len(attacks) - n} more", SMALL_TEXT, PALETTE.muted)
@@ -648,7 +659,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) ->
     col.lines(phase_words(view["phase"]), SMALL_TEXT, PALETTE.text)  # the turn counter is the footer's
     actions = _last_actions(view)
     for action in actions[-3:]:
-        col.lines(f"Last: {action}", KEY_TEXT, PALETTE.highlight, key=True)
+        col.lines(tr("Last: {move}", move=action), KEY_TEXT, PALETTE.highlight, key=True)
     col.y += 6
     for seat in (1, 0):
         _draw_seat_card(col, view, seat)
@@ -699,9 +710,10 @@ def private(view: dict[str, Any]) -> Image.Image | None:
     height = top + rows * (card_h + gap) + 10
     img = Image.new("RGB", (width, height), PALETTE.background)
     draw = ImageDraw.Draw(img)
-    title = f"Your pool deck: {len(cards)} card{'s' if len(cards) != 1 else ''}"
     if picking:
-        title += f" of {POOL_SIZE}"
+        title = tr("Your pool deck: {n} of {total} cards", n=len(cards), total=POOL_SIZE)
+    else:
+        title = tr_n("Your pool deck: {n} card", "Your pool deck: {n} cards", len(cards))
     text(draw, (gap, 14), title, small, PALETTE.text, bold=True)
     for i, line in enumerate(secret_lines):
         text(draw, (gap, 56 + 36 * i), fit_text(line, 26, width - 2 * gap), 26, PALETTE.text)
@@ -721,7 +733,7 @@ def private(view: dict[str, Any]) -> Image.Image | None:
         piece(draw, piece_kind(rank), (x + 70, y + 48, x + card_w - 70, y + 98), int(view.get("you", 0)))
         strength, attack, defence = STATS[rank]
         text_center(draw, (x + card_w / 2, y + 118), f"{strength} / {attack} / {defence}", small, BLACK_INK, bold=True)
-        text_center(draw, (x + card_w / 2, y + 148), "Str / Atk / Def", small, CARD_GREY)
+        text_center(draw, (x + card_w / 2, y + 148), tr("Str / Atk / Def"), small, CARD_GREY)
     return img
 
 
@@ -750,7 +762,7 @@ def _draw_choices(draw: ImageDraw.ImageDraw, pool: list[str], seat: int, top: in
     greyed, the rest free to pick."""
     choices = pool_choices(pool)
     left = POOL_SIZE - len(pool)
-    how = f"Pick {left} more (no two of one rank and colour): type “pick AH”"
+    how = tr("Pick {left} more (no two of one rank and colour): type “pick AH”", left=left)
     text(draw, (CHOICE_GAP * 2, top), fit_text(how, size, width - 4 * CHOICE_GAP), size, PALETTE.muted)
     y0 = top + line_height(size) + 6
     x0 = (width - len(RANKS) * (CHOICE_W + CHOICE_GAP) + CHOICE_GAP) / 2
@@ -769,7 +781,7 @@ def _draw_choices(draw: ImageDraw.ImageDraw, pool: list[str], seat: int, top: in
                 draw.rounded_rectangle(box, radius=6, fill=WHITE)
                 card_label(draw, card, x + CHOICE_W / 2, y + CHOICE_H / 2, size)
     legend_y = y0 + len(SUITS) * (CHOICE_H + CHOICE_GAP) + 4
-    legend = "framed: in your pool  ·  grey: that rank is taken in that colour"
+    legend = tr("framed: in your pool  ·  grey: that rank is taken in that colour")
     text(draw, (CHOICE_GAP * 2, legend_y), fit_text(legend, size, width - 4 * CHOICE_GAP), size, PALETTE.muted)
 
 
@@ -795,12 +807,14 @@ def _hidden_factor_lines(view: dict[str, Any]) -> list[str]:
     if not isinstance(factors, dict):
         return []
     names = {"C": "Chance", "F": "Force", "D": "Defend", "A": "Attack", "M": "Move"}
-    lines = ["Your factors: " + "  ".join(f"{names.get(k, k)} {v}" for k, v in factors.items())]
+    lines: list[str] = [
+        tr("Your factors: {factors}", factors="  ".join(f"{names.get(k, k)} {v}" for k, v in factors.items()))
+    ]
     rolled = mine.get("rolled")
     if rolled:
         cards = [str(d.get("card")) for d in view.get("dice", [])]
         faces = (f"{c} {names.get(f, 'Summon')}" for c, f in zip(cards, rolled, strict=False))
-        lines.append("Your roll: " + ",  ".join(faces))
+        lines.append(tr("Your roll: {faces}", faces=",  ".join(faces)))
     return lines
 
 

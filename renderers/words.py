@@ -14,7 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games import CHANCE, GAMES
+from bot.i18n import DEFAULT, Locale, tr, tr_n
 from renderers.kit import Header, counter, phase_words
+from renderers.language import say, speaking
 
 DESCRIPTION_LIMIT = 1000
 """Discord allows 1,024 characters in an attachment's description."""
@@ -23,9 +25,9 @@ FILES = "abcdefghijklmnopqrstuvwxyz"
 
 def _names(game: str, header: Header | None) -> list[str]:
     """'Ada (Orange)' per seat, or just the seat names without a header."""
-    seats = GAMES[game].info.seat_names
+    seats = [say(name) for name in GAMES[game].info.seat_names]
     if header is None:
-        return list(seats)
+        return seats
     return [f"{header.players[s]} ({seats[s]})" for s in (0, 1)]
 
 
@@ -34,14 +36,18 @@ def _turn(game: str, view: dict[str, Any], header: Header | None) -> str:
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []
-        lead = f"{names[winners[0]]} wins" if winners else "Draw"
-        return f"Game over: {lead}, {outcome.get('reason', '')}".rstrip(", ")
+        reason = say(outcome.get("reason", ""))
+        if winners:
+            return say(tr("Game over: {name} wins, {reason}", name=names[winners[0]], reason=reason))
+        return say(tr("Game over: draw, {reason}", reason=reason))
     turn = [s for s in view.get("turn", []) if s in (0, 1)]
     if CHANCE in view.get("turn", []):
-        return "Waiting for a roll or a draw"
+        return say(tr("Waiting for a roll or a draw"))
     if not turn:
-        return "Nobody to move"
-    return " and ".join(names[s] for s in turn) + " to move"
+        return say(tr("Nobody to move"))
+    if len(turn) == 2:
+        return say(tr("{first} and {second} to move", first=names[turn[0]], second=names[turn[1]]))
+    return say(tr("{name} to move", name=names[turn[0]]))
 
 
 def _clip(sentences: Sequence[str]) -> str:
@@ -70,8 +76,15 @@ def _focus(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[
     for seat in (0, 1):
         controlled = sum(1 for pieces in stacks.values() if pieces[-1] == seat)
         facts.append(
-            f"{seats[seat]} controls {controlled} stacks, reserve {view['reserves'][seat]}, "
-            f"captured {view['captured'][seat]}"
+            say(
+                tr(
+                    "{seat} controls {stacks} stacks, reserve {reserve}, captured {captured}",
+                    seat=seats[seat],
+                    stacks=controlled,
+                    reserve=view["reserves"][seat],
+                    captured=view["captured"][seat],
+                )
+            )
         )
 
     def cell(name: str) -> str:
@@ -80,23 +93,39 @@ def _focus(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[
         pieces = stacks.get(name)
         return f"{seats[pieces[-1]][0]}{len(pieces)}" if pieces else "."
 
-    legend = f"Each square: owner of the top piece ({seats[0][0]} or {seats[1][0]}) and the stack's height."
+    legend = say(
+        tr(
+            "Each square: owner of the top piece ({first} or {second}) and the stack's height.",
+            first=seats[0][0],
+            second=seats[1][0],
+        )
+    )
     return facts, [*_grid(8, 8, cell, 2), legend]
 
 
 def _domineering(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     pieces = view["pieces"]
     laid = {t["square"]: t["tile"] for t in view["laid"]}
-    facts = [f"{seats[s]} pieces on {', '.join(pieces[s]) or 'none'}" for s in (0, 1)]
-    facts.append(f"tile drawn {view['drawn']}" if view.get("drawn") else "no tile drawn")
-    facts.append(f"{len(view['pool'])} tiles left in the pool")
+    facts = [
+        say(tr("{seat} pieces on {squares}", seat=seats[s], squares=", ".join(pieces[s]) or say(tr("none"))))
+        for s in (0, 1)
+    ]
+    facts.append(say(tr("tile drawn {tile}", tile=view["drawn"]) if view.get("drawn") else tr("no tile drawn")))
+    facts.append(say(tr_n("{n} tile left in the pool", "{n} tiles left in the pool", len(view["pool"]))))
     owner = {sq: seats[s][0] for s in (0, 1) for sq in pieces[s]}
 
     def cell(name: str) -> str:
         return owner.get(name) or laid.get(name) or "."
 
-    legend = f"{seats[0][0]} and {seats[1][0]}: pieces; 3-5: a tile laid there. The board wraps around."
-    return facts, [*_grid(8, 8, cell, 3), legend, "Pool: " + (" ".join(view["pool"]) or "empty")]
+    legend = say(
+        tr(
+            "{first} and {second}: pieces; 3-5: a tile laid there. The board wraps around.",
+            first=seats[0][0],
+            second=seats[1][0],
+        )
+    )
+    pool = say(tr("Pool: {tiles}", tiles=" ".join(view["pool"])) if view["pool"] else tr("Pool: empty"))
+    return facts, [*_grid(8, 8, cell, 3), legend, pool]
 
 
 def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -104,7 +133,16 @@ def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str],
     scores = view.get("scores", [0, 0])
     facts = [phase_words(view.get("phase"))]
     facts += [
-        f"{seats[s]} scores {scores[s]}, hand {view['hand_sizes'][s]}, pile {view['pile_sizes'][s]}" for s in (0, 1)
+        say(
+            tr(
+                "{seat} scores {score}, hand {hand}, pile {pile}",
+                seat=seats[s],
+                score=scores[s],
+                hand=view["hand_sizes"][s],
+                pile=view["pile_sizes"][s],
+            )
+        )
+        for s in (0, 1)
     ]
 
     def cell(name: str) -> str:
@@ -114,8 +152,11 @@ def _domino_wars(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str],
         under = f"+{mino['under']}" if mino.get("under") else ""
         return f"{seats[int(mino['owner'])][0]}{mino['number']}{under}"
 
-    legend = "Each square: owner and number of the top mino, +n minos under it."
-    discards = [f"{seats[s]} discards: {' '.join(view['discards'][s]) or 'none'}" for s in (0, 1)]
+    legend = say(tr("Each square: owner and number of the top mino, +n minos under it."))
+    discards = [
+        say(tr("{seat} discards: {tiles}", seat=seats[s], tiles=" ".join(view["discards"][s]) or say(tr("none"))))
+        for s in (0, 1)
+    ]
     return facts, [*_grid(4, 4, cell, 4), legend, *discards]
 
 
@@ -125,9 +166,19 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
     below = [sum(c[s] for c in underworld.values()) for s in (0, 1)]
     on_board = [sum(1 for o in stones.values() if o == s) for s in (0, 1)]
     facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
-    facts += [f"{seats[s]}: {on_board[s]} stones on the Battlefield, {below[s]} in the Underworld" for s in (0, 1)]
+    facts += [
+        say(
+            tr(
+                "{seat}: {on_board} stones on the Battlefield, {below} in the Underworld",
+                seat=seats[s],
+                on_board=on_board[s],
+                below=below[s],
+            )
+        )
+        for s in (0, 1)
+    ]
     if view.get("roll"):
-        facts.append("dice " + " ".join(str(d) for d in view["roll"]))
+        facts.append(say(tr("dice {dice}", dice=" ".join(str(d) for d in view["roll"]))))
     layout = view.get("layout") or []
     active = set(view.get("active", []))
 
@@ -139,7 +190,13 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
         mark = seats[stone][0] if stone is not None else ""
         return f"{value}{mark}{'*' if name in active else ''}"
 
-    legend = f"Each space: its number, then the stone on it ({seats[0][0]}/{seats[1][0]}); * marks a lit space."
+    legend = say(
+        tr(
+            "Each space: its number, then the stone on it ({first}/{second}); * marks a lit space.",
+            first=seats[0][0],
+            second=seats[1][0],
+        )
+    )
     uw = "Underworld: " + ", ".join(
         f"{name} {seats[0][0]}{counts[0]} {seats[1][0]}{counts[1]}" for name, counts in underworld.items()
     )
@@ -149,12 +206,27 @@ def _dominance(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], l
 def _wonderland(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], list[str]]:
     images = view["images"]
     facts = [f"{phase_words(view['phase'])}, {counter(view, None)}"]
-    facts += [f"{seats[i['seat']]} Image on {i['square']} with {i['lives']} lives" for i in images]
+    facts += [
+        say(
+            tr_n(
+                "{seat} Image on {square} with {n} life",
+                "{seat} Image on {square} with {n} lives",
+                i["lives"],
+                seat=seats[i["seat"]],
+                square=i["square"],
+            )
+        )
+        for i in images
+    ]
     for seat in (0, 1):
-        beings = [f"{b['card']} on {b['square']}" for b in view["beings"] if b["owner"] == seat]
-        facts.append(f"{seats[seat]} beings: {', '.join(beings) or 'none'}")
+        beings = [
+            say(tr("{card} on {square}", card=b["card"], square=b["square"]))
+            for b in view["beings"]
+            if b["owner"] == seat
+        ]
+        facts.append(say(tr("{seat} beings: {beings}", seat=seats[seat], beings=", ".join(beings) or say(tr("none")))))
     if view.get("pending_attacks"):
-        facts.append(f"{len(view['pending_attacks'])} attacks pending")
+        facts.append(say(tr_n("{n} attack pending", "{n} attacks pending", len(view["pending_attacks"]))))
     squares: dict[str, str] = {}
     for path in view["paths"]:
         for domino in path["dominoes"]:
@@ -170,9 +242,13 @@ def _wonderland(view: dict[str, Any], seats: Sequence[str]) -> tuple[list[str], 
     def cell(name: str) -> str:
         return squares.get(name, ".")
 
-    legend = (
-        f"{seats[0][0].lower()}/{seats[1][0].lower()}: a path square; I{seats[0][0]}3: an Image and its lives; "
-        f"{seats[0][0]}10H: a being (owner, card)."
+    legend = say(
+        tr(
+            "{a}/{b}: a path square; I{first}3: an Image and its lives; {first}10H: a being (owner, card).",
+            a=seats[0][0].lower(),
+            b=seats[1][0].lower(),
+            first=seats[0][0],
+        )
     )
     return facts, [*_grid(hi - lo + 1, int(view["ranks"]), cell, 4, lo), legend]
 
@@ -212,48 +288,70 @@ def move_words(game: str, move: str) -> str:
 
 def _last(view: dict[str, Any], game: str) -> str:
     last = view.get("last_move")
-    return f"Last move: {move_words(game, str(last))}" if last else "No move yet"
+    return say(tr("Last move: {move}", move=move_words(game, str(last))) if last else tr("No move yet"))
 
 
 # ----------------------------------------------------------------------------- public API
 
 
 def describe(game: str, view: dict[str, Any], header: Header | None = None) -> str:
-    """Alt text of the board picture of `view`: the game, whose turn, material, last move."""
-    facts, _ = _GAMES[game](view, GAMES[game].info.seat_names)
-    title = f"{GAMES[game].info.name} board"
-    return _clip([title, _turn(game, view, header), *facts, _last(view, game)])
+    """Alt text of the board picture of `view`: the game, whose turn, material, last move
+    (in `header`'s language; the facts about the position are English for now)."""
+    with speaking(header.locale if header is not None else DEFAULT):
+        facts, _ = _GAMES[game](view, GAMES[game].info.seat_names)
+        title = say(tr("{game} board", game=GAMES[game].info.name))
+        return _clip([title, _turn(game, view, header), *facts, _last(view, game)])
 
 
 def text_board(game: str, view: dict[str, Any], header: Header | None = None) -> str:
     """The position in characters (monospaced lines), with whose turn and the last move on top."""
-    facts, rows = _GAMES[game](view, GAMES[game].info.seat_names)
-    sentences = [f"{GAMES[game].info.name}: {_turn(game, view, header)}", _last(view, game), *facts]
+    with speaking(header.locale if header is not None else DEFAULT):
+        facts, rows = _GAMES[game](view, GAMES[game].info.seat_names)
+        sentences = [f"{GAMES[game].info.name}: {_turn(game, view, header)}", _last(view, game), *facts]
     top = [s.rstrip(".") + "." for s in sentences]
     return "\n".join([*top, "", *rows])
 
 
-def describe_private(game: str, view: dict[str, Any]) -> str:
-    """Alt text of a seat's private picture: only what that seat's own view holds."""
+def describe_private(game: str, view: dict[str, Any], locale: Locale = DEFAULT) -> str:
+    """Alt text of a seat's private picture in `locale`: only what that seat's own view holds."""
+    with speaking(locale):
+        return _describe_private(game, view)
+
+
+def _describe_private(game: str, view: dict[str, Any]) -> str:
     mine = view.get("private") or {}
     name = GAMES[game].info.name
+    none = say(tr("none yet"))
     if game == "domino_wars" and view.get("phase") == "draft":
         drafted = list(mine.get("draft", []))
         return _clip([
-            f"{name}: your secret draft, {len(drafted)} of 8 picked: {' '.join(drafted) or 'none yet'}",
-            f"{21 - len(drafted)} of the 21 tiles left to pick from",
+            say(tr("{game}: your secret draft, {n} of 8 picked: {tiles}", game=name, n=len(drafted),
+                   tiles=" ".join(drafted) or none)),
+            say(tr("{n} of the 21 tiles left to pick from", n=21 - len(drafted))),
         ])  # fmt: skip
     if game == "domino_wars":
-        shown = mine.get("draft") if view.get("phase") == "draft" else mine.get("hand")
-        what = "draft" if view.get("phase") == "draft" else "hand"
+        empty = say(tr("empty"))
         pile = " ".join(sorted(mine.get("pile", [])))
-        return _clip([f"{name}: your {what}: {' '.join(shown or []) or 'empty'}", f"draw pile: {pile or 'empty'}"])
+        if view.get("phase") == "draft":
+            yours = tr("{game}: your draft: {tiles}", game=name, tiles=" ".join(mine.get("draft") or []) or empty)
+        else:
+            yours = tr("{game}: your hand: {tiles}", game=name, tiles=" ".join(mine.get("hand") or []) or empty)
+        return _clip([say(yours), say(tr("draw pile: {tiles}", tiles=pile or empty))])
     if game == "wonderland":
         pool = mine.get("pool", [])
-        facts = [f"{name}: your pool deck, {len(pool)} of 15 cards: {' '.join(pool) or 'none yet'}"]
+        facts = [
+            say(
+                tr(
+                    "{game}: your pool deck, {n} of 15 cards: {cards}",
+                    game=name,
+                    n=len(pool),
+                    cards=" ".join(pool) or none,
+                )
+            )
+        ]
         if view.get("phase") == "pool" and len(pool) < 15:
             taken = {(card[:-1], card[-1] in "HD") for card in pool}
             free = 52 - len(pool) - sum(1 for rank, _ in taken)  # each picked rank-and-colour blocks its twin
-            facts.append(f"{free} cards may still be picked (no two of one rank and colour)")
+            facts.append(say(tr("{n} cards may still be picked (no two of one rank and colour)", n=free)))
         return _clip(facts)
-    return _clip([f"{name}: your private view"])
+    return _clip([say(tr("{game}: your private view", game=name))])

@@ -36,6 +36,7 @@ from typing import Any, Final, NamedTuple
 from bot.ai.guides import guide_for
 from bot.ai.search import move_values
 from bot.games import CHANCE, GAMES, GameState
+from bot.i18n import tr
 
 WIDE: Final = 200
 """Iterations of the search that picks the preferred move among all the candidates."""
@@ -115,7 +116,9 @@ class Analysis:
     @property
     def budget(self) -> str:
         """The budget in words, for the reader: the figures are estimates at this budget."""
-        return f"{self.wide} search iterations to choose, {self.focused} to value each move"
+        return tr(
+            "{wide} search iterations to choose, {focused} to value each move", wide=self.wide, focused=self.focused
+        )
 
     def judged(self, seat: int) -> list[Judgement]:
         return [j for j in self.judgements if j.seat == seat and not j.forced]

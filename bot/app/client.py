@@ -31,6 +31,7 @@ from bot.clocks.scheduler import Now, Sleep
 from bot.infra.duties import Duties
 from bot.infra.worker_pool import WorkerPool
 from bot.services.analysis import AnalysisService
+from bot.services.languages import Languages
 from bot.services.matches import Agreements, ClockResult, Lobby, MatchService, attach_clocks
 from bot.services.notices import Holidays, NoticeService
 from bot.services.outbox import Outbox
@@ -44,6 +45,7 @@ from cogs.out.notices import Notifier
 from cogs.out.outbox import Dispatcher
 from cogs.out.presenter import Presenter
 from cogs.out.tournament_posts import TOURNAMENT_POSTS
+from cogs.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +114,8 @@ class Boneyard(commands.AutoShardedBot):
     ratings: RatingBook
     tournaments: TournamentService
     lobby: Lobby
+    languages: Languages
+    """Who is spoken to in which language (bot/services/languages.py)."""
     agreements: Agreements
     clocks: ClockKeeper | None = None
     pictures: WorkerPool
@@ -171,6 +175,7 @@ class Boneyard(commands.AutoShardedBot):
         self.ratings = RatingBook(self.store)
         self.tournaments = TournamentService(self.service, self.ratings)
         self.lobby = Lobby(self.service)
+        self.languages = Languages(self.store)
         self.agreements = Agreements(self.service)
         self.service.finish_listeners.append(self._on_match_finished)
         # One worker fewer than the pool has: a board is never stuck behind analyses.
@@ -190,6 +195,7 @@ class Boneyard(commands.AutoShardedBot):
             await self.load_extension(extension)
         now, sleep = self.clock_time
         await self.start_clocks(now=now, sleep=sleep)
+        await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
 
     async def start_clocks(

@@ -34,6 +34,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from bot.i18n import joined, tr
+
 Via = Literal["channel", "dm"]
 TimeoutPolicy = Literal["lose", "pass"]
 Kind = Literal["short", "long", "none"]
@@ -85,13 +87,13 @@ class TimeControl:
     def __post_init__(self) -> None:
         durations = [self.per_move, self.reserve, self.draft_time, self.reserve_every, *self.move_reminders]
         if any(d is not None and (d < 0 or not math.isfinite(d)) for d in durations):
-            raise InvalidTimeControl("Times must be zero or more.")
+            raise InvalidTimeControl(tr("Times must be zero or more."))
         if self.per_move is not None and self.per_move <= 0:
-            raise InvalidTimeControl("The time per move must be more than zero.")
+            raise InvalidTimeControl(tr("The time per move must be more than zero."))
         if self.draft_time is not None and self.draft_time <= 0:
-            raise InvalidTimeControl("The draft time must be more than zero.")
+            raise InvalidTimeControl(tr("The draft time must be more than zero."))
         if self.reserve_every is not None and self.reserve_every <= 0:
-            raise InvalidTimeControl("The reserve reminder interval must be more than zero.")
+            raise InvalidTimeControl(tr("The reserve reminder interval must be more than zero."))
 
     @classmethod
     def custom(
@@ -153,16 +155,19 @@ class TimeControl:
     def describe(self) -> str:
         """One line for embeds: `blitz: 1:00 per move + 3:00 reserve, draft 2:00`."""
         if self.per_move is None:
-            return "no clock"
+            return tr("no clock")
         long = self.kind == "long"
-        text = f"{self.name}: {format_duration(self.per_move, long=long)} per move"
+        move = format_duration(self.per_move, long=long)
         if self.reserve:
-            text += f" + {format_duration(self.reserve, long=long)} reserve"
+            reserve = format_duration(self.reserve, long=long)
+            parts = [tr("{name}: {move} per move + {reserve} reserve", name=self.name, move=move, reserve=reserve)]
+        else:
+            parts = [tr("{name}: {move} per move", name=self.name, move=move)]
         if self.draft_time is not None:
-            text += f", draft {format_duration(self.draft_time, long=long)}"
+            parts.append(tr("draft {time}", time=format_duration(self.draft_time, long=long)))
         if self.on_timeout == "pass":
-            text += ", timeout passes"
-        return text
+            parts.append(tr("timeout passes"))
+        return joined(", ", parts)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -231,9 +236,11 @@ def parse_duration(text: str) -> float:
     compact = raw.replace(" ", "")
     parts = list(_DURATION_PART.finditer(compact))
     if not compact or not parts or "".join(p.group(0) for p in parts) != compact:
-        raise InvalidTimeControl(f"`{text.strip()[:20]}` is not a duration; write e.g. `90s`, `5m`, `1:30` or `24h`.")
+        raise InvalidTimeControl(
+            tr("`{strip}` is not a duration; write e.g. `90s`, `5m`, `1:30` or `24h`.", strip=text.strip()[:20])
+        )
     if len(parts) > 1 and any(p.group(2) is None for p in parts):
-        raise InvalidTimeControl(f"Give every number in `{text.strip()[:20]}` a unit (d, h, m or s).")
+        raise InvalidTimeControl(tr("Give every number in `{strip}` a unit (d, h, m or s).", strip=text.strip()[:20]))
     return sum(float(p.group(1)) * _UNIT_SECONDS[(p.group(2) or "m")[0].lower()] for p in parts)
 
 
@@ -248,7 +255,7 @@ def parse_time_control(text: str) -> TimeControl:
     """
     words = text.strip().lower().split()
     if not words:
-        raise InvalidTimeControl("Give a time control: blitz, rapid, daily, none, or e.g. `2m+5m`.")
+        raise InvalidTimeControl(tr("Give a time control: blitz, rapid, daily, none, or e.g. `2m+5m`."))
     head, *settings = words
     if head in PRESETS:
         control = PRESETS[head]
@@ -270,11 +277,14 @@ def parse_time_control(text: str) -> TimeControl:
             control = control.with_options(reserve_every=None if value == "off" else parse_duration(value))
         else:
             raise InvalidTimeControl(
-                f"Unknown clock setting `{setting[:20]}`; use e.g. `draft=2m`, `timeout=pass`,"
-                " `remind=30s,10s` or `every=1m` (`off` turns reminders off)."
+                tr(
+                    "Unknown clock setting `{setting}`; use e.g. `draft=2m`, `timeout=pass`, `remind=30s,10s` "
+                    "or `every=1m` (`off` turns reminders off).",
+                    setting=setting[:20],
+                )
             )
     if control.unlimited and settings:
-        raise InvalidTimeControl("A match without a clock takes no clock settings.")
+        raise InvalidTimeControl(tr("A match without a clock takes no clock settings."))
     return control
 
 
@@ -668,13 +678,15 @@ class ClockState:
         for left in control.move_reminders:
             key = f"move:{left:g}"
             if left < clock.budget and key not in sent:
-                events.append(Reminder(seat, key, f"{_spoken(left)} left", since + clock.move_left - left, control.via))
+                events.append(
+                    Reminder(seat, key, tr("{n} left", n=_spoken(left)), since + clock.move_left - left, control.via)
+                )
         if clock.hard:  # a draft's own limit: no reserve after it
             if "timeout" not in sent:
                 events.append(Timeout(seat, reserve_starts))
             return events
         if control.remind_on_reserve and clock.reserve > 0 and "reserve" not in sent:
-            events.append(Reminder(seat, "reserve", "entering reserve", reserve_starts, control.via))
+            events.append(Reminder(seat, "reserve", tr("entering reserve"), reserve_starts, control.via))
         if control.reserve_every and clock.reserve > 0:
             events.extend(self._reserve_reminders(seat, clock, reserve_starts, now))
         if "timeout" not in sent:
@@ -695,7 +707,7 @@ class ClockState:
             if level <= 1e-9 or key in clock.sent:
                 continue
             long = self.control.kind == "long"
-            label = f"{format_duration(level, long=long)} of reserve left"
+            label = tr("{time} of reserve left", time=format_duration(level, long=long))
             events.append(Reminder(seat, key, label, reserve_starts + (clock.reserve - level), self.control.via))
         return events
 

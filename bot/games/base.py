@@ -33,6 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, NamedTuple, Self
 
+from bot.i18n import tr
+
 CHANCE: Final = -1
 """The seat that plays chance moves (rolls, draws, shuffles)."""
 
@@ -116,16 +118,29 @@ class Option:
             try:
                 value = int(str(raw).strip())
             except ValueError:
-                raise InvalidOptions(f"Option `{self.name}` takes a whole number, not {shown(raw)}.") from None
+                raise InvalidOptions(
+                    tr("Option `{name}` takes a whole number, not {raw}.", name=self.name, raw=shown(raw))
+                ) from None
             if self.minimum is not None and value < self.minimum:
-                raise InvalidOptions(f"Option `{self.name}` must be at least {self.minimum}.")
+                raise InvalidOptions(
+                    tr("Option `{name}` must be at least {minimum}.", name=self.name, minimum=self.minimum)
+                )
             if self.maximum is not None and value > self.maximum:
-                raise InvalidOptions(f"Option `{self.name}` must be at most {self.maximum}.")
+                raise InvalidOptions(
+                    tr("Option `{name}` must be at most {maximum}.", name=self.name, maximum=self.maximum)
+                )
             return value
         text = str(raw).strip().lower()
         if text not in self.choices:
             allowed = ", ".join(f"`{c}`" for c in self.choices)
-            raise InvalidOptions(f"Option `{self.name}` must be one of {allowed}, not {shown(raw)}.")
+            raise InvalidOptions(
+                tr(
+                    "Option `{name}` must be one of {allowed}, not {raw}.",
+                    name=self.name,
+                    allowed=allowed,
+                    raw=shown(raw),
+                )
+            )
         return text
 
     def describe(self) -> str:
@@ -176,14 +191,19 @@ class Rules(ABC):
         if unknown:
             offered = ", ".join(f"`{n}`" for n in known) or "none"
             raise InvalidOptions(
-                f"{self.info.name} has no option {', '.join(shown(u) for u in unknown[:5])} (options: {offered})."
+                tr(
+                    "{name} has no option {value} (options: {offered}).",
+                    name=self.info.name,
+                    value=", ".join(shown(u) for u in unknown[:5]),
+                    offered=offered,
+                )
             )
         return {name: opt.parse(given[name]) if name in given else opt.default for name, opt in known.items()}
 
     def start(self, players: int = 2, options: Mapping[str, object] | None = None) -> GameState:
         """A new game; deterministic for given options.  Raises InvalidOptions."""
         if players != 2:
-            raise InvalidOptions(f"{self.info.name} is a game for two players.")
+            raise InvalidOptions(tr("{name} is a game for two players.", name=self.info.name))
         return self._start(self.resolve_options(options))._settle(())
 
     @abstractmethod
@@ -250,11 +270,11 @@ class GameState(ABC):
     def play(self, seat: int, move: str) -> Self:
         """The state after `seat` plays `move`; raises IllegalMove and changes nothing."""
         if not isinstance(move, str) or not move.strip():
-            raise IllegalMove("Type a move, for example one from the autocomplete list.")
+            raise IllegalMove(tr("Type a move, for example one from the autocomplete list."))
         if self.outcome is not None:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(tr("The game is over."))
         if seat not in self.turn and seat not in self.may_act:
-            raise IllegalMove("It is not your turn." if seat != CHANCE else "No chance move is due now.")
+            raise IllegalMove(tr("It is not your turn.") if seat != CHANCE else tr("No chance move is due now."))
         state = self._apply(seat, move)
         return state._settle((state._entry(seat, move, forced=False, before=self),))
 
@@ -272,7 +292,7 @@ class GameState(ABC):
     def sample_chance(self, rng: random.Random) -> str:
         """One chance move drawn with `rng`; only when CHANCE is in `turn`."""
         if CHANCE not in self.turn:
-            raise IllegalMove("No chance move is due now.")
+            raise IllegalMove(tr("No chance move is due now."))
         return self._sample_chance(rng)
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
@@ -303,7 +323,7 @@ class GameState(ABC):
         """Parse, check and apply one move; raise IllegalMove with a readable reason."""
 
     def _sample_chance(self, rng: random.Random) -> str:
-        raise IllegalMove(f"{self.rules.info.name} has no chance moves.")
+        raise IllegalMove(tr("{name} has no chance moves.", name=self.rules.info.name))
 
     def is_public_move(self, seat: int, move: str) -> bool:
         """Whether `move`, which `seat` just made (leading to this state), may be shown to

@@ -56,6 +56,7 @@ from bot.games.base import (
     shown,
 )
 from bot.games.squares import square_name
+from bot.i18n import tr
 
 FILES: Final = 6
 RANKS: Final = 7
@@ -66,7 +67,7 @@ TURN_DICE: Final = 4
 U0: Final = 6
 """Underworld position of the blank space u0 (positions 0..5 are u1..u6)."""
 UW_POSITIONS: Final = 7
-SEAT_NAMES: Final = ("Orange", "Blue")
+SEAT_NAMES: Final = (tr("Orange"), tr("Blue"))
 
 NAMES: Final = tuple(square_name(i % FILES, i // FILES) for i in range(SPACES))
 UW_NAMES: Final = ("u1", "u2", "u3", "u4", "u5", "u6", "u0")
@@ -99,7 +100,8 @@ _ROLL = re.compile(r"^roll\s*((?:\d[\s,\-]*)+)$")
 _LAYOUT = re.compile(r"^layout\s+(.+)$")
 _DONE = frozenset(("done", "pass", "end"))
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Dominance** — dice light up the Battlefield; send every enemy stone to the Underworld.
 • The **Battlefield** is the 21 tiles without a blank, laid at random in 7 rows of 3: a 6×7
   board of spaces a1–f7, each worth its half's number. The **Underworld** is a line
@@ -119,6 +121,7 @@ HOW_TO_PLAY = """\
      `enter d4`, capturing whatever stands there.
 • A phase with nothing to do is skipped. You lose as soon as none of your stones is on
   the Battlefield. Draw after 500 turns (option `turn_limit`)."""
+)
 
 
 class DominanceState(GameState):
@@ -449,24 +452,30 @@ class DominanceState(GameState):
             return None
         dice = entry.move.split()[1:]
         if before.phase == "setup":
-            return f"Setup roll for {SEAT_NAMES[before.to_move]}: {' and '.join(dice)}"
+            return tr("Setup roll for {seat}: {dice}", seat=SEAT_NAMES[before.to_move], dice=" + ".join(dice))
         if before.phase == "roll":
-            return f"{SEAT_NAMES[before.to_move]} rolls {', '.join(dice)}"
-        return f"Return roll for {SEAT_NAMES[before.to_move]}: {' and '.join(dice)}"
+            return tr("{seat} rolls {dice}", seat=SEAT_NAMES[before.to_move], dice=", ".join(dice))
+        return tr("Return roll for {seat}: {dice}", seat=SEAT_NAMES[before.to_move], dice=" + ".join(dice))
 
     def _apply_chance(self, text: str) -> Self:
         if self.phase == "layout":
             match = _LAYOUT.match(text)
             if match is None:
-                raise IllegalMove("The Battlefield must be laid first: `layout 12 43 ...` (21 tiles from a1).")
+                raise IllegalMove(tr("The Battlefield must be laid first: `layout 12 43 ...` (21 tiles from a1)."))
             return self._copy(values=_parse_layout(match.group(1)), phase="setup")
         match = _ROLL.match(text)
         if match is None:
-            raise IllegalMove(f"{shown(text)} is not a roll; write it like `roll 3 4`.")
+            raise IllegalMove(tr("{text} is not a roll; write it like `roll 3 4`.", text=shown(text)))
         dice = tuple(sorted(int(d) for d in re.findall(r"\d", match.group(1))))
         count = TURN_DICE if self.phase == "roll" else 2
         if len(dice) != count or not all(1 <= d <= 6 for d in dice):
-            raise IllegalMove(f"Roll {count} dice, each from 1 to 6, like `roll {' '.join(['3'] * count)}`.")
+            raise IllegalMove(
+                tr(
+                    "Roll {count} dice, each from 1 to 6, like `roll {value}`.",
+                    count=count,
+                    value=" ".join(["3"] * count),
+                )
+            )
         if self.phase == "setup":
             return self._place(dice)
         if self.phase == "roll":
@@ -506,66 +515,93 @@ class DominanceState(GameState):
         if (enter := _ENTER.match(text)) and (text.startswith("enter") or self.phase == "enter"):
             return f"enter {enter.group(1)}"
         raise IllegalMove(
-            f"{shown(original)} is not a Dominance move: write `c3-c5` to move, `c5xc6` to capture, "
-            "`enter d4` to return, or `done`."
+            tr(
+                "{original} is not a Dominance move: write `c3-c5` to move, `c5xc6` to capture, `enter d4` "
+                "to return, or `done`.",
+                original=shown(original),
+            )
         )
 
     def _why_illegal(self, canonical: str) -> str:
         """A sentence explaining why a well-formed move is not legal now."""
         phase = self.phase
         if canonical == "done":
-            return "There is nothing to end: choose where to enter with `enter d4`."
+            return tr("There is nothing to end: choose where to enter with `enter d4`.")
         if canonical.startswith("enter"):
             if phase != "enter":
-                return "You enter only from u0, in the return phase after rolling two dice."
+                return tr("You enter only from u0, in the return phase after rolling two dice.")
             a, b = (NAMES[i] for i in self._entry_squares())
-            return f"Your roll {self.pair[0]}-{self.pair[1]} lets the stone enter on {a} or {b} only."
+            return tr(
+                "Your roll {pair}-{pair2} lets the stone enter on {a} or {b} only.",
+                pair=self.pair[0],
+                pair2=self.pair[1],
+                a=a,
+                b=b,
+            )
         if phase == "enter":
             a, b = (NAMES[i] for i in self._entry_squares())
-            return f"Now bring your stone back from u0: `enter {a}` or `enter {b}`."
+            return tr("Now bring your stone back from u0: `enter {a}` or `enter {b}`.", a=a, b=b)
         src_name, dst_name = re.split(r"[-x]", canonical)
         if "x" in canonical:
             if phase == "move":
-                return "Captures come after the move phase: finish moving first, or end it with `done`."
+                return tr("Captures come after the move phase: finish moving first, or end it with `done`.")
             return self._why_no_capture(src_name, dst_name)
         if phase == "capture":
-            return "The move phase is over: capture with a move like `c5xc6`, or end the turn with `done`."
+            return tr("The move phase is over: capture with a move like `c5xc6`, or end the turn with `done`.")
         return self._why_no_move(src_name, dst_name)
 
     def _why_no_move(self, src_name: str, dst_name: str) -> str:
         if (src_name[0] == "u") != (dst_name[0] == "u"):
-            return "Stones move within the Battlefield or within the Underworld, never between them."
+            return tr("Stones move within the Battlefield or within the Underworld, never between them.")
         if src_name[0] == "u":
             pos = _UW_INDEX[src_name]
             if not self.under[UW_POSITIONS * self.to_move + pos]:
-                return f"You have no stone on {src_name}."
+                return tr("You have no stone on {src_name}.", src_name=src_name)
             if not self.uw_eligible[pos]:
-                return f"No stone of yours on {src_name} may move: it must start the phase on an active space."
-            return f"A stone on {src_name} cannot reach {dst_name}: every space it passes must be active."
+                return tr(
+                    "No stone of yours on {src_name} may move: it must start the phase on an active space.",
+                    src_name=src_name,
+                )
+            return tr(
+                "A stone on {src_name} cannot reach {dst_name}: every space it passes must be active.",
+                src_name=src_name,
+                dst_name=dst_name,
+            )
         src, dst = _INDEX[src_name], _INDEX[dst_name]
         if self.board[src] != self.to_move:
-            return f"You have no stone on {src_name}."
+            return tr("You have no stone on {src_name}.", src_name=src_name)
         if src in self.moved:
-            return f"The stone on {src_name} has already moved this turn."
+            return tr("The stone on {src_name} has already moved this turn.", src_name=src_name)
         if src not in self.eligible:
-            return f"The stone on {src_name} did not start the phase on an active space, so it cannot move."
+            return tr(
+                "The stone on {src_name} did not start the phase on an active space, so it cannot move.",
+                src_name=src_name,
+            )
         if self.board[dst] != EMPTY:
-            return f"{dst_name} is occupied: stones move only into empty spaces."
-        return f"No path from {src_name} to {dst_name} runs through active empty spaces only."
+            return tr("{dst_name} is occupied: stones move only into empty spaces.", dst_name=dst_name)
+        return tr(
+            "No path from {src_name} to {dst_name} runs through active empty spaces only.",
+            src_name=src_name,
+            dst_name=dst_name,
+        )
 
     def _why_no_capture(self, src_name: str, dst_name: str) -> str:
         if src_name[0] == "u" or dst_name[0] == "u":
-            return "There are no captures in the Underworld."
+            return tr("There are no captures in the Underworld.")
         src, dst = _INDEX[src_name], _INDEX[dst_name]
         if self.board[src] != self.to_move:
-            return f"You have no stone on {src_name}."
+            return tr("You have no stone on {src_name}.", src_name=src_name)
         if src in self.captured:
-            return f"The stone on {src_name} has already captured this turn."
+            return tr("The stone on {src_name} has already captured this turn.", src_name=src_name)
         if self.values[src] not in self.active_values():
-            return f"{src_name} is not active, so its stone cannot capture."
+            return tr("{src_name} is not active, so its stone cannot capture.", src_name=src_name)
         if dst not in NEIGHBOURS[src]:
-            return f"{dst_name} is not next to {src_name}: capture one step along a rank or a file."
-        return f"There is no stone on {dst_name} to capture."
+            return tr(
+                "{dst_name} is not next to {src_name}: capture one step along a rank or a file.",
+                dst_name=dst_name,
+                src_name=src_name,
+            )
+        return tr("There is no stone on {dst_name} to capture.", dst_name=dst_name)
 
     def _move(self, notation: str, src: int, dst: int) -> Self:
         path = tuple(NAMES[i] for i in self._path(src, dst))
@@ -708,7 +744,7 @@ class DominanceState(GameState):
         limit = int(self.options["turn_limit"])
         outcome = None
         if limit and turns >= limit:
-            outcome = Outcome(frozenset(), f"{limit} turns were played without a winner.")
+            outcome = Outcome(frozenset(), tr("{limit} turns were played without a winner.", limit=limit))
         return self._with(
             phase="over" if outcome else "roll",
             to_move=self.to_move if outcome else opponent(self.to_move),
@@ -729,7 +765,8 @@ class DominanceState(GameState):
                 return self._with(
                     phase="over",
                     outcome=Outcome(
-                        frozenset((opponent(seat),)), f"{SEAT_NAMES[seat]} has no stone left on the Battlefield."
+                        frozenset((opponent(seat),)),
+                        tr("{seat} has no stone left on the Battlefield.", seat=SEAT_NAMES[seat]),
                     ),
                 )
         return None
@@ -746,12 +783,14 @@ def _parse_layout(text: str) -> tuple[int, ...]:
     for token in tokens:
         digits = re.sub(r"\D", "", token)
         if len(digits) != 2:
-            raise IllegalMove(f"{shown(token)} is not a tile: write each tile as two digits, left then right.")
+            raise IllegalMove(
+                tr("{token} is not a tile: write each tile as two digits, left then right.", token=shown(token))
+            )
         pairs.append((int(digits[0]), int(digits[1])))
     if len(pairs) != len(BATTLEFIELD_TILES):
-        raise IllegalMove(f"A layout lists exactly 21 tiles, not {len(pairs)}.")
+        raise IllegalMove(tr("A layout lists exactly 21 tiles, not {count}.", count=len(pairs)))
     if sorted((min(p), max(p)) for p in pairs) != list(BATTLEFIELD_TILES):
-        raise IllegalMove("A layout must use each of the 21 tiles 1-1 … 6-6 exactly once (no blanks).")
+        raise IllegalMove(tr("A layout must use each of the 21 tiles 1-1 … 6-6 exactly once (no blanks)."))
     return tuple(v for pair in pairs for v in pair)
 
 
@@ -760,7 +799,7 @@ class DominanceRules(Rules):
         key="dominance",
         name="Dominance",
         seat_names=SEAT_NAMES,
-        blurb="Dice light up a random domino Battlefield; race, capture, and climb back out of the Underworld.",
+        blurb=tr("Dice light up a random domino Battlefield; race, capture, and climb back out of the Underworld."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option(

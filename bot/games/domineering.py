@@ -39,10 +39,11 @@ from bot.games.base import (
 )
 from bot.games.dominoes import Tile, double_six, parse_tile
 from bot.games.squares import parse_square, square_name
+from bot.i18n import tr, tr_n
 
 SIZE = 8
 MAX_STEP = 6
-SEAT_NAMES = ("Black", "White")
+SEAT_NAMES = (tr("Black"), tr("White"))
 NAMES = tuple(square_name(i % SIZE, i // SIZE) for i in range(SIZE * SIZE))
 DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))  # up, down, right, left (as seat 0 sees the board)
 KEEP = "keep"
@@ -76,7 +77,8 @@ Plan = tuple[int, int, int, int, Step, Step]  # first from, first to, second fro
 _MOVE = re.compile(r"^([a-z]\d{1,2})\s*[-x]?\s*([a-z]\d{1,2})\s*[,;/]?\s*([a-z]\d{1,2})\s*[-x]?\s*([a-z]\d{1,2})$")
 _DRAW = re.compile(r"^draw\s+(.+)$")
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Domineering** — hem your opponent in on a board with no edges.
 • The 8×8 board wraps around: leave one edge and you come back in on the opposite one.
 • Black (first) starts on d4 and e5, White on h1 and a8. The 28 dominoes of a double-six
@@ -92,6 +94,7 @@ HOW_TO_PLAY = """\
 Options: `pieces=4` (`setup=centre` or `diagonal`; move any two of your four pieces),
 `unplayable=keep` (a stuck player plays `keep`, keeps the tile face up and play goes on;
 when the pool is empty, fewer kept tiles wins, a tie goes to White)."""
+)
 
 
 def _distances(number: int) -> range:
@@ -115,8 +118,9 @@ def _reachable(square: int, distances: range, occupied: int) -> Iterable[tuple[i
             yield dest, (direction, distance)
 
 
-def _join(names: list[str], word: str = "and") -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+def _join(names: list[str]) -> str:
+    """`a2, c3 and e5`: squares listed (the last joined in the reader's language)."""
+    return names[0] if len(names) == 1 else tr("{items} and {last}", items=", ".join(names[:-1]), last=names[-1])
 
 
 class DomineeringState(GameState):
@@ -275,7 +279,10 @@ class DomineeringState(GameState):
         found = _MOVE.match(text)
         if found is None:
             raise IllegalMove(
-                f"{shown(move)} is not a Domineering move: write both steps, first piece first, like `d4-b4 e5-e8`."
+                tr(
+                    "{move} is not a Domineering move: write both steps, first piece first, like `d4-b4 e5-e8`.",
+                    move=shown(move),
+                )
             )
         squares = [self._square(found.group(i)) for i in range(1, 5)]
         key = f"{NAMES[squares[0]]}-{NAMES[squares[1]]} {NAMES[squares[2]]}-{NAMES[squares[3]]}"
@@ -292,22 +299,27 @@ class DomineeringState(GameState):
     def _draw(self, text: str, move: str) -> Self:
         found = _DRAW.match(text)
         if found is None:
-            raise IllegalMove(f"{shown(move)} is not a draw; chance moves are written like `draw 2-5`.")
+            raise IllegalMove(tr("{move} is not a draw; chance moves are written like `draw 2-5`.", move=shown(move)))
         tile = parse_tile(found.group(1))
         if tile not in self.pool:
-            raise IllegalMove(f"{tile} is no longer in the pool.")
+            raise IllegalMove(tr("{tile} is no longer in the pool.", tile=tile))
         state = self._copy(pool=self.pool - {tile}, drawn=tile)
         if not state.plans() and not self.keeps_unplayable:
             name = SEAT_NAMES[self.to_move]
             state._outcome = Outcome(
                 frozenset((opponent(self.to_move),)),
-                f"{name} cannot move both pieces after drawing {tile}: {state._stuck_reason()}.",
+                tr(
+                    "{name} cannot move both pieces after drawing {tile}: {stuck_reason}.",
+                    name=name,
+                    tile=tile,
+                    stuck_reason=state._stuck_reason(),
+                ),
             )
         return state
 
     def _keep(self) -> Self:
         if self.plans() or not self.keeps_unplayable:
-            raise IllegalMove("You can only keep the tile when you cannot move both pieces with it.")
+            raise IllegalMove(tr("You can only keep the tile when you cannot move both pieces with it."))
         assert self.drawn is not None
         kept = list(self.kept)
         kept[self.to_move] = (*kept[self.to_move], self.drawn)
@@ -343,15 +355,21 @@ class DomineeringState(GameState):
 
     def _empty_pool_outcome(self) -> Outcome:
         if not self.keeps_unplayable:
-            return Outcome(frozenset(), "The pool is empty: the game is a draw.")
+            return Outcome(frozenset(), tr("The pool is empty: the game is a draw."))
         black, white = len(self.kept[0]), len(self.kept[1])
         winner = 0 if black < white else 1
-        tie = " (a tie goes to White, the second player)" if black == white else ""
-        return Outcome(
-            frozenset((winner,)),
-            f"The pool is empty: Black kept {black} unplayable tiles, White {white}{tie}.",
-            scores=(black, white),
-        )
+        if black == white:
+            reason = tr(
+                "The pool is empty: Black kept {black} unplayable tiles, White {white} (a tie goes to White, "
+                "the second player).",
+                black=black,
+                white=white,
+            )
+        else:
+            reason = tr(
+                "The pool is empty: Black kept {black} unplayable tiles, White {white}.", black=black, white=white
+            )
+        return Outcome(frozenset((winner,)), reason, scores=(black, white))
 
     def _copy(self, **changes: Any) -> Self:
         fields: dict[str, Any] = {
@@ -378,7 +396,7 @@ class DomineeringState(GameState):
         if entry.seat != CHANCE:
             return None
         tile = entry.move.split()[-1]
-        return f"Drawn tile: {tile} (for {SEAT_NAMES[self.to_move]})"
+        return tr("Drawn tile: {tile} (for {seat})", tile=tile, seat=SEAT_NAMES[self.to_move])
 
     # --- explanations --------------------------------------------------------------
 
@@ -394,16 +412,17 @@ class DomineeringState(GameState):
         able = {s: {n for n in numbers if self._can_move(s, n, occupied)} for s in own}
         blocked = [NAMES[s] for s in own if not able[s]]
         if len(own) - len(blocked) < 2:
-            return f"{_join(blocked)} {'is' if len(blocked) == 1 else 'are'} blocked"
+            return tr_n("{squares} is blocked", "{squares} are blocked", len(blocked), squares=_join(blocked))
         for n in numbers:
             if not any(n in able[s] for s in own):
                 names = [NAMES[s] for s in own]
                 if len(names) == 2:
-                    return f"neither {names[0]} nor {names[1]} can move {n}"
-                return f"none of {_join(names)} can move {n}"
-        return (
-            f"{_join([NAMES[s] for s in own])} are in each other's way: "
-            "whichever moves first, the tile laid on its square or the piece itself blocks the other"
+                    return tr("neither {first} nor {second} can move {n}", first=names[0], second=names[1], n=n)
+                return tr("none of {squares} can move {n}", squares=_join(names), n=n)
+        return tr(
+            "{squares} are in each other's way: whichever moves first, the tile laid on its square or the piece "
+            "itself blocks the other",
+            squares=_join([NAMES[s] for s in own]),
         )
 
     def _why_illegal(self, from1: int, to1: int, from2: int, to2: int) -> str:
@@ -413,19 +432,30 @@ class DomineeringState(GameState):
         for s in (from1, from2):
             if s not in own:
                 mine = _join([NAMES[p] for p in own])
-                return f"There is no piece of yours on {NAMES[s]}; yours are on {mine}."
+                return tr("There is no piece of yours on {square}; yours are on {mine}.", square=NAMES[s], mine=mine)
         if from1 == from2:
-            return "Move two different pieces, one step each."
+            return tr("Move two different pieces, one step each.")
         occupied = self.occupied()
         first = self._step_problem(from1, to1, {self.drawn.low, self.drawn.high}, occupied)
         if first:
             return first
         second = self._step_problem(from2, to2, {self.drawn.low, self.drawn.high}, occupied | (1 << to1))
         if second:
-            return f"{second} (the tile is laid on {NAMES[from1]} as soon as the first piece leaves it)"
-        return (
-            f"With {self.drawn}, one piece moves {self.drawn.low} and the other {self.drawn.high}"
-            f" (a blank is any distance 1–6); {NAMES[from1]}-{NAMES[to1]} {NAMES[from2]}-{NAMES[to2]} does not fit."
+            return tr(
+                "{second} (the tile is laid on {square} as soon as the first piece leaves it)",
+                second=second,
+                square=NAMES[from1],
+            )
+        return tr(
+            "With {drawn}, one piece moves {low} and the other {high} (a blank is any distance 1–6); "
+            "{square}-{square2} {square3}-{square4} does not fit.",
+            drawn=self.drawn,
+            low=self.drawn.low,
+            high=self.drawn.high,
+            square=NAMES[from1],
+            square2=NAMES[to1],
+            square3=NAMES[from2],
+            square4=NAMES[to2],
         )
 
     def _step_problem(self, start: int, dest: int, numbers: set[int], occupied: int) -> str | None:
@@ -439,13 +469,27 @@ class DomineeringState(GameState):
         ]
         if not fitting:
             if start == dest:
-                return f"{NAMES[start]} must move; a piece cannot stay where it is."
+                return tr("{square} must move; a piece cannot stay where it is.", square=NAMES[start])
             if start % SIZE != dest % SIZE and start // SIZE != dest // SIZE:
-                return f"{NAMES[start]} to {NAMES[dest]} is not a straight line along a rank or file."
+                return tr(
+                    "{square} to {square2} is not a straight line along a rank or file.",
+                    square=NAMES[start],
+                    square2=NAMES[dest],
+                )
             nums = " or ".join(str(n) for n in sorted(numbers))
-            return f"{NAMES[start]} to {NAMES[dest]} is not {nums} squares in either direction with {self.drawn}."
+            return tr(
+                "{square} to {square2} is not {nums} squares in either direction with {drawn}.",
+                square=NAMES[start],
+                square2=NAMES[dest],
+                nums=nums,
+                drawn=self.drawn,
+            )
         if all(occupied & STEPS[start][direction][k - 1][1] for direction, k in fitting):
-            return f"The way from {NAMES[start]} to {NAMES[dest]} is blocked by a piece or a domino."
+            return tr(
+                "The way from {square} to {square2} is blocked by a piece or a domino.",
+                square=NAMES[start],
+                square2=NAMES[dest],
+            )
         return None
 
 
@@ -454,7 +498,7 @@ class DomineeringRules(Rules):
         key="domineering",
         name="Domineering",
         seat_names=SEAT_NAMES,
-        blurb="Draw a domino, move both pieces by its numbers, and wall your opponent in on a wrap-around board.",
+        blurb=tr("Draw a domino, move both pieces by its numbers, and wall your opponent in on a wrap-around board."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option("pieces", "2", "2: two pieces each; 4: four each, a turn moves any two of them", ("2", "4")),

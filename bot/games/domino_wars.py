@@ -71,6 +71,7 @@ from bot.games.base import (
 )
 from bot.games.dominoes import Tile, format_tiles, no_doubles, parse_tile
 from bot.games.squares import parse_square, square_name
+from bot.i18n import joined, tr
 
 SIZE = 4
 SQUARES = SIZE * SIZE
@@ -83,8 +84,8 @@ TILE_NAMES = {t: str(t) for t in POOL}
 PICKS = {t: f"pick {t}" for t in POOL}
 VERTICAL = tuple((i, i + SIZE) for i in range(SQUARES - SIZE))
 HORIZONTAL = tuple((i, i + 1) for i in range(SQUARES) if i % SIZE < SIZE - 1)
-DIRECTION_NAMES = ("vertical", "horizontal")
-SEAT_NAMES = ("Orange", "Blue")
+DIRECTION_NAMES = (tr("vertical"), tr("horizontal"))
+SEAT_NAMES = (tr("Orange"), tr("Blue"))
 EFFECT_WORDS = {0: "recycle", 2: "top", 4: "discard"}
 
 _PLACE = re.compile(r"^([0-6])\s*[-:|/]\s*([0-6])\s+([a-z]\d{1,2})\s*[- ]?\s*([a-z]\d{1,2})$")
@@ -92,7 +93,8 @@ _WORD_TILE = re.compile(r"^(pick|recycle|top|discard)\s+(.+)$")
 _FIRST = re.compile(r"^first\s+(me|you|0|1)$")
 _SHUFFLE = re.compile(r"^shuffle\s+([01])((?:\s+\S+)*)$")
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Domino Wars** — draft eight dominoes in secret, then cover more of a 4×4 board.
 • **First player**: random, or chosen by the `tie` holder (`first me` / `first you`). The first
   player places **vertically** only, the second **horizontally** only.
@@ -110,6 +112,7 @@ HOW_TO_PLAY = """\
 • The game ends when neither player can place. Most squares showing your number wins.
 Items (match options, per seat): `repeat` (one tile may be drafted twice; optional), `mulligan`
 (`mulligan` / `keep` your opening hand, up to twice), `tie` (choose the first player, win ties)."""
+)
 
 
 def _holders(value: OptionValue) -> frozenset[int]:
@@ -317,23 +320,25 @@ class DominoWarsState(GameState):
         if seat not in (0, 1) or not isinstance(before, DominoWarsState):
             return None
         if len(before.drafts[seat]) < DRAFT_SIZE <= len(self.drafts[seat]):
-            return f"{SEAT_NAMES[seat]} has drafted."
+            return tr("{seat} has drafted.", seat=SEAT_NAMES[seat])
         move = normalise(entry.move)
         placed = _PLACE.match(move) is not None
-        said = f"{SEAT_NAMES[seat]} puts a tile of their draw pile on top." if move.startswith("top") else None
+        said: str | None = None
+        if move.startswith("top"):
+            said = tr("{seat} puts a tile of their draw pile on top.", seat=SEAT_NAMES[seat])
         if not placed and not move.startswith(tuple(EFFECT_WORDS.values())):
             return said
         skipped = self.skipped if placed else self.skipped[len(before.skipped) :]
         if not skipped:
             return said
         reasons = [
-            f"{SEAT_NAMES[s]}'s turn is skipped (effect 6)."
+            tr("{seat}'s turn is skipped (effect 6).", seat=SEAT_NAMES[s])
             if before.skips[s] > self.skips[s]
-            else f"{SEAT_NAMES[s]} has no tile that fits: their turn is skipped."
+            else tr("{seat} has no tile that fits: their turn is skipped.", seat=SEAT_NAMES[s])
             for s in skipped
         ]
-        head = said or f"{SEAT_NAMES[seat]} played `{entry.move}`."
-        return " ".join([head, *reasons])
+        head = said or tr("{seat} played `{move}`.", seat=SEAT_NAMES[seat], move=entry.move)
+        return joined(" ", [head, *reasons])
 
     def is_public_move(self, seat: int, move: str) -> bool:
         """Draft picks, shuffles and effect 2's choice are secret; everything else a player
@@ -510,17 +515,21 @@ class DominoWarsState(GameState):
         if self.phase == "first":
             match = _FIRST.match(text)
             if match is None or match.group(1) not in ("0", "1"):
-                raise IllegalMove(f"{shown(move)} is not a first-player draw; write `first 0` or `first 1`.")
+                raise IllegalMove(
+                    tr("{move} is not a first-player draw; write `first 0` or `first 1`.", move=shown(move))
+                )
             return self._set_first(int(match.group(1)), f"first {match.group(1)}", CHANCE)
         match = _SHUFFLE.match(text)
         if match is None:
-            raise IllegalMove(f"{shown(move)} is not a shuffle; write `shuffle 0` and the pile, top first.")
+            raise IllegalMove(
+                tr("{move} is not a shuffle; write `shuffle 0` and the pile, top first.", move=shown(move))
+            )
         seat = int(match.group(1))
         if not self.shuffle_due[seat]:
-            raise IllegalMove(f"No shuffle of seat {seat}'s pile is due now.")
+            raise IllegalMove(tr("No shuffle of seat {seat}'s pile is due now.", seat=seat))
         order = tuple(_parse_tiles(match.group(2)))
         if Counter(order) != Counter(self.piles[seat]):
-            raise IllegalMove("A shuffle must list exactly the tiles of that draw pile.")
+            raise IllegalMove(tr("A shuffle must list exactly the tiles of that draw pile."))
         return self._shuffle(seat, order)
 
     # first player and draft ---------------------------------------------------------
@@ -528,7 +537,9 @@ class DominoWarsState(GameState):
     def _choose_first(self, seat: int, text: str, move: str) -> Self:
         match = _FIRST.match(text)
         if match is None:
-            raise IllegalMove(f"{shown(move)} is not a first-player choice; write `first me` or `first you`.")
+            raise IllegalMove(
+                tr("{move} is not a first-player choice; write `first me` or `first you`.", move=shown(move))
+            )
         word = match.group(1)
         first = seat if word == "me" else opponent(seat) if word == "you" else int(word)
         return self._set_first(first, "first me" if first == seat else "first you", seat)
@@ -545,10 +556,12 @@ class DominoWarsState(GameState):
             return self._whole_draft(seat, text[5:], move)
         match = _WORD_TILE.match(text)
         if match is None or match.group(1) != "pick":
-            raise IllegalMove(f"{shown(move)} is not a draft move; write `pick 2-5` or `draft` and 8 tiles.")
+            raise IllegalMove(
+                tr("{move} is not a draft move; write `pick 2-5` or `draft` and 8 tiles.", move=shown(move))
+            )
         tile = parse_tile(match.group(2))
         if tile.is_double:
-            raise IllegalMove("Doubles are not in the pool: pick a tile with two different numbers.")
+            raise IllegalMove(tr("Doubles are not in the pool: pick a tile with two different numbers."))
         if tile not in self._pickable(seat):
             raise IllegalMove(self._why_not_pickable(seat, tile))
         return self._with_draft(seat, tuple(sorted((*self.drafts[seat], tile))))
@@ -564,20 +577,24 @@ class DominoWarsState(GameState):
         try:
             tiles = _parse_tiles(rest)
         except IllegalMove:
-            raise IllegalMove(f"{shown(move)} is not a draft; write `draft` and 8 tiles like `2-5`.") from None
+            raise IllegalMove(
+                tr("{move} is not a draft; write `draft` and 8 tiles like `2-5`.", move=shown(move))
+            ) from None
         if len(tiles) != DRAFT_SIZE:
-            raise IllegalMove(f"A draft has {DRAFT_SIZE} tiles, not {len(tiles)}.")
+            raise IllegalMove(
+                tr("A draft has {draft_size} tiles, not {count}.", draft_size=DRAFT_SIZE, count=len(tiles))
+            )
         if any(t.is_double for t in tiles):
-            raise IllegalMove("Doubles are not in the pool: draft tiles with two different numbers.")
+            raise IllegalMove(tr("Doubles are not in the pool: draft tiles with two different numbers."))
         counts = Counter(tiles)
         copies = sum(n - 1 for n in counts.values())
         allowed = 1 if seat in _holders(self.options["repeat"]) else 0
         if copies > allowed:
             if allowed:
-                raise IllegalMove("Domino Repeat allows one tile twice; the other tiles must all differ.")
-            raise IllegalMove("A draft has 8 different tiles.")
+                raise IllegalMove(tr("Domino Repeat allows one tile twice; the other tiles must all differ."))
+            raise IllegalMove(tr("A draft has 8 different tiles."))
         if Counter(self.drafts[seat]) - counts:
-            raise IllegalMove("Your draft must include the tiles you have already picked.")
+            raise IllegalMove(tr("Your draft must include the tiles you have already picked."))
         return self._with_draft(seat, tuple(sorted(tiles)))
 
     def _with_draft(self, seat: int, draft: tuple[Tile, ...]) -> Self:
@@ -609,7 +626,7 @@ class DominoWarsState(GameState):
 
     def _mulligan(self, seat: int, text: str, move: str) -> Self:
         if text not in ("mulligan", "keep"):
-            raise IllegalMove(f"{shown(move)} is not a mulligan decision; write `mulligan` or `keep`.")
+            raise IllegalMove(tr("{move} is not a mulligan decision; write `mulligan` or `keep`.", move=shown(move)))
         new = self._copy()
         new._record(seat, text)
         if text == "keep":
@@ -636,24 +653,40 @@ class DominoWarsState(GameState):
     def _place(self, seat: int, text: str, move: str) -> Self:
         match = _PLACE.match(text)
         if match is None:
-            raise IllegalMove(f"{shown(move)} is not a placement; write it like `5-3 b2-b3`.")
+            raise IllegalMove(tr("{move} is not a placement; write it like `5-3 b2-b3`.", move=shown(move)))
         a, b = int(match.group(1)), int(match.group(2))
         i = self._square(match.group(3))
         j = self._square(match.group(4))
         if i > j:
             i, j, a, b = j, i, b, a
         if a == b:
-            raise IllegalMove("There are no doubles in Domino Wars.")
+            raise IllegalMove(tr("There are no doubles in Domino Wars."))
         tile = Tile.of(a, b)
         if tile not in self.hands[seat]:
-            raise IllegalMove(f"You have no {tile} in your hand.")
+            raise IllegalMove(tr("You have no {tile} in your hand.", tile=tile))
         if (i, j) not in self._pairs(seat):
-            direction = DIRECTION_NAMES[0 if seat == self.first else 1]
-            raise IllegalMove(f"You place {direction}ly: {NAMES[i]} and {NAMES[j]} are not such a pair of squares.")
+            vertical = seat == self.first
+            raise IllegalMove(
+                tr(
+                    "You place vertically: {square} and {square2} are not such a pair of squares.",
+                    square=NAMES[i],
+                    square2=NAMES[j],
+                )
+                if vertical
+                else tr(
+                    "You place horizontally: {square} and {square2} are not such a pair of squares.",
+                    square=NAMES[i],
+                    square2=NAMES[j],
+                )
+            )
         for square, number in ((i, a), (j, b)):
             if number <= self.tops[square]:
                 raise IllegalMove(
-                    f"{NAMES[square]} shows a {self.tops[square]}: you may cover it only with a higher number."
+                    tr(
+                        "{square} shows a {tops}: you may cover it only with a higher number.",
+                        square=NAMES[square],
+                        tops=self.tops[square],
+                    )
                 )
         new = self._copy()
         tops, owners, under = list(self.tops), list(self.owners), list(self.under)
@@ -714,7 +747,11 @@ class DominoWarsState(GameState):
         match = _WORD_TILE.match(text)
         if match is None or match.group(1) != word:
             raise IllegalMove(
-                f"Effect {self.pending} needs a choice first: write `{word}` and a tile, like `{word} 2-5`."
+                tr(
+                    "Effect {pending} needs a choice first: write `{word}` and a tile, like `{word} 2-5`.",
+                    pending=self.pending,
+                    word=word,
+                )
             )
         tile = parse_tile(match.group(2))
         new = self._copy()
@@ -727,7 +764,7 @@ class DominoWarsState(GameState):
             new._record(seat, "top")  # the chosen tile is a secret of the pile
         else:
             if tile not in self.hands[seat]:
-                raise IllegalMove(f"You have no {tile} in your hand to discard.")
+                raise IllegalMove(tr("You have no {tile} in your hand to discard.", tile=tile))
             new.hands = _set(self.hands, seat, _remove_one(self.hands[seat], tile))
             new.discards = _set(self.discards, seat, (*self.discards[seat], tile))
             new._draw(seat)
@@ -737,7 +774,7 @@ class DominoWarsState(GameState):
     def _recycle(self, new: Self, seat: int, tile: Tile) -> None:
         discards = self.discards[seat]
         if tile not in discards:
-            raise IllegalMove(f"{tile} is not in your discard pile.")
+            raise IllegalMove(tr("{tile} is not in your discard pile.", tile=tile))
         last = len(discards) - 1 - discards[::-1].index(tile)
         new.discards = _set(self.discards, seat, discards[:last] + discards[last + 1 :])
         new.piles = _set(self.piles, seat, (*self.piles[seat], tile))
@@ -746,7 +783,7 @@ class DominoWarsState(GameState):
     def _to_top(self, new: Self, seat: int, tile: Tile) -> None:
         pile, known = self.piles[seat], self.known[seat]
         if tile not in pile:
-            raise IllegalMove(f"{tile} is not in your draw pile.")
+            raise IllegalMove(tr("{tile} is not in your draw pile.", tile=tile))
         i = pile.index(tile)
         new.piles = _set(self.piles, seat, (tile, *pile[:i], *pile[i + 1 :]))
         new.known = _set(self.known, seat, (True, *known[:i], *known[i + 1 :]))
@@ -774,15 +811,21 @@ class DominoWarsState(GameState):
     def _finish(self) -> None:
         scores = self.scores()
         names = SEAT_NAMES
-        tally = f"{names[0]} shows {scores[0]} squares, {names[1]} {scores[1]}."
+        tally = {"first": names[0], "shown": scores[0], "second": names[1], "other": scores[1]}
         if scores[0] != scores[1]:
             winner = 0 if scores[0] > scores[1] else 1
-            self._outcome = Outcome(frozenset((winner,)), f"Neither player can place. {tally}", scores)
+            reason = tr("Neither player can place. {first} shows {shown} squares, {second} {other}.", **tally)
+            self._outcome = Outcome(frozenset((winner,)), reason, scores)
         elif self.tie_holder is not None:
-            reason = f"Neither player can place. {tally} Tie Advantage breaks the tie."
+            reason = tr(
+                "Neither player can place. {first} shows {shown} squares, {second} {other}. "
+                "Tie Advantage breaks the tie.",
+                **tally,
+            )
             self._outcome = Outcome(frozenset((self.tie_holder,)), reason, scores)
         else:
-            self._outcome = Outcome(frozenset(), f"Neither player can place. {tally} A draw.", scores)
+            reason = tr("Neither player can place. {first} shows {shown} squares, {second} {other}. A draw.", **tally)
+            self._outcome = Outcome(frozenset(), reason, scores)
         self.phase = "over"
 
     def _record(self, seat: int, notation: str) -> None:
@@ -799,7 +842,7 @@ class DominoWarsRules(Rules):
         key="domino_wars",
         name="Domino Wars",
         seat_names=SEAT_NAMES,
-        blurb="Draft eight dominoes in secret, then cover the 4×4 board with higher numbers and their effects.",
+        blurb=tr("Draft eight dominoes in secret, then cover the 4×4 board with higher numbers and their effects."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option(

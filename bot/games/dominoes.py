@@ -10,6 +10,7 @@ import re
 from typing import NamedTuple
 
 from bot.games.base import IllegalMove, shown
+from bot.i18n import tr
 
 _TILE = re.compile(r"^\s*([0-9])\s*[-:|/]\s*([0-9])\s*$")
 
@@ -23,7 +24,7 @@ class Tile(NamedTuple):
     @classmethod
     def of(cls, a: int, b: int) -> Tile:
         if not (0 <= a <= 6 and 0 <= b <= 6):
-            raise IllegalMove(f"A domino's numbers go from 0 to 6, not {a}-{b}.")
+            raise IllegalMove(tr("A domino's numbers go from 0 to 6, not {a}-{b}.", a=a, b=b))
         return cls(min(a, b), max(a, b))
 
     @property
@@ -42,7 +43,7 @@ def parse_tile(text: str) -> Tile:
     """Parse `2-5`, `5-2`, `5:2` or `5 - 2`; raises IllegalMove."""
     match = _TILE.match(text)
     if match is None:
-        raise IllegalMove(f"{shown(text)} is not a domino; write it like `2-5`.")
+        raise IllegalMove(tr("{text} is not a domino; write it like `2-5`.", text=shown(text)))
     return Tile.of(int(match.group(1)), int(match.group(2)))
 
 

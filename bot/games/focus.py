@@ -40,6 +40,7 @@ from bot.games.base import (
     shown,
 )
 from bot.games.squares import parse_square, square_name
+from bot.i18n import tr
 
 SIZE = 8
 MAX_HEIGHT = 5
@@ -60,7 +61,8 @@ SQUARE_NAMED = {NAMES[i]: i for i in SQUARES}
 _MOVE = re.compile(r"^([a-z]\d+)\s*[-x ]?\s*([a-z]\d+)$")
 _DROP = re.compile(r"^(?:\*|drop\s+)\s*([a-z]\d+)$")
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Focus** — control every stack.
 • A stack belongs to whoever's piece is on top. On your turn, move or drop.
 • **Move** the top *k* pieces of one of your stacks exactly *k* squares in a straight line
@@ -74,6 +76,7 @@ HOW_TO_PLAY = """\
 Options: `setup=drop` (players place their pieces first), `drops=restricted` (drops only on
 empty squares or your own stacks), `ply_limit=N` (draw after N plies, single moves of
 either player)."""
+)
 
 
 def _start_board() -> tuple[str, ...]:
@@ -231,14 +234,16 @@ class FocusState(GameState):
             return self._drop(seat, self._square(drop.group(1)))
         if step := _MOVE.match(text):
             return self._move(seat, self._square(step.group(1)), self._square(step.group(2)))
-        raise IllegalMove(f"{shown(move)} is not a Focus move: write a move like `c3-c5` or a drop like `*d4`.")
+        raise IllegalMove(
+            tr("{move} is not a Focus move: write a move like `c3-c5` or a drop like `*d4`.", move=shown(move))
+        )
 
     @staticmethod
     def _square(text: str) -> int:
         f, r = parse_square(text, SIZE, SIZE)
         i = f + SIZE * r
         if i in CUT:
-            raise IllegalMove(f"{NAMES[i]} is a cut corner, not a square of the board.")
+            raise IllegalMove(tr("{square} is a cut corner, not a square of the board.", square=NAMES[i]))
         return i
 
     def _drop(self, seat: int, i: int) -> Self:
@@ -247,9 +252,14 @@ class FocusState(GameState):
                 stack = self.board[i]
                 if stack[-1] != str(seat):
                     raise IllegalMove(
-                        f"During setup, place only on an empty square or your own stack; {NAMES[i]} is not yours."
+                        tr(
+                            "During setup, place only on an empty square or your own stack; {square} is not yours.",
+                            square=NAMES[i],
+                        )
                     )
-                raise IllegalMove(f"The stack on {NAMES[i]} is already {MAX_HEIGHT} tall.")
+                raise IllegalMove(
+                    tr("The stack on {square} is already {max_height} tall.", square=NAMES[i], max_height=MAX_HEIGHT)
+                )
             left = list(self.setup_left)
             left[seat] -= 1
             board = list(self.board)
@@ -262,10 +272,13 @@ class FocusState(GameState):
                 tuple(board), self.reserves, self.captured, nxt, (left[0], left[1]), notation, "", setup=True
             )
         if not self.reserves[seat]:
-            raise IllegalMove("You have no pieces in reserve to drop.")
+            raise IllegalMove(tr("You have no pieces in reserve to drop."))
         if not self._may_drop(seat, i):
             raise IllegalMove(
-                f"With restricted drops, drop only on an empty square or your own stack; {NAMES[i]} is not yours."
+                tr(
+                    "With restricted drops, drop only on an empty square or your own stack; {square} is not yours.",
+                    square=NAMES[i],
+                )
             )
         board = list(self.board)
         reserves = list(self.reserves)
@@ -275,21 +288,28 @@ class FocusState(GameState):
 
     def _move(self, seat: int, src: int, dst: int) -> Self:
         if self.in_setup:
-            raise IllegalMove("The pieces are still being placed: place one with a drop like `*d4`.")
+            raise IllegalMove(tr("The pieces are still being placed: place one with a drop like `*d4`."))
         stack = self.board[src]
         if not stack:
-            raise IllegalMove(f"There is no stack on {NAMES[src]}.")
+            raise IllegalMove(tr("There is no stack on {square}.", square=NAMES[src]))
         if stack[-1] != str(seat):
-            raise IllegalMove(f"The stack on {NAMES[src]} is not yours: its top piece belongs to your opponent.")
+            raise IllegalMove(
+                tr("The stack on {square} is not yours: its top piece belongs to your opponent.", square=NAMES[src])
+            )
         if src == dst:
-            raise IllegalMove("A stack must move at least one square.")
+            raise IllegalMove(tr("A stack must move at least one square."))
         sf, sr, df, dr = src % SIZE, src // SIZE, dst % SIZE, dst // SIZE
         if (sf != df) == (sr != dr):
-            raise IllegalMove("Stacks move in a straight line along a rank or a file, never diagonally.")
+            raise IllegalMove(tr("Stacks move in a straight line along a rank or a file, never diagonally."))
         k = abs(df - sf) + abs(dr - sr)
         if k > len(stack):
             raise IllegalMove(
-                f"Moving {k} squares takes the top {k} pieces, but the stack on {NAMES[src]} is only {len(stack)} tall."
+                tr(
+                    "Moving {k} squares takes the top {k} pieces, but the stack on {square} is only {count} tall.",
+                    k=k,
+                    square=NAMES[src],
+                    count=len(stack),
+                )
             )
         board = list(self.board)
         reserves = list(self.reserves)
@@ -379,14 +399,14 @@ class FocusState(GameState):
         if not self.reserves[seat] and not any(s and s[-1] == str(seat) for s in self.board):
             return Outcome(
                 frozenset((opponent(seat),)),
-                f"{FocusRules.info.seat_names[seat]} controls no stack and has no reserve.",
+                tr("{seat} controls no stack and has no reserve.", seat=FocusRules.info.seat_names[seat]),
             )
         limit = int(self.options["repetitions"])
         if limit and repetitions >= limit:
-            return Outcome(frozenset(), f"The same position occurred {repetitions} times.")
+            return Outcome(frozenset(), tr("The same position occurred {repetitions} times.", repetitions=repetitions))
         cap = int(self.options["ply_limit"])
         if cap and self.ply >= cap:
-            return Outcome(frozenset(), f"{cap} plies were played without a result.")
+            return Outcome(frozenset(), tr("{cap} plies were played without a result.", cap=cap))
         return None
 
 
@@ -489,8 +509,8 @@ class FocusRules(Rules):
         has_chance=False,
         key="focus",
         name="Focus",
-        seat_names=("Orange", "Blue"),
-        blurb="Sid Sackson's stacking game: move stacks as far as they are tall, capture by overloading.",
+        seat_names=(tr("Orange"), tr("Blue")),
+        blurb=tr("Sid Sackson's stacking game: move stacks as far as they are tall, capture by overloading."),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option(

@@ -38,6 +38,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final, Protocol, TypeVar
 
+from bot.i18n import tr
+
 TAKEBACK_SEAT: Final = -2
 """The log's seat for takeback records (CHANCE is -1, players 0 and 1)."""
 _RECORD = re.compile(r"takeback (\d+)")
@@ -135,12 +137,12 @@ def ending_reason(text: str, seat_names: Sequence[str]) -> str:
     service writes it and the checker expects it, so the header's reason follows from the line."""
     kind, seat = _ending(text)
     if kind == "resign" and seat is not None:
-        return f"{seat_names[seat]} resigned."
+        return tr("{seat} resigned.", seat=seat_names[seat])
     if kind == "timeout" and seat is not None:
-        return f"{seat_names[seat]} ran out of time"
+        return tr("{seat} ran out of time", seat=seat_names[seat])
     if text == DRAW_RECORD:
-        return "Drawn by agreement."
-    return "A moderator aborted the match." if text == MODERATOR_ABORT_RECORD else "The match was aborted."
+        return tr("Drawn by agreement.")
+    return tr("A moderator aborted the match.") if text == MODERATOR_ABORT_RECORD else tr("The match was aborted.")
 
 
 NOT_PLAYED: Final = frozenset((TAKEBACK_SEAT, ENDING_SEAT, COMPLETION_SEAT))

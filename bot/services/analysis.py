@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from bot.ai.analysis import FOCUSED, WIDE, Analysis, Judgement, Played, analyse_span
+from bot.i18n import tr
 from bot.infra.duties import Duties
 from bot.records.move_log import effective
 from bot.services.matches import MatchService, MatchStatus, ServiceError
@@ -52,11 +53,13 @@ Run = Callable[..., Awaitable[Any]]
 
 
 class NotFinished(ServiceError):
-    sentence = "The computer analyses a match once it has finished: while it runs, its opinion would help a player."
+    sentence = tr("The computer analyses a match once it has finished: while it runs, its opinion would help a player.")
 
 
 class AnalysisFailed(ServiceError):
-    sentence = "The analysis of that match failed; please try again later, and tell the bot's admin if it fails again."
+    sentence = tr(
+        "The analysis of that match failed; please try again later, and tell the bot's admin if it fails again."
+    )
 
 
 @dataclass

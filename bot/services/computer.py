@@ -32,6 +32,7 @@ from typing import Final
 from bot.ai.levels import DEFAULT_LEVEL, LEVELS, think_for
 from bot.games import IllegalMove
 from bot.games.base import shown
+from bot.i18n import tr
 from bot.infra.worker_pool import start_worker
 from bot.services.matches import MatchService, ServiceError, Update, clock_of
 from bot.store import MatchRow, MatchStatus
@@ -91,7 +92,9 @@ class ComputerPlayer:
 
     async def set_level(self, match_id: int, level: str) -> None:
         if level not in LEVELS:
-            raise ServiceError(f"The computer plays `{'`, `'.join(LEVELS)}`, not {shown(level)}.")
+            raise ServiceError(
+                tr("The computer plays `{levels}`, not {level}.", levels="`, `".join(LEVELS), level=shown(level))
+            )
         await self.service.store.set_meta(LEVEL_KEY.format(match_id), level)
 
     async def level_of(self, match_id: int) -> str:

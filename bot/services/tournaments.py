@@ -28,6 +28,7 @@ from typing import Any
 from bot.clocks import InvalidTimeControl, parse_time_control
 from bot.games import GAMES, InvalidOptions, Outcome, Rules
 from bot.games.base import shown
+from bot.i18n import tr
 from bot.services.matches import MatchService, ServiceError, Update
 from bot.services.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.services.ratings import RatingBook
@@ -41,7 +42,7 @@ from bot.tournaments.series import ALLOWED_BEST_OF, DEATHMATCH_BEST_OF
 log = logging.getLogger(__name__)
 
 MAX_CHECKIN_MINUTES = 24 * 60
-STRANDED_INTRO = "This tournament game was interrupted while it was being opened; it starts now."
+STRANDED_INTRO = tr("This tournament game was interrupted while it was being opened; it starts now.")
 
 
 class NotHost(ServiceError):
@@ -120,22 +121,34 @@ class TournamentService:
         """Open sign-up in a channel.  Everything is validated now, not at start."""
         rules = GAMES.get(game)
         if rules is None:
-            raise ServiceError(f"There is no game called {shown(game)}; `/games` lists them.")
+            raise ServiceError(tr("There is no game called {game}; `/games` lists them.", game=shown(game)))
         fmt = _format(format)
         allowed = DEATHMATCH_BEST_OF if fmt is Format.DEATHMATCH else ALLOWED_BEST_OF
         if best_of not in allowed:
-            raise ServiceError(f"A {fmt.value.replace('_', ' ')} plays best of {_or(allowed)}, not {best_of}.")
+            raise ServiceError(
+                tr(
+                    "A {value} plays best of {allowed}, not {best_of}.",
+                    value=fmt.value.replace("_", " "),
+                    allowed=_or(allowed),
+                    best_of=best_of,
+                )
+            )
         if rounds is not None and fmt is not Format.SWISS:
-            raise ServiceError("Only a Swiss event takes a number of rounds; the format fixes the others.")
+            raise ServiceError(tr("Only a Swiss event takes a number of rounds; the format fixes the others."))
         if max_players is not None and max_players < 2:
-            raise ServiceError("A tournament needs room for at least 2 players.")
+            raise ServiceError(tr("A tournament needs room for at least 2 players."))
         if fmt is Format.DEATHMATCH:
             max_players = 2
         if not 0 <= checkin_minutes <= MAX_CHECKIN_MINUTES:
-            raise ServiceError(f"The check-in window is 0 (none) to {MAX_CHECKIN_MINUTES} minutes.")
+            raise ServiceError(
+                tr(
+                    "The check-in window is 0 (none) to {max_checkin_minutes} minutes.",
+                    max_checkin_minutes=MAX_CHECKIN_MINUTES,
+                )
+            )
         raw = {k.strip().lower(): str(v).strip().lower() for k, v in (options or {}).items()}
         if set(raw) & set(item_names(rules)):
-            raise ServiceError("Items are given to players with `/tournament item give`, not set as options.")
+            raise ServiceError(tr("Items are given to players with `/tournament item give`, not set as options."))
         try:
             rules.resolve_options(raw)
             if clock:
@@ -159,7 +172,9 @@ class TournamentService:
             rated=rated,
         )
         if row is None:
-            raise ServiceError("This channel already runs a tournament; finish or cancel it, or use another channel.")
+            raise ServiceError(
+                tr("This channel already runs a tournament; finish or cancel it, or use another channel.")
+            )
         return row
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> int:
@@ -168,12 +183,12 @@ class TournamentService:
         async with self.lock(tournament_id):
             row = await self._get(tournament_id)
             if row.status not in ("open", "checkin"):
-                raise ServiceError("Sign-up is closed: the tournament has started.")
+                raise ServiceError(tr("Sign-up is closed: the tournament has started."))
             players, joined = await self.store.signed_up(tournament_id, user_id)
             if joined:
-                raise ServiceError("You have already joined.")
+                raise ServiceError(tr("You have already joined."))
             if row.max_players is not None and players >= row.max_players:
-                raise ServiceError(f"The tournament is full ({row.max_players} players).")
+                raise ServiceError(tr("The tournament is full ({max_players} players).", max_players=row.max_players))
             await self.store.add_entry(tournament_id, user_id, name)
             if row.status == "checkin":
                 await self.store.check_in(tournament_id, user_id)  # joining during check-in is checking in
@@ -183,17 +198,17 @@ class TournamentService:
         async with self.lock(tournament_id):
             row = await self._get(tournament_id)
             if row.status not in ("open", "checkin"):
-                raise ServiceError("The tournament has started: ask the host to `/tournament drop` you.")
+                raise ServiceError(tr("The tournament has started: ask the host to `/tournament drop` you."))
             if not await self.store.remove_entry(tournament_id, user_id):
-                raise ServiceError("You are not signed up.")
+                raise ServiceError(tr("You are not signed up."))
 
     async def check_in(self, tournament_id: int, user_id: int) -> None:
         async with self.lock(tournament_id):
             row = await self._get(tournament_id)
             if row.status != "checkin":
-                raise ServiceError("Check-in is not open.")
+                raise ServiceError(tr("Check-in is not open."))
             if not await self.store.check_in(tournament_id, user_id):
-                raise ServiceError("You are not signed up: `/tournament join` first.")
+                raise ServiceError(tr("You are not signed up: `/tournament join` first."))
 
     async def entries(self, tournament_id: int) -> list[Entry]:
         return await self.store.entries(tournament_id)
@@ -208,18 +223,25 @@ class TournamentService:
             row = await self._get(tournament_id)
             self._check_host(row, host)
             if not row.is_open:
-                raise ServiceError("The tournament is over.")
+                raise ServiceError(tr("The tournament is over."))
             rules = GAMES[row.game]
             name = item.strip().lower()
             items = item_names(rules)
             if name not in items:
                 offered = _or(items) if items else "none"
-                raise ServiceError(f"{rules.info.name} has no item `{item[:30]}`; its items are {offered}.")
+                raise ServiceError(
+                    tr(
+                        "{name} has no item `{item}`; its items are {offered}.",
+                        name=rules.info.name,
+                        item=item[:30],
+                        offered=offered,
+                    )
+                )
             holders = await self._holders(row, name)
             if user_id in holders:
-                raise ServiceError("That player already holds this item.")
+                raise ServiceError(tr("That player already holds this item."))
             if holders and not _both_allowed(rules, row.options, name):
-                raise ServiceError(f"Only one player can hold `{name}`, and someone already does.")
+                raise ServiceError(tr("Only one player can hold `{name}`, and someone already does.", name=name))
             if row.status == "running":
                 await self._mutate(row, lambda t: t.give_item(user_id, name))
             else:
@@ -237,7 +259,7 @@ class TournamentService:
                 return
             entry = await self._entry(row, user_id)
             if name not in entry.items:
-                raise ServiceError(f"That player holds no `{name}`.")
+                raise ServiceError(tr("That player holds no `{name}`.", name=name))
             await self.store.set_items(tournament_id, user_id, [i for i in entry.items if i != name])
 
     async def _holders(self, row: TournamentRow, item: str) -> set[int]:
@@ -249,7 +271,7 @@ class TournamentService:
         for entry in await self.store.entries(row.id):
             if entry.user_id == user_id:
                 return entry
-        raise ServiceError("That member has not joined this tournament.")
+        raise ServiceError(tr("That member has not joined this tournament."))
 
     # --- starting ----------------------------------------------------------------------
 
@@ -283,16 +305,20 @@ class TournamentService:
 
     async def _start(self, row: TournamentRow) -> TournamentRow:
         if row.status not in ("open", "checkin"):
-            raise ServiceError("The tournament has already started.")
+            raise ServiceError(tr("The tournament has already started."))
         entries = await self.store.entries(row.id)
         players = [e for e in entries if e.checked_in or row.status == "open"]
         fmt = Format(row.format)
         if len(players) < 2 or (fmt is Format.DEATHMATCH and len(players) != 2):
             if row.status == "checkin":
                 await self.store.set_status(row.id, "cancelled", expected=("checkin",))
-                raise ServiceError(f"Only {len(players)} player(s) checked in: the tournament was cancelled.")
+                raise ServiceError(
+                    tr("Only {count} player(s) checked in: the tournament was cancelled.", count=len(players))
+                )
             wanted = "exactly 2 players" if fmt is Format.DEATHMATCH else "at least 2 players"
-            raise ServiceError(f"This tournament needs {wanted} to start; {len(players)} joined.")
+            raise ServiceError(
+                tr("This tournament needs {wanted} to start; {count} joined.", wanted=wanted, count=len(players))
+            )
         ratings = {p.user_id: (await self.ratings.rating(p.user_id, row.game)).rating.value for p in players}
         try:
             tournament = Tournament.new(
@@ -439,7 +465,7 @@ class TournamentService:
         tournament channel are stored in one transaction."""
         row = await self._get(tournament_id)
         if row.status != "running":
-            raise ServiceError("The tournament is not running.")
+            raise ServiceError(tr("The tournament is not running."))
         links = []
         if title is not None:
             payload = {"title": title, "thread_id": channel_id}
@@ -469,7 +495,7 @@ class TournamentService:
             row = await self._get(tournament_id)
             self._check_host(row, host)
             if row.status != "running":
-                raise ServiceError("The tournament is not running.")
+                raise ServiceError(tr("The tournament is not running."))
             await self._mutate(row, lambda t: t.report(pairing_id, winner))
         return await self._open_matches(tournament_id, {pairing_id})
 
@@ -482,10 +508,10 @@ class TournamentService:
                 self._check_host(row, host)
             if row.status in ("open", "checkin"):
                 if not await self.store.remove_entry(tournament_id, user_id):
-                    raise ServiceError("That member has not joined this tournament.")
+                    raise ServiceError(tr("That member has not joined this tournament."))
                 return []
             if row.status != "running":
-                raise ServiceError("The tournament is over.")
+                raise ServiceError(tr("The tournament is over."))
             forfeited: list[int] = []
             await self._mutate(row, lambda t: forfeited.extend(t.drop(user_id)))
         return await self._open_matches(tournament_id, set(forfeited))
@@ -496,7 +522,7 @@ class TournamentService:
             row = await self._get(tournament_id)
             self._check_host(row, host)
             if not row.is_open:
-                raise ServiceError("The tournament is already over.")
+                raise ServiceError(tr("The tournament is already over."))
             await self.store.set_status(tournament_id, "cancelled", expected=(row.status,))
         return await self._open_matches(tournament_id, None)
 
@@ -510,7 +536,7 @@ class TournamentService:
     async def _mutate(self, row: TournamentRow, change: Callable[[Tournament], object]) -> None:
         """Apply `change(tournament)` and save (lock held); TournamentError becomes a refusal."""
         if row.state is None:
-            raise ServiceError("The tournament has not started.")
+            raise ServiceError(tr("The tournament has not started."))
         tournament = Tournament.load(row.state)
         try:
             change(tournament)
@@ -519,7 +545,7 @@ class TournamentService:
         try:
             await self.store.save_state(row.id, tournament.dump(), expected_version=row.version)
         except StaleVersion:
-            raise ServiceError("The tournament changed at the same moment; please try again.") from None
+            raise ServiceError(tr("The tournament changed at the same moment; please try again.")) from None
 
     # --- queries -----------------------------------------------------------------------
 
@@ -535,7 +561,7 @@ class TournamentService:
         tournament_id = await self.store.tournament_of_match(match.id) if match is not None else None
         if tournament_id is not None:
             return await self._get(tournament_id)
-        raise ServiceError("There is no tournament in this channel. A host starts one with `/tournament create`.")
+        raise ServiceError(tr("There is no tournament in this channel. A host starts one with `/tournament create`."))
 
     async def of_match(self, match_id: int) -> TournamentRow | None:
         tournament_id = await self.store.tournament_of_match(match_id)
@@ -551,13 +577,13 @@ class TournamentService:
     async def _get(self, tournament_id: int) -> TournamentRow:
         row = await self.store.get(tournament_id)
         if row is None:
-            raise ServiceError("That tournament does not exist.")
+            raise ServiceError(tr("That tournament does not exist."))
         return row
 
     @staticmethod
     def _check_host(row: TournamentRow, host: bool) -> None:
         if not host:
-            raise NotHost("Only the tournament's host (or a server manager) can do that.")
+            raise NotHost(tr("Only the tournament's host (or a server manager) can do that."))
 
 
 def loaded(row: TournamentRow) -> Tournament | None:
@@ -577,7 +603,9 @@ def _format(value: str) -> Format:
     try:
         return Format(value.strip().lower().replace(" ", "_").replace("-", "_"))
     except ValueError:
-        raise ServiceError(f"`{value[:30]}` is not a format; choose {_or([f.value for f in Format])}.") from None
+        raise ServiceError(
+            tr("`{value}` is not a format; choose {value2}.", value=value[:30], value2=_or([f.value for f in Format]))
+        ) from None
 
 
 def _or(values: Any) -> str:

@@ -30,6 +30,7 @@ TABLES: Final = (
     "ratings",
     "rated_matches",
     "guild_settings",
+    "user_settings",
     "match_offers",
     "outbox",
     "notice_prefs",

@@ -364,6 +364,16 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL    NOT NULL
     );
     """,
+    # 13: languages (bot/store/languages.py): a server's language for its public posts and
+    # pictures, and a user's own for replies and DMs (NULL: Discord's locale decides)
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+
+    CREATE TABLE user_settings (
+        user_id  INTEGER PRIMARY KEY,
+        language TEXT
+    );
+    """,
 )
 
 

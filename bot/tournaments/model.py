@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from bot.i18n import tr
+
 MatchRef = int | str | None
 """Whatever the caller uses to find the match that plays a game (kept, never read)."""
 
@@ -112,7 +114,7 @@ class Pairing:
         first = self.first
         other = self.opponent(first) if first is not None else None
         if first is None or other is None:
-            raise TournamentError(f"Pairing {self.id} has no two players yet.")
+            raise TournamentError(tr("Pairing {id} has no two players yet.", id=self.id))
         return (first, other) if number % 2 else (other, first)
 
     def dump(self) -> dict[str, Any]:

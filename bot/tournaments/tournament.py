@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Self
 
+from bot.i18n import tr
 from bot.tournaments import brackets, standings, swiss
 from bot.tournaments.model import (
     AUTOMATIC,
@@ -151,7 +152,7 @@ class Tournament:
         _check_players(fmt, players)
         _check_best_of(fmt, best_of)
         if rounds is not None and fmt is not Format.SWISS:
-            raise TournamentError("Only a Swiss event takes a number of rounds; the format fixes the others.")
+            raise TournamentError(tr("Only a Swiss event takes a number of rounds; the format fixes the others."))
         ranked = list(players)
         if ratings is not None:
             ranked.sort(key=lambda p: -ratings.get(p[0], -math.inf))
@@ -197,7 +198,14 @@ class Tournament:
             most = n - 1 if n % 2 == 0 else n
             self.rounds = rounds if rounds is not None else max(1, math.ceil(math.log2(n)))
             if not 1 <= self.rounds <= most:
-                raise TournamentError(f"A Swiss event of {n} players has 1 to {most} rounds, not {self.rounds}.")
+                raise TournamentError(
+                    tr(
+                        "A Swiss event of {n} players has 1 to {most} rounds, not {rounds}.",
+                        n=n,
+                        most=most,
+                        rounds=self.rounds,
+                    )
+                )
         self.next_round()
 
     def dump(self) -> dict[str, Any]:
@@ -235,11 +243,11 @@ class Tournament:
         try:
             return self._by_id[player_id]
         except KeyError:
-            raise TournamentError(f"Player {player_id} is not in this tournament.") from None
+            raise TournamentError(tr("Player {player_id} is not in this tournament.", player_id=player_id)) from None
 
     def pairing(self, pairing_id: int) -> Pairing:
         if not 1 <= pairing_id <= len(self.pairings):
-            raise TournamentError(f"There is no pairing {pairing_id}.")
+            raise TournamentError(tr("There is no pairing {pairing_id}.", pairing_id=pairing_id))
         return self.pairings[pairing_id - 1]
 
     def pairings_of(self, player_id: int) -> list[Pairing]:
@@ -260,7 +268,7 @@ class Tournament:
         """Record that the caller opened the pairing's next game (as `match`); returns that game."""
         pairing = self._live(pairing_id)
         if pairing.open_game() is not None:
-            raise TournamentError(f"Pairing {pairing_id} already has a game in progress.")
+            raise TournamentError(tr("Pairing {pairing_id} already has a game in progress.", pairing_id=pairing_id))
         game = self._next_game(pairing)
         pairing.games.append(Game(game.seats, match))
         return game
@@ -273,7 +281,9 @@ class Tournament:
         that is over or not ready, or a seat other than 0, 1 or None.
         """
         if winner_seat not in (0, 1, None):
-            raise TournamentError(f"A game's winner is seat 0 or 1 (or None for a draw), not {winner_seat}.")
+            raise TournamentError(
+                tr("A game's winner is seat 0 or 1 (or None for a draw), not {winner_seat}.", winner_seat=winner_seat)
+            )
         pairing = self._live(pairing_id)
         game = pairing.open_game()
         if game is None:
@@ -297,7 +307,7 @@ class Tournament:
         pairing = self._live(pairing_id)
         game = pairing.open_game()
         if game is None:
-            raise TournamentError(f"Pairing {pairing_id} has no game in progress.")
+            raise TournamentError(tr("Pairing {pairing_id} has no game in progress.", pairing_id=pairing_id))
         pairing.games.pop()
         return game
 
@@ -310,11 +320,13 @@ class Tournament:
         """
         pairing = self.pairing(pairing_id)
         if not pairing.ready or pairing.method == UNNEEDED:
-            raise TournamentError(f"Pairing {pairing_id} has no series to report on.")
+            raise TournamentError(tr("Pairing {pairing_id} has no series to report on.", pairing_id=pairing_id))
         if winner is not None and winner not in pairing.participants:
-            raise TournamentError(f"Player {winner} does not play in pairing {pairing_id}.")
+            raise TournamentError(
+                tr("Player {winner} does not play in pairing {pairing_id}.", winner=winner, pairing_id=pairing_id)
+            )
         if winner is None and self.format.is_bracket:
-            raise TournamentError("A bracket series cannot end in a draw: name the winner.")
+            raise TournamentError(tr("A bracket series cannot end in a draw: name the winner."))
         if pairing.finished and pairing.winner != winner and self.format.is_bracket:
             self._rewind_dependents(pairing)
         pairing.finished = False
@@ -325,7 +337,7 @@ class Tournament:
         """Withdraw a player: returns the ids of the series they forfeited (abort their games)."""
         player = self.player(player_id)
         if player.dropped:
-            raise TournamentError(f"{player.name} has already left the tournament.")
+            raise TournamentError(tr("{name} has already left the tournament.", name=player.name))
         player.dropped = True
         forfeited = []
         for pairing in self.pairings:
@@ -339,9 +351,9 @@ class Tournament:
     def _live(self, pairing_id: int) -> Pairing:
         pairing = self.pairing(pairing_id)
         if pairing.finished:
-            raise TournamentError(f"Pairing {pairing_id} is already decided.")
+            raise TournamentError(tr("Pairing {pairing_id} is already decided.", pairing_id=pairing_id))
         if not pairing.ready:
-            raise TournamentError(f"Pairing {pairing_id} is still waiting for its players.")
+            raise TournamentError(tr("Pairing {pairing_id} is still waiting for its players.", pairing_id=pairing_id))
         return pairing
 
     def _forfeit_winner(self, pairing: Pairing) -> int | None:
@@ -422,7 +434,9 @@ class Tournament:
         """Undo what a corrected result fed forward; refuse if any of it was played."""
         blocked = self._played_downstream(pairing)
         if blocked is not None:
-            raise TournamentError(f"Pairing {blocked} already started with the old result; it cannot be changed now.")
+            raise TournamentError(
+                tr("Pairing {blocked} already started with the old result; it cannot be changed now.", blocked=blocked)
+            )
         for dependent, slot in self._dependents(pairing):
             if dependent.finished:
                 self._rewind_dependents(dependent)
@@ -478,11 +492,11 @@ class Tournament:
         still being played, or after the last round.
         """
         if self.format.is_bracket:
-            raise TournamentError("A bracket advances by itself: open what pairings_to_start() lists.")
+            raise TournamentError(tr("A bracket advances by itself: open what pairings_to_start() lists."))
         if self.round and not self.is_round_complete():
-            raise TournamentError(f"Round {self.round} is still being played.")
+            raise TournamentError(tr("Round {round} is still being played.", round=self.round))
         if self.round >= self.rounds or len(self._active()) < 2:
-            raise TournamentError("The last round has been played.")
+            raise TournamentError(tr("The last round has been played."))
         self.round += 1
         if self.format is Format.ROUND_ROBIN:
             pairs, bye = [(a, b) for a, b in self.schedule[self.round - 1]], None
@@ -567,7 +581,7 @@ class Tournament:
         """Give a game item (e.g. Domino Wars `tie`) to a player; the game validates the name."""
         name = item.strip().lower()
         if not ITEM_NAME.fullmatch(name):
-            raise TournamentError(f"`{item}` is not an item name.")
+            raise TournamentError(tr("`{item}` is not an item name.", item=item))
         player = self.player(player_id)
         if name not in player.items:
             player.items = sorted([*player.items, name])
@@ -576,7 +590,7 @@ class Tournament:
         player = self.player(player_id)
         name = item.strip().lower()
         if name not in player.items:
-            raise TournamentError(f"{player.name} holds no `{item}`.")
+            raise TournamentError(tr("{name} holds no `{item}`.", name=player.name, item=item))
         player.items = [i for i in player.items if i != name]
 
     def match_options(self, pairing_id: int, game_number: int | None = None) -> dict[str, OptionValue]:
@@ -594,21 +608,25 @@ def _parse_format(value: Format | str) -> Format:
         return Format(value)
     except ValueError:
         names = ", ".join(f"`{f.value}`" for f in Format)
-        raise TournamentError(f"`{value}` is not a tournament format; choose one of {names}.") from None
+        raise TournamentError(
+            tr("`{value}` is not a tournament format; choose one of {names}.", value=value, names=names)
+        ) from None
 
 
 def _check_players(fmt: Format, players: Sequence[tuple[int, str]]) -> None:
     ids = [pid for pid, _ in players]
     if len(set(ids)) != len(ids):
-        raise TournamentError("A player is listed twice.")
+        raise TournamentError(tr("A player is listed twice."))
     if fmt is Format.DEATHMATCH and len(ids) != 2:
-        raise TournamentError(f"A deathmatch is between exactly two players, not {len(ids)}.")
+        raise TournamentError(tr("A deathmatch is between exactly two players, not {count}.", count=len(ids)))
     if not 2 <= len(ids) <= MAX_PLAYERS:
-        raise TournamentError(f"A tournament takes 2 to {MAX_PLAYERS} players, not {len(ids)}.")
+        raise TournamentError(
+            tr("A tournament takes 2 to {max_players} players, not {count}.", max_players=MAX_PLAYERS, count=len(ids))
+        )
 
 
 def _check_best_of(fmt: Format, best_of: int) -> None:
     allowed = DEATHMATCH_BEST_OF if fmt is Format.DEATHMATCH else ALLOWED_BEST_OF
     if best_of not in allowed:
         choices = ", ".join(str(n) for n in allowed)
-        raise TournamentError(f"Series are best of {choices}, not {best_of}.")
+        raise TournamentError(tr("Series are best of {choices}, not {best_of}.", choices=choices, best_of=best_of))

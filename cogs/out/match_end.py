@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
+from bot.i18n import tr, translate
 from bot.services.outbox import MATCH_RESULT, THREAD_ARCHIVE, Announcement
 from cogs.out.outbox import Act, Post, Renderer, board_update
+from cogs.speech import localize_view
 from cogs.ui.lobby_buttons import add_rematch
 from cogs.ui.moves_list import moves_button
 from cogs.ui.verify_button import verify_view
@@ -37,12 +39,17 @@ async def render_result(bot: Boneyard, row: Announcement) -> Post | None:
     buttons = verify_view(match)
     buttons.add_item(moves_button(match.id))
     await add_rematch(bot, match, buttons)
+    localize_view(buttons, await shown.public_locale(match))
 
     async def picture() -> discord.File:
         return await shown.board_file(match, update.public_view)
 
+    heading = translate(
+        await shown.public_locale(match),
+        tr("🏁 Match #{match} in <#{channel}>:", match=match.id, channel=match.channel_id),
+    )
     return Post(
-        f"🏁 Match #{match.id} in <#{match.channel_id}>:\n{text}"[:2000],
+        f"{heading}\n{text}"[:2000],
         picture,
         buttons,
         mentions=discord.AllowedMentions.none(),

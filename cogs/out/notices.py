@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
+from bot.i18n import Joined, joined, tr, tr_n, translate
 from bot.services.matches import ClockNotice, MatchRow, Update
 from bot.services.notices import Nudged, ReminderRoute, TurnRoute, VacationChange, Waiting
+from cogs.speech import guild_locale, user_locale
 from cogs.ui import private
 
 if TYPE_CHECKING:
@@ -93,9 +95,12 @@ class Notifier:
         info = GAMES[row.game].info
         seats = row.seats or (0, 0)
         opponent = seats[1] if seats[0] == user_id else seats[0]
-        return (
-            f"♟ Your move in **{info.name}** against {await self.bot.presenter.name(opponent)} — "
-            f"match #{row.id}: {link(row)}"
+        return tr(
+            "♟ Your move in **{game}** against {opponent} — match #{match}: {link}",
+            game=info.name,
+            opponent=await self.bot.presenter.name(opponent),
+            match=row.id,
+            link=link(row),
         )
 
     # --- clock reminders -------------------------------------------------------------------
@@ -128,13 +133,28 @@ class Notifier:
 
     async def digest_text(self, waiting: Sequence[Waiting]) -> str:
         count = len(waiting)
-        lines = [f"☀ Your daily digest: {count} match{'es' if count != 1 else ''} waiting for your move."]
+        lines: list[str] = [
+            tr_n(
+                "☀ Your daily digest: {n} match waiting for your move.",
+                "☀ Your daily digest: {n} matches waiting for your move.",
+                count,
+            )
+        ]
         for item in waiting:
             info = GAMES[item.match.game].info
-            left = f", your clock {item.time_left}" if item.time_left else ", no clock"
             opponent = await self.bot.presenter.name(item.opponent_id)
-            lines.append(f"• **{info.name}** against {opponent} (match #{item.match.id}{left}): {link(item.match)}")
-        return "\n".join(lines)[:2000]
+            said = {"game": info.name, "opponent": opponent, "match": item.match.id, "link": link(item.match)}
+            if item.time_left:
+                lines.append(
+                    tr(
+                        "• **{game}** against {opponent} (match #{match}, your clock {left}): {link}",
+                        left=item.time_left,
+                        **said,
+                    )
+                )
+            else:
+                lines.append(tr("• **{game}** against {opponent} (match #{match}, no clock): {link}", **said))
+        return joined("\n", lines)
 
     async def release(self, user_id: int, waiting: Sequence[Waiting]) -> None:
         """The notices held back by quiet hours, the way the player chose now."""
@@ -142,28 +162,40 @@ class Notifier:
         if mode in ("digest", "off"):
             return
         if mode == "dm":
-            lines = ["🌅 While your quiet hours lasted, these matches came to your move:"]
-            lines += [f"• match #{w.match.id}: {link(w.match)}" for w in waiting]
-            await self.dm(user_id, "\n".join(lines))
+            lines: list[str] = [tr("🌅 While your quiet hours lasted, these matches came to your move:")]
+            lines += [tr("• match #{match}: {link}", match=w.match.id, link=link(w.match)) for w in waiting]
+            await self.dm(user_id, joined("\n", lines))
             return
         for item in waiting:
-            await self.post(item.match, f"<@{user_id}>, your move (held back during your quiet hours).", ping=[user_id])
+            held = tr("<@{user}>, your move (held back during your quiet hours).", user=user_id)
+            await self.post(item.match, held, ping=[user_id])
 
     async def nudged(self, nudge: Nudged, by_name: str) -> str:
         """Tell the opponent of a nudge their way; the sentence for the player who nudged."""
         row, target = nudge.match, nudge.opponent_id
         route = await self.bot.notices.turn_route(target, row.guild_id, self.bot.service.now())
-        text = f"👋 <@{target}>, {by_name} is waiting for your move in match #{row.id}."
+        text = tr(
+            "👋 <@{target}>, {name} is waiting for your move in match #{match}.",
+            target=target,
+            name=by_name,
+            match=row.id,
+        )
         if route == "ping":
             await self.post(row, text, ping=[target])
-            return "Your opponent was pinged in the match's thread."
+            return tr("Your opponent was pinged in the match's thread.")
         if route == "dm":
-            await self.dm(target, f"👋 {by_name} is waiting for your move in match #{row.id}: {link(row)}")
-            return "Your opponent was told by DM."
+            told = tr(
+                "👋 {name} is waiting for your move in match #{match}: {link}",
+                name=by_name,
+                match=row.id,
+                link=link(row),
+            )
+            await self.dm(target, told)
+            return tr("Your opponent was told by DM.")
         if route == "hold":
             await self.bot.notices.hold(target, row.id, self.bot.service.now())
-            return "Your opponent is in their quiet hours: they will be told when these end."
-        return "Your opponent turned their turn notices off (or reads a daily digest): they will see it there."
+            return tr("Your opponent is in their quiet hours: they will be told when these end.")
+        return tr("Your opponent turned their turn notices off (or reads a daily digest): they will see it there.")
 
     # --- vacations -------------------------------------------------------------------------
 
@@ -171,25 +203,31 @@ class Notifier:
         """Each paused match's opponent is told once, in the match's thread, their way."""
         for row in change.matches:
             opponent = self._opponent(row, change.vacation.user_id)
-            text = (
-                f"🏖 {name} is on vacation until <t:{int(change.vacation.ends_at)}:f>: the clock of match "
-                f"#{row.id} is paused until they are back."
+            text = tr(
+                "🏖 {name} is on vacation until <t:{until}:f>: the clock of match #{match} is paused until they "
+                "are back.",
+                name=name,
+                until=int(change.vacation.ends_at),
+                match=row.id,
             )
             await self._tell(row, opponent, text)
 
     async def vacation_ended(self, change: VacationChange) -> None:
         name = await self.bot.presenter.name(change.vacation.user_id)
         for row in change.matches:
-            await self.post(row, f"▶ {name} is back from vacation: the clock of match #{row.id} runs again.", ping=[])
+            back = tr(
+                "▶ {name} is back from vacation: the clock of match #{match} runs again.", name=name, match=row.id
+            )
+            await self.post(row, back, ping=[])
 
     async def _tell(self, row: MatchRow, user_id: int | None, text: str) -> None:
         """One line in the match's thread naming `user_id`, notifying them their way."""
         if user_id is None:
             return
         route = await self.bot.notices.turn_route(user_id, row.guild_id, self.bot.service.now())
-        await self.post(row, f"<@{user_id}>: {text}", ping=[user_id] if route == "ping" else [])
+        await self.post(row, Joined(": ", [f"<@{user_id}>", text]), ping=[user_id] if route == "ping" else [])
         if route == "dm":
-            await self.dm(user_id, f"{text} {link(row)}")
+            await self.dm(user_id, Joined(" ", [text, link(row)]))
 
     @staticmethod
     def _opponent(row: MatchRow, user_id: int) -> int | None:
@@ -202,6 +240,7 @@ class Notifier:
     async def dm(self, user_id: int, text: str) -> bool:
         if self.bot.user is not None and user_id == self.bot.user.id:
             return False
+        text = translate(await user_locale(self.bot, user_id), text)  # the player's language
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(content=text[:2000])
@@ -215,6 +254,7 @@ class Notifier:
         if channel is None:
             return False
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in ping], everyone=False, roles=False)
+        text = translate(await guild_locale(self.bot, row.guild_id), text)  # the server's language
         try:
             await channel.send(content=text[:2000], allowed_mentions=mentions)
         except discord.HTTPException as error:

@@ -19,11 +19,13 @@ import discord
 
 import renderers
 from bot.games import GAMES
+from bot.i18n import Joined, Locale, joined, tr, tr_n, translate
 from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
 from cogs.out.private_dms import PrivateDms, PrivateView, digest
 from cogs.out.turn_posts import TurnPost, TurnPosts, actor
+from cogs.speech import guild_locale, localize_view, user_locale
 from cogs.ui import lobby_buttons, private
 from cogs.ui.buttons import move_buttons
 from cogs.ui.moves_list import moves_button
@@ -36,7 +38,7 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 BOARD_FILE = "board.png"
-CHANNEL_GONE = "the channel is gone or hidden from me"
+CHANNEL_GONE = tr("the channel is gone or hidden from me")
 MAX_TOLD = 12
 """Sentences about moves in one announcement; older ones are summarised in a count."""
 
@@ -65,14 +67,14 @@ def status_line(move: str | None, view: dict[str, Any], opponent: str, *, receip
     """`▸ ✅ You played `5-3 b2-b3`. Waiting for bob.`: why a private message changed and
     whether the player has something to do, so an edited DM reads on its own.  `receipt`:
     the words the private control confirmed the move with, said instead of the notation."""
-    parts = []
+    parts: list[str] = []
     if receipt:
         parts.append(receipt)
     elif move:
-        parts.append(f"✅ You played `{move}`.")
+        parts.append(tr("✅ You played `{move}`.", move=move))
     if view.get("outcome") is None and view.get("you") not in view.get("turn", []):
-        parts.append(f"Waiting for {opponent}.")
-    return "▸ " + " ".join(parts) if parts else None
+        parts.append(tr("Waiting for {opponent}.", opponent=opponent))
+    return Joined("▸ ", ["", joined(" ", parts)]) if parts else None
 
 
 def channel_link(row: MatchRow) -> str:
@@ -138,7 +140,17 @@ class Presenter:
         self._names[user_id] = user.display_name
         return user.display_name
 
-    async def header(self, row: MatchRow, view: dict[str, Any]) -> renderers.Header:
+    # --- languages ---------------------------------------------------------------------
+
+    async def public_locale(self, row: MatchRow) -> Locale:
+        """The language of the match's channel: its server's."""
+        return await guild_locale(self.bot, row.guild_id)
+
+    async def player_locale(self, row: MatchRow, user_id: int) -> Locale:
+        """The language of a player's DMs about the match."""
+        return await user_locale(self.bot, user_id, row.guild_id)
+
+    async def header(self, row: MatchRow, view: dict[str, Any], locale: Locale = "en") -> renderers.Header:
         seats = row.seats or (row.challenger_id, row.opponent_id or 0)
         names = (await self.name(seats[0]), await self.name(seats[1]))
         ply = view.get("ply")
@@ -147,84 +159,105 @@ class Presenter:
             players=names,
             ply=int(ply) if isinstance(ply, int) else None,
             clocks=self.bot.service.clock_header(row),
-            status="clock paused" if clock is not None and clock.paused and row.status == MatchStatus.ACTIVE else None,
+            status=translate(locale, tr("clock paused"))
+            if clock is not None and clock.paused and row.status == MatchStatus.ACTIVE
+            else None,
+            locale=locale,
         )
 
     # --- pictures ----------------------------------------------------------------------
 
-    async def board_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File:
-        header = await self.header(row, view)
+    async def board_file(self, row: MatchRow, view: dict[str, Any], locale: Locale | None = None) -> discord.File:
+        """The board picture, in the server's language unless `locale` says otherwise."""
+        header = await self.header(row, view, await self.public_locale(row) if locale is None else locale)
         png = await self.bot.pictures.run(renderers.render, row.game, view, header)
         return discord.File(
             io.BytesIO(png), filename=BOARD_FILE, description=renderers.describe(row.game, view, header)
         )
 
-    async def private_file(self, row: MatchRow, view: dict[str, Any]) -> discord.File | None:
-        header = await self.header(row, view)
+    async def private_file(self, row: MatchRow, view: dict[str, Any], locale: Locale = "en") -> discord.File | None:
+        header = await self.header(row, view, locale)
         png = await self.bot.pictures.run(renderers.render_private, row.game, view, header)
         if png is None:
             return None
         return discord.File(
-            io.BytesIO(png), filename="hand.png", description=renderers.describe_private(row.game, view)
+            io.BytesIO(png), filename="hand.png", description=renderers.describe_private(row.game, view, locale)
         )
 
-    async def text_board(self, row: MatchRow, view: dict[str, Any]) -> str:
+    async def text_board(self, row: MatchRow, view: dict[str, Any], locale: Locale = "en") -> str:
         """`/board`'s text form: the position in characters inside a code block."""
-        header = await self.header(row, view)
+        header = await self.header(row, view, locale)
         return f"```\n{renderers.text_board(row.game, view, header)}\n```"
 
     # --- announcements -----------------------------------------------------------------
 
-    async def told_lines(self, update: Update) -> list[str]:
-        """What happened, in the engine's words where it has some: one line per move."""
+    async def told_lines(self, update: Update, locale: Locale | None = None) -> list[str]:
+        """What happened, in the engine's words where it has some: one line per move, in
+        `locale` (default: the server's)."""
         row = update.match
+        if locale is None:
+            locale = await self.public_locale(row)
         info = GAMES[row.game].info
         seats = row.seats or (0, 0)
+
+        def played(name: str, seat: int, move: str) -> str:
+            return translate(
+                locale, tr("{name} ({seat}) played `{move}`.", name=name, seat=info.seat_names[seat], move=move)
+            )
+
         if not update.told:
-            return [
-                f"{await self.name(seats[seat])} ({info.seat_names[seat]}) played `{move}`."
-                for seat, move in update.played[-4:]
-            ]
+            return [played(await self.name(seats[seat]), seat, move) for seat, move in update.played[-4:]]
         lines = []
         for told in update.told:
-            name = info.seat_names[told.seat] if told.seat in (0, 1) else ""
+            name = translate(locale, info.seat_names[told.seat]) if told.seat in (0, 1) else ""
             if told.text:
-                text = told.text if told.text.endswith((".", "!", "?")) else f"{told.text}."
+                text = translate(locale, told.text)
+                text = text if text.endswith((".", "!", "?")) else f"{text}."
                 if name and text.startswith(f"{name} "):  # "Blue has drafted." -> "**bob** (Blue) has drafted."
                     text = f"**{await self.name(seats[told.seat])}** ({name}){text[len(name) :]}"
                 lines.append(text)
             elif told.public and told.seat in (0, 1):
-                lines.append(f"{await self.name(seats[told.seat])} ({name}) played `{told.move}`.")
+                lines.append(played(await self.name(seats[told.seat]), told.seat, told.move))
         if len(lines) > MAX_TOLD:
-            lines = [f"… {len(lines) - MAX_TOLD + 1} earlier moves (see the board).", *lines[-MAX_TOLD + 1 :]]
+            earlier = len(lines) - MAX_TOLD + 1
+            lines = [
+                translate(
+                    locale, tr_n("… {n} earlier move (see the board).", "… {n} earlier moves (see the board).", earlier)
+                ),
+                *lines[-MAX_TOLD + 1 :],
+            ]
         return lines
 
-    async def describe(self, update: Update, *, told: list[str] | None = None) -> str:
-        """The text under the board: who played what, who is to move, or the result."""
+    async def describe(self, update: Update, *, told: list[str] | None = None, locale: Locale | None = None) -> str:
+        """The text under the board: who played what, who is to move, or the result, in
+        `locale` (default: the server's)."""
         row = update.match
+        if locale is None:
+            locale = await self.public_locale(row)
         seats = row.seats or (0, 0)
-        lines = list(await self.told_lines(update) if told is None else told)
+        lines: list[str] = list(await self.told_lines(update, locale) if told is None else told)
         if update.outcome is not None:
             winners = sorted(update.outcome.winners)
+            reason = translate(locale, update.outcome.reason)  # a Text, or read back from the store
             if update.note == "aborted":  # no result at all, which "draw" would misstate
-                lines.append(f"⛔ **Aborted**: {update.outcome.reason}")
+                lines.append(tr("⛔ **Aborted**: {reason}", reason=reason))
             elif winners:
-                lines.append(f"🏆 **{await self.name(seats[winners[0]])}** wins: {update.outcome.reason}")
+                lines.append(tr("🏆 **{name}** wins: {reason}", name=await self.name(seats[winners[0]]), reason=reason))
             else:
-                lines.append(f"🤝 **Draw**: {update.outcome.reason}")
+                lines.append(tr("🤝 **Draw**: {reason}", reason=reason))
             ratings = await self.rating_line(row)
             if ratings:
                 lines.append(ratings)
-            lines.append(f"Secret seed (check every roll and draw): `{row.seed}`")
+            lines.append(tr("Secret seed (check every roll and draw): `{seed}`", seed=row.seed))
         if update.completed_for is not None:
             name = await self.name(seats[update.completed_for])
-            lines.append(f"⏰ {name}'s draft time ran out: the missing picks were completed at random.")
+            lines.append(tr("⏰ {name}'s draft time ran out: the missing picks were completed at random.", name=name))
         if update.outcome is None and update.to_move:
             if update.note == "timeout":
-                lines.append("⏰ Time ran out: that move was played automatically (`timeout=pass`).")
+                lines.append(tr("⏰ Time ran out: that move was played automatically (`timeout=pass`)."))
             who = ", ".join(mention(u) for u in update.to_move)
-            lines.append(f"{who} to move.")
-        return "\n".join(lines)
+            lines.append(tr("{who} to move.", who=who))
+        return "\n".join(translate(locale, line) for line in lines)
 
     async def rating_line(self, row: MatchRow) -> str | None:
         """`Ratings: alice 1520 (+20) · bob 1480 (−20)` for a rated match that just ended."""
@@ -232,7 +265,7 @@ class Presenter:
         if not changes:
             return None
         parts = [f"{await self.name(c.user_id)} {c.after:.0f} ({c.delta:+.0f})" for c in changes]
-        return "📈 Ratings: " + " · ".join(parts)
+        return tr("📈 Ratings: {changes}", changes=" · ".join(parts))
 
     async def announce_clock(self, notice: ClockNotice) -> None:
         """A reminder, where the player chose (cogs/out/notices.py); by default in the match
@@ -246,9 +279,16 @@ class Presenter:
         if route == "none":
             return
         if route == "dm":
-            text = (
-                f"⏰ {notice.text} for your move in **{info.name}** — match #{row.id} in {channel_link(row)} "
-                f"(your clock: {notice.display})."
+            text = translate(
+                await self.player_locale(row, notice.user_id),
+                tr(
+                    "⏰ {left} for your move in **{game}** — match #{match} in {link} (your clock: {clock}).",
+                    left=notice.text,
+                    game=info.name,
+                    match=row.id,
+                    link=channel_link(row),
+                    clock=notice.display,
+                ),
             )
             try:
                 user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
@@ -262,7 +302,15 @@ class Presenter:
             return
         try:
             await channel.send(
-                f"⏰ {mention(notice.user_id)}, {notice.text} for your move (clock {notice.display}).",
+                translate(
+                    await self.public_locale(row),
+                    tr(
+                        "⏰ {player}, {left} for your move (clock {clock}).",
+                        player=mention(notice.user_id),
+                        left=notice.text,
+                        clock=notice.display,
+                    ),
+                ),
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
             )
         except discord.HTTPException:
@@ -273,8 +321,9 @@ class Presenter:
         buttons), for the dispatcher's own rendering of a stored board."""
         row = update.match
         intro = intro or update.intro
-        told = ([intro] if intro else []) + await self.told_lines(update)
-        text = await self.describe(update, told=told)
+        locale = await self.public_locale(row)
+        told = ([translate(locale, intro)] if intro else []) + await self.told_lines(update, locale)
+        text = await self.describe(update, told=told, locale=locale)
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
 
         async def picture() -> discord.File:
@@ -286,7 +335,7 @@ class Presenter:
         for user_id in routes.hold:
             await self.bot.notices.hold(user_id, row.id, self.bot.service.now())
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
-        return Post(text[:2000], picture, await self._board_buttons(update), mentions)
+        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale), mentions)
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -310,10 +359,11 @@ class Presenter:
         text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
         row = update.match
         intro = intro or update.intro
-        told = ([intro] if intro else []) + await self.told_lines(update)
+        locale = await self.public_locale(row)
+        told = ([translate(locale, intro)] if intro else []) + await self.told_lines(update, locale)
         post = self.turn_posts.continuing(update) if told or not update.quiet else None
         private_reply = self.private_reply(update)
-        text = "\n".join(told) if update.quiet else await self.describe(update, told=told)
+        text = "\n".join(told) if update.quiet else await self.describe(update, told=told, locale=locale)
 
         replied_to = interaction if not private_reply else None
 
@@ -356,7 +406,7 @@ class Presenter:
     async def _answered_elsewhere(interaction: discord.Interaction) -> None:
         """A deferred interaction whose board was already posted (by the drain)."""
         try:
-            await answer(interaction, "The board is posted in the channel.", ephemeral=True)
+            await answer(interaction, tr("The board is posted in the channel."), ephemeral=True)
         except discord.HTTPException:
             log.info("could not answer interaction %s", interaction.id)
 
@@ -371,10 +421,19 @@ class Presenter:
         moves = [
             t.move for t in update.told if t.seat in (0, 1) and t.seat == update.match.seat_of(interaction.user.id)
         ]
-        mine = f" `{moves[0]}`" if moves else ""
-        where = "" if update.secret_move else " It is added to this turn's message in the channel."
+        if moves and update.secret_move:
+            said = tr("✅ Played `{move}` (only you see this reply).", move=moves[0])
+        elif moves:
+            said = tr(
+                "✅ Played `{move}` (only you see this reply). It is added to this turn's message in the channel.",
+                move=moves[0],
+            )
+        elif update.secret_move:
+            said = tr("✅ Played (only you see this reply).")
+        else:
+            said = tr("✅ Played (only you see this reply). It is added to this turn's message in the channel.")
         try:
-            await answer(interaction, f"✅ Played{mine} (only you see this reply).{where}", ephemeral=True)
+            await answer(interaction, said, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not acknowledge a move in match %d", update.match.id, exc_info=True)
 
@@ -421,7 +480,7 @@ class Presenter:
             text = await self.describe(update, told=told)
         routes = await self.bot.notifier.turn_routes(update, self._pings(update))
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
-        buttons = await self._board_buttons(update)
+        buttons = localize_view(await self._board_buttons(update), await self.public_locale(row))
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
         try:
@@ -546,29 +605,38 @@ class Presenter:
         info = GAMES[row.game].info
         seats = row.seats or (0, 0)
         opponent = seats[1] if seats[0] == user_id else seats[0]
-        text = (
-            f"**{info.name}** against {await self.name(opponent)} — match #{row.id} in {channel_link(row)}.\n"
-            "This is your private view: only you can see it."
+        locale = await self.player_locale(row, user_id)
+        text = translate(
+            locale,
+            tr(
+                "**{game}** against {opponent} — match #{match} in {link}.\n"
+                "This is your private view: only you can see it.",
+                game=info.name,
+                opponent=await self.name(opponent),
+                match=row.id,
+                link=channel_link(row),
+            ),
         )
         summary = private.summary(row.game, view)
         if summary:
-            text += "\n" + summary
+            text += "\n" + translate(locale, summary)
         receipt = self._receipts.pop((row.id, user_id), None)
         status = status_line(played, view, await self.name(opponent), receipt=receipt)
         if status:
-            text += "\n" + status
+            text += "\n" + translate(locale, status)
         with_board = controls is not None and private.board_beside(row.game, view)
         board_view = await self.bot.service.view(row.id, None) if with_board else None
 
         async def pictures() -> list[discord.File]:
             files = []
-            mine = await self.private_file(row, view)
+            mine = await self.private_file(row, view, locale)
             if mine is not None:
                 files.append(mine)
             if board_view is not None:
-                files.append(await self.board_file(row, board_view))
+                files.append(await self.board_file(row, board_view, locale))
             return files
 
+        controls = localize_view(controls, locale)
         components = controls.to_components() if controls is not None else None
         wanted = PrivateView(text[:2000], pictures, controls, digest(text, view, board_view, components))
         try:
@@ -584,8 +652,14 @@ class Presenter:
                 channel = await self.channel(row.channel_id)
                 if channel is not None:
                     await channel.send(
-                        f"{mention(user_id)}, I cannot send you direct messages. Allow DMs from server members "
-                        "(Privacy Settings) or use `/hand` to see your private view here, just for you."
+                        translate(
+                            await self.public_locale(row),
+                            tr(
+                                "{player}, I cannot send you direct messages. Allow DMs from server members "
+                                "(Privacy Settings) or use `/hand` to see your private view here, just for you.",
+                                player=mention(user_id),
+                            ),
+                        )
                     )
             return False
         except discord.HTTPException:
@@ -597,16 +671,19 @@ class Presenter:
         or they asked for their view with `/hand`."""
         self._dms_closed = {(m, u) for m, u in self._dms_closed if not (u == user_id and match_id in (None, m))}
 
-    async def private_files(self, row: MatchRow, view: dict[str, Any], *, with_board: bool) -> list[discord.File]:
+    async def private_files(
+        self, row: MatchRow, view: dict[str, Any], *, with_board: bool, locale: Locale = "en"
+    ) -> list[discord.File]:
         """The private picture, and beside it the board when the game shows one with a seat's
-        controls (Domino Wars' turn: choose a placement without switching to the channel)."""
+        controls (Domino Wars' turn: choose a placement without switching to the channel),
+        both in the player's `locale`."""
         files = []
-        mine = await self.private_file(row, view)
+        mine = await self.private_file(row, view, locale)
         if mine is not None:
             files.append(mine)
         if with_board and private.board_beside(row.game, view):
             public = await self.bot.service.view(row.id, None)
-            files.append(await self.board_file(row, public))
+            files.append(await self.board_file(row, public, locale))
         return files
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:

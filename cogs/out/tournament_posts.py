@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Final
 import discord
 
 from bot.games import GAMES
+from bot.i18n import DEFAULT, Locale, tr, translate
 from bot.services.outbox import CHAMPION, GAME_LINK, TOURNAMENT_PROGRESS, Announcement
 from bot.services.tournaments import Progress, TournamentRow, loaded
 from bot.tournaments import Pairing
 from cogs.out.outbox import Post, Renderer
+from cogs.speech import guild_locale
 from renderers import tournament as pictures
 
 if TYPE_CHECKING:
@@ -29,10 +31,12 @@ MENTIONS: Final = discord.AllowedMentions(users=True, everyone=False, roles=Fals
 def round_label(row: TournamentRow, pairing_id: int) -> str:
     """ "Semi-finals", "Losers R2", "Round 3"...: what players call the round of a pairing."""
     tournament = loaded(row)
-    return pictures.round_names(tournament).get(pairing_id, "Game") if tournament is not None else "Game"
+    return pictures.round_names(tournament).get(pairing_id, tr("Game")) if tournament is not None else tr("Game")
 
 
-def picture_png(row: TournamentRow, standings: bool, whole: bool | None = None) -> tuple[bytes, str] | None:
+def picture_png(
+    row: TournamentRow, standings: bool, whole: bool | None = None, locale: Locale = DEFAULT
+) -> tuple[bytes, str] | None:
     """The bracket (or table) picture of a started event as PNG bytes and its alt text; None
     before it starts.  A big bracket is drawn as the round being played and the next unless
     `whole` is true.  CPU work: run it in the bot's worker processes (`picture_file` does)."""
@@ -40,8 +44,8 @@ def picture_png(row: TournamentRow, standings: bool, whole: bool | None = None) 
     if tournament is None:
         return None
     info = GAMES[row.game].info
-    subtitle = f"{info.name} · {row.format.replace('_', ' ')} · best of {row.best_of}"
-    data = pictures.picture_data(tournament, row.name, subtitle)
+    subtitle = tr("{game} · {format} · best of {n}", game=info.name, format=row.format.replace("_", " "), n=row.best_of)
+    data = pictures.picture_data(tournament, row.name, translate(locale, subtitle), locale)
     png = pictures.standings_png(data) if standings else pictures.bracket_png(data, whole=whole)
     return png, pictures.describe(data, standings=standings)
 
@@ -50,7 +54,7 @@ async def picture_file(
     bot: Boneyard, row: TournamentRow, *, standings: bool, whole: bool | None = None
 ) -> discord.File | None:
     """`picture_png` rendered in the bot's worker processes, as an attachment with alt text."""
-    drawn = await bot.pictures.run(picture_png, row, standings, whole)
+    drawn = await bot.pictures.run(picture_png, row, standings, whole, await guild_locale(bot, row.guild_id))
     if drawn is None:
         return None
     png, description = drawn
@@ -60,21 +64,25 @@ async def picture_file(
 
 
 def result_line(row: TournamentRow, progress: Progress, pairing: Pairing) -> str:
-    """One decided pairing as the tournament channel reads it."""
+    """One decided pairing as the tournament channel reads it (a sentence to translate)."""
     label = round_label(row, pairing.id)
     if pairing.method == "bye":
-        return f"• {label}: {progress.name(pairing.winner)} has a bye."
+        return tr("• {label}: {player} has a bye.", label=label, player=progress.name(pairing.winner))
     if pairing.method == "unneeded":
-        return f"• {label}: not needed."
+        return tr("• {label}: not needed.", label=label)
     if pairing.winner is None:
         a, b = (progress.name(p) for p in pairing.participants)
-        return f"• {label}: {a} and {b} draw."
+        return tr("• {label}: {a} and {b} draw.", label=label, a=a, b=b)
     loser = pairing.opponent(pairing.winner)
     wins = sum(1 for g in pairing.games if g.finished and g.winner == pairing.winner)
     losses = sum(1 for g in pairing.games if g.finished and g.winner == loser)
     score = f" ({wins}–{losses})" if row.best_of > 1 and pairing.method == "games" else ""
-    how = {"forfeit": " by forfeit", "host": " (reported by the host)"}.get(pairing.method, "")
-    return f"• {label}: **{progress.name(pairing.winner)}** beats {progress.name(loser)}{score}{how}."
+    said = {"label": label, "winner": progress.name(pairing.winner), "loser": progress.name(loser), "score": score}
+    if pairing.method == "forfeit":
+        return tr("• {label}: **{winner}** beats {loser}{score} by forfeit.", **said)
+    if pairing.method == "host":
+        return tr("• {label}: **{winner}** beats {loser}{score} (reported by the host).", **said)
+    return tr("• {label}: **{winner}** beats {loser}{score}.", **said)
 
 
 async def _tournament(bot: Boneyard, row: Announcement) -> tuple[TournamentRow, Progress] | None:
@@ -101,14 +109,15 @@ async def render_progress(bot: Boneyard, row: Announcement) -> Post | None:
         for pairing_id in row.payload.get("decided", [])
     ]
     lines += [
-        f"↩️ A game of pairing {pairing_id} was aborted: it will be played again."
+        tr("↩️ A game of pairing {pairing} was aborted: it will be played again.", pairing=pairing_id)
         for pairing_id in row.payload.get("replayed", [])
     ]
     if row.payload.get("new_round") is not None:
-        lines.append(f"📣 **Round {row.payload['new_round']}** of {tournament_row.name} is paired.")
+        lines.append(tr("📣 **Round {n}** of {name} is paired.", n=row.payload["new_round"], name=tournament_row.name))
     if not lines:
         return None
-    return Post("\n".join(lines)[:2000], mentions=discord.AllowedMentions.none())
+    locale = await guild_locale(bot, tournament_row.guild_id)
+    return Post("\n".join(translate(locale, line) for line in lines)[:2000], mentions=discord.AllowedMentions.none())
 
 
 async def render_champion(bot: Boneyard, row: Announcement) -> Post | None:
@@ -118,10 +127,15 @@ async def render_champion(bot: Boneyard, row: Announcement) -> Post | None:
         return None
     tournament_row, _progress = found
     champion = row.payload.get("champion")
-    text = (
-        f"🏆 **{tournament_row.name}** is over. Champion: <@{champion}>! Congratulations!"
+    text = translate(
+        await guild_locale(bot, tournament_row.guild_id),
+        tr(
+            "🏆 **{name}** is over. Champion: <@{champion}>! Congratulations!",
+            name=tournament_row.name,
+            champion=champion,
+        )
         if champion is not None
-        else f"🏁 **{tournament_row.name}** is over."
+        else tr("🏁 **{name}** is over.", name=tournament_row.name),
     )
 
     async def picture() -> discord.File | None:

@@ -13,10 +13,12 @@ from typing import Any, Self
 
 import discord
 
+from bot.i18n import tr
 from bot.services.matches import MatchRow, WrongChannel
 from cogs.acknowledge import defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move, play_and_announce
+from cogs.speech import say
 from cogs.ui.match_button import MatchButton
 
 log = logging.getLogger(__name__)
@@ -35,7 +37,13 @@ class ChannelButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9
             await defer(interaction)
             row = await service_of(interaction).get(self.match_id)
             if not self.belongs_to(row, interaction):
-                raise WrongChannel(f"This button belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
+                raise WrongChannel(
+                    tr(
+                        "This button belongs to match #{id}, which is played in <#{channel_id}>.",
+                        id=row.id,
+                        channel_id=row.channel_id,
+                    )
+                )
             await self.act(interaction)
         except Exception as error:
             await report_error(interaction, error)
@@ -51,12 +59,12 @@ class ChannelButton(MatchButton, template=r"boneyard:(?P<action>\w+):(?P<id>[0-9
 class ResignButton(ChannelButton, template=r"boneyard:resign:(?P<id>[0-9]+)"):
     """The confirmation button of `/resign` (resigning by accident would be sad)."""
 
-    action, label, style = "resign", "Yes, resign", discord.ButtonStyle.danger
+    action, label, style = "resign", tr("Yes, resign"), discord.ButtonStyle.danger
 
     async def act(self, interaction: discord.Interaction) -> None:
         update = await service_of(interaction).resign(self.match_id, interaction.user.id)
         try:
-            await interaction.edit_original_response(content="You resigned.", view=None)
+            await interaction.edit_original_response(content=await say(interaction, tr("You resigned.")), view=None)
         except discord.HTTPException:
             log.warning("could not mark the resignation of match %d as done", self.match_id, exc_info=True)
         await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, told=interaction)

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.games import GAMES
+from bot.i18n import tr, translate
 from bot.services.matches import MatchRow, MatchStatus, Offered, Update, clock_of
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move
+from cogs.speech import guild_locale, localize_view, reader_locale, say
 from cogs.ui.buttons import ChannelButton
 from cogs.ui.match_button import MatchButton
 
@@ -63,7 +65,9 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
                 )
             except discord.HTTPException as exc:
                 log.info("match %d: no thread in channel %d (%s); playing in the channel", row.id, parent.id, exc)
-    intro = f"Match #{row.id} · seed hash `{row.seed_hash[:16]}…` (the seed is revealed at the end)."
+    intro = tr(
+        "Match #{match} · seed hash `{hash}…` (the seed is revealed at the end).", match=row.id, hash=row.seed_hash[:16]
+    )
     try:
         update = await bot.lobby.accept(
             match_id, interaction.user.id, thread_id=thread.id if thread else None, intro=intro
@@ -72,14 +76,21 @@ async def start_accepted(interaction: discord.Interaction, match_id: int) -> Non
         if thread is not None:
             await _quietly(thread.delete())
         raise
-    where = f" in {thread.mention}" if thread is not None else ""
-    try:  # the click was acknowledged first (the button defers before any database work)
-        await interaction.edit_original_response(
-            content=f"✅ {interaction.user.mention} accepted. Match #{match_id} begins{where}!", view=None
+    locale = await reader_locale(interaction, public=True)
+    who = interaction.user.mention
+    if thread is not None:
+        begins = tr(
+            "✅ {who} accepted. Match #{match} begins in {thread}!", who=who, match=match_id, thread=thread.mention
         )
+        closed = tr("✅ Accepted by {who} in {thread}.", who=who, thread=thread.mention)
+    else:
+        begins = tr("✅ {who} accepted. Match #{match} begins!", who=who, match=match_id)
+        closed = tr("✅ Accepted by {who}.", who=who)
+    try:  # the click was acknowledged first (the button defers before any database work)
+        await interaction.edit_original_response(content=translate(locale, begins), view=None)
     except discord.HTTPException:
         log.warning("could not mark the challenge of match %d as accepted", match_id, exc_info=True)
-    await _close_challenge_message(interaction, match_id, f"✅ Accepted by {interaction.user.mention}{where}.")
+    await _close_challenge_message(interaction, match_id, translate(locale, closed))
     await announce_move(bot, update, mover_id=interaction.user.id, told=interaction)
 
 
@@ -135,7 +146,7 @@ class _LobbyButton(MatchButton, template=r"boneyard:(?P<action>lb\w+):(?P<id>[0-
 
 
 class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)"):
-    action, label, style = "lbrematch", "Rematch", discord.ButtonStyle.primary
+    action, label, style = "lbrematch", tr("Rematch"), discord.ButtonStyle.primary
 
     async def act(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
@@ -148,20 +159,19 @@ class RematchButton(_LobbyButton, template=r"boneyard:lbrematch:(?P<id>[0-9]+)")
         text = await challenge_text(bot, row, interaction.user.mention, f"<@{row.opponent_id}>", rematch=True)
         pings = discord.AllowedMentions(users=True)
         message: discord.Message | None = None
+        buttons = localize_view(challenge_view(row.id), await guild_locale(bot, row.guild_id))
         if interaction.channel_id == lobby_id:
-            message = await interaction.followup.send(
-                text, view=challenge_view(row.id), allowed_mentions=pings, wait=True
-            )
+            message = await interaction.followup.send(text, view=buttons, allowed_mentions=pings, wait=True)
         else:
-            await answer(interaction, f"Rematch offered in <#{lobby_id}>.", ephemeral=True)
+            await answer(interaction, tr("Rematch offered in <#{lobby_id}>.", lobby_id=lobby_id), ephemeral=True)
             if lobby is not None:
-                message = await lobby.send(text, view=challenge_view(row.id), allowed_mentions=pings)
+                message = await lobby.send(text, view=buttons, allowed_mentions=pings)
         if message is not None:  # like any challenge: marked when accepted, withdrawn or expired
             await bot.lobby.set_message(row.id, message.id)
 
 
 class AcceptDrawButton(_LobbyButton, template=r"boneyard:lbdraw:(?P<id>[0-9]+)"):
-    action, label, style = "lbdraw", "Accept draw", discord.ButtonStyle.success
+    action, label, style = "lbdraw", tr("Accept draw"), discord.ButtonStyle.success
 
     async def act(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
@@ -173,14 +183,16 @@ class AcceptDrawButton(_LobbyButton, template=r"boneyard:lbdraw:(?P<id>[0-9]+)")
 
 
 class TakebackYesButton(_LobbyButton, template=r"boneyard:lbtbyes:(?P<id>[0-9]+)"):
-    action, label, style = "lbtbyes", "Allow takeback", discord.ButtonStyle.success
+    action, label, style = "lbtbyes", tr("Allow takeback"), discord.ButtonStyle.success
 
     async def act(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         result = await bot.agreements.answer_takeback(self.match_id, interaction.user.id, accept=True)
         await _edit_clicked(
             interaction,
-            content=f"↩️ {interaction.user.mention} allowed the takeback.",
+            content=await say(
+                interaction, tr("↩️ {who} allowed the takeback.", who=interaction.user.mention), public=True
+            ),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -189,23 +201,29 @@ class TakebackYesButton(_LobbyButton, template=r"boneyard:lbtbyes:(?P<id>[0-9]+)
 
 
 class TakebackNoButton(_LobbyButton, template=r"boneyard:lbtbno:(?P<id>[0-9]+)"):
-    action, label, style = "lbtbno", "Refuse", discord.ButtonStyle.danger
+    action, label, style = "lbtbno", tr("Refuse"), discord.ButtonStyle.danger
 
     async def act(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).agreements.answer_takeback(self.match_id, interaction.user.id, accept=False)
         await _edit_clicked(
-            interaction, content=f"🚫 {interaction.user.mention} refused the takeback; the position stands.", view=None
+            interaction,
+            content=await say(
+                interaction,
+                tr("🚫 {who} refused the takeback; the position stands.", who=interaction.user.mention),
+                public=True,
+            ),
+            view=None,
         )
 
 
 class WithdrawButton(_LobbyButton, template=r"boneyard:lbwithdraw:(?P<id>[0-9]+)"):
     """`/challenges`: the challenger withdraws a challenge; its own message says so too."""
 
-    action, label, style = "lbwithdraw", "Withdraw", discord.ButtonStyle.danger
+    action, label, style = "lbwithdraw", tr("Withdraw"), discord.ButtonStyle.danger
 
     async def act(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).lobby.withdraw(self.match_id, interaction.user.id)
-        text = f"❌ {interaction.user.mention} withdrew the challenge."
+        text = await say(interaction, tr("❌ {who} withdrew the challenge.", who=interaction.user.mention), public=True)
         await _edit_clicked(interaction, content=text, view=None)
         await _close_challenge_message(interaction, self.match_id, text)
 
@@ -220,7 +238,7 @@ async def _edit_clicked(interaction: discord.Interaction, **fields: Any) -> None
 
 
 class AcceptButton(ChannelButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
-    action, label, style = "accept", "Accept", discord.ButtonStyle.success
+    action, label, style = "accept", tr("Accept"), discord.ButtonStyle.success
 
     def belongs_to(self, row: MatchRow, interaction: discord.Interaction) -> bool:
         """Accept works from any channel of the challenge's server (the `/challenges` list is
@@ -232,12 +250,17 @@ class AcceptButton(ChannelButton, template=r"boneyard:accept:(?P<id>[0-9]+)"):
 
 
 class DeclineButton(ChannelButton, template=r"boneyard:decline:(?P<id>[0-9]+)"):
-    action, label, style = "decline", "Decline", discord.ButtonStyle.danger
+    action, label, style = "decline", tr("Decline"), discord.ButtonStyle.danger
 
     async def act(self, interaction: discord.Interaction) -> None:
         row = await service_of(interaction).decline(self.match_id, interaction.user.id)
-        verb = "withdrew the challenge" if row.status == MatchStatus.CANCELLED else "declined"
-        await interaction.edit_original_response(content=f"❌ {interaction.user.mention} {verb}.", view=None)
+        who = interaction.user.mention
+        said = (
+            tr("❌ {who} withdrew the challenge.", who=who)
+            if row.status == MatchStatus.CANCELLED
+            else tr("❌ {who} declined.", who=who)
+        )
+        await interaction.edit_original_response(content=await say(interaction, said, public=True), view=None)
 
 
 def challenge_view(match_id: int) -> discord.ui.View:
@@ -268,20 +291,33 @@ def single_button(item: discord.ui.Item[Any], *more: discord.ui.Item[Any]) -> di
 async def challenge_text(bot: Boneyard, row: MatchRow, challenger: str, opponent: str, *, rematch: bool = False) -> str:
     """The challenge message: game, options, seats, clock, deadline and where it is played."""
     info = GAMES[row.game].info
+    game = info.name
     if rematch:
-        first = f"🎲 {challenger} asks {opponent} for a rematch of **{info.name}**, seats swapped!"
+        first = tr(
+            "🎲 {challenger} asks {opponent} for a rematch of **{game}**, seats swapped!",
+            challenger=challenger,
+            opponent=opponent,
+            game=game,
+        )
     else:
-        first = f"🎲 {challenger} challenges {opponent} to **{info.name}**!"
-    lines = [first, f"_{info.blurb}_"]
+        first = tr(
+            "🎲 {challenger} challenges {opponent} to **{game}**!", challenger=challenger, opponent=opponent, game=game
+        )
+    lines: list[str] = [first, tr("_{blurb}_", blurb=info.blurb)]
     if row.options:
-        lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in row.options.items()))
-    seat_words = {"random": "decided at random", "first": "the challenger", "second": "the opponent"}
-    lines.append(f"Who moves first: {seat_words[row.seat_pref]}." + ("" if row.rated else " Unrated."))
+        lines.append(tr("Options: {options}", options=", ".join(f"`{k}={v}`" for k, v in row.options.items())))
+    first_mover = {
+        "random": tr("Who moves first: decided at random."),
+        "first": tr("Who moves first: the challenger."),
+        "second": tr("Who moves first: the opponent."),
+    }[row.seat_pref]
+    lines.append(first_mover if row.rated else tr("{first_mover} Unrated.", first_mover=first_mover))
     stopped = clock_of(row)
-    lines.append(f"Clock: {stopped.control.describe()}." if stopped is not None else "Clock: none.")
+    lines.append(tr("Clock: {clock}.", clock=stopped.control.describe()) if stopped is not None else tr("Clock: none."))
     placement = await bot.lobby.placement(row.id)
     if placement.expires_at is not None:
-        lines.append(f"Expires <t:{int(placement.expires_at)}:R>.")
+        lines.append(tr("Expires <t:{at}:R>.", at=int(placement.expires_at)))
     if not placement.occupies_channel:
-        lines.append("The match will be played in a thread of this channel.")
-    return "\n".join(lines)
+        lines.append(tr("The match will be played in a thread of this channel."))
+    locale = await guild_locale(bot, row.guild_id)
+    return "\n".join(translate(locale, line) for line in lines)

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any, Final, Self
 import discord
 
 from bot.games import CHANCE, GAMES
+from bot.i18n import DEFAULT, Locale, tr, translate
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT, TAKEBACK_SEAT
 from bot.services.matches import MatchRow, MatchStatus, build_record
 from cogs.access import check_readable
 from cogs.acknowledge import defer
 from cogs.common import bot_of, report_error
+from cogs.speech import localize_view, reader_locale
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -30,37 +32,55 @@ LAST_PAGE: Final = 10**6
 """A page number past any match's end: `moves_page` shows the last page (the latest moves)."""
 
 
-async def moves_page(bot: Boneyard, row: MatchRow, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
-    """Page `page` (0-based; past the end, the last page) of `row`'s move list, and its buttons."""
+async def moves_page(
+    bot: Boneyard, row: MatchRow, page: int, locale: Locale = DEFAULT
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page `page` (0-based; past the end, the last page) of `row`'s move list, and its
+    buttons, in `locale` (the reader's)."""
+
+    def say(text: str) -> str:
+        return translate(locale, text)
+
     assert row.seats is not None
     names = (await bot.presenter.name(row.seats[0]), await bot.presenter.name(row.seats[1]))
     record = build_record(row, await bot.service.log(row.id), names)
     info = GAMES[row.game].info
-    lines = [_line(info.seat_names, move.ply, move.seat, move.move) for move in record.moves]
+    lines = [say(_line(info.seat_names, move.ply, move.seat, move.move)) for move in record.moves]
     pages = max(1, -(-len(lines) // PAGE_LINES))
     page = min(max(page, 0), pages - 1)
     shown = lines[page * PAGE_LINES : (page + 1) * PAGE_LINES]
-    embed = discord.Embed(title=f"{info.name} · match #{row.id} · moves")
-    embed.description = "\n".join(shown) if shown else "No moves yet."
-    running = " · secret moves withheld while the match runs" if row.status == MatchStatus.ACTIVE else ""
-    embed.set_footer(text=f"Page {page + 1} of {pages} · numbered by ply, as in /export{running}")
+    embed = discord.Embed(title=say(tr("{game} · match #{match} · moves", game=info.name, match=row.id)))
+    embed.description = "\n".join(shown) if shown else say(tr("No moves yet."))
+    if row.status == MatchStatus.ACTIVE:
+        footer = tr(
+            "Page {page} of {pages} · numbered by ply, as in /export · secret moves withheld while the match runs",
+            page=page + 1,
+            pages=pages,
+        )
+    else:
+        footer = tr("Page {page} of {pages} · numbered by ply, as in /export", page=page + 1, pages=pages)
+    embed.set_footer(text=say(footer))
     if pages == 1:
         return embed, None
     view = discord.ui.View(timeout=None)
     view.add_item(MovesButton(row.id, page - 1, "p", disabled=page == 0))
     view.add_item(MovesButton(row.id, page + 1, "n", disabled=page == pages - 1))
-    return embed, view
+    return embed, localize_view(view, locale)
 
 
 def _line(seat_names: tuple[str, str], ply: int, seat: int, move: str | None) -> str:
     if seat == TAKEBACK_SEAT:
-        return f"{ply}. ↩️ `{move}` (the moves from that ply on were taken back)"
+        return tr("{ply}. ↩️ `{move}` (the moves from that ply on were taken back)", ply=ply, move=move)
     if seat == ENDING_SEAT:
         return f"{ply}. 🏁 `{move}`"
     if seat == COMPLETION_SEAT:
-        return f"{ply}. ⏰ `{move}` (the draft time ran out: the picks below were drawn at random)"
-    who = "Chance" if seat == CHANCE else seat_names[seat] if seat in (0, 1) else "Match"
-    return f"{ply}. {who}: " + (f"`{move}`" if move is not None else "(secret)")
+        return tr(
+            "{ply}. ⏰ `{move}` (the draft time ran out: the picks below were drawn at random)", ply=ply, move=move
+        )
+    who = tr("Chance") if seat == CHANCE else seat_names[seat] if seat in (0, 1) else tr("Match")
+    if move is None:
+        return tr("{ply}. {who}: (secret)", ply=ply, who=who)
+    return tr("{ply}. {who}: `{move}`", ply=ply, who=who, move=move)
 
 
 class MovesButton(
@@ -70,7 +90,7 @@ class MovesButton(
     """ "Moves" under a final board (`way` f: first page) and the pages' Previous/Next; anyone
     may read a match's public record, each reader privately."""
 
-    LABELS: Final = {"f": "Moves", "p": "◀ Earlier", "n": "Later ▶"}
+    LABELS: Final = {"f": tr("Moves"), "p": tr("◀ Earlier"), "n": tr("Later ▶")}
 
     def __init__(self, match_id: int, page: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(
@@ -98,7 +118,7 @@ class MovesButton(
                 await defer(interaction)
             row = await bot.service.get(self.match_id)
             check_readable(interaction, row)
-            embed, view = await moves_page(bot, row, self.page)
+            embed, view = await moves_page(bot, row, self.page, await reader_locale(interaction))
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             if self.way == "f":
                 await interaction.followup.send(embed=embed, ephemeral=True, **extra)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
+from bot.i18n import tr
 from bot.records.format import format_record
 from bot.records.verify import verify_text
 from bot.services.matches import MatchRow, MatchStatus, ServiceError, build_record
@@ -30,15 +31,15 @@ async def full_record_text(bot: Boneyard, match_id: int) -> str:
     """The complete record of a match that ended (ServiceError while it runs)."""
     row = await bot.service.get(match_id)
     if row.seats is None:
-        raise ServiceError("That match never started, so there is nothing to check.")
+        raise ServiceError(tr("That match never started, so there is nothing to check."))
     if row.status == MatchStatus.ACTIVE:
-        raise ServiceError("The seed is revealed when the match ends; verify it then.")
+        raise ServiceError(tr("The seed is revealed when the match ends; verify it then."))
     names = (await bot.presenter.name(row.seats[0]), await bot.presenter.name(row.seats[1]))
     return format_record(build_record(row, await bot.service.log(match_id), names))
 
 
 class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
-    action, label, emoji = "verify", "Verify dice", "🎲"
+    action, label, emoji = "verify", tr("Verify dice"), "🎲"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         presenter_of(interaction).remember(interaction.user)

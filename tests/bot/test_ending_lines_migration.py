@@ -106,7 +106,7 @@ async def test_old_endings_get_the_line_their_outcome_proves(where: str, monkeyp
         await tx.execute("UPDATE matches SET outcome = ? WHERE id = ?", (json.dumps(odd_outcome), odd))
     await store.close()
 
-    store = await Store.open(where)  # the upgrade: migration 8 runs
+    store = await Store.open(where)  # the upgrade: migration 8 runs (and the later ones)
     try:
         assert await store.schema_version() == len(MIGRATIONS) > PREVIOUS
         service = MatchService(store, cache_size=4)

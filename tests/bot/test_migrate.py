@@ -17,6 +17,7 @@ from bot.services.tournaments import TournamentService
 from bot.store import Store
 from bot.store.analyses import AnalysisStore
 from bot.store.copy import NOT_COPIED, TABLES, counts
+from bot.store.languages import LanguageStore
 from bot.store.lobby import LobbyStore
 from bot.store.notices import Vacation
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
@@ -72,6 +73,8 @@ async def _community(path: Path) -> dict[int, object]:
     await store.set_meta("clock_heartbeat", "123.5")
     lobby = LobbyStore(store)  # the lobby's tables: server settings and a standing draw offer
     await lobby.save_guild_settings(GUILD, "channel", "rapid")
+    await LanguageStore(store).save_guild_language(GUILD, "pt_BR")  # languages: the server's and a user's
+    await LanguageStore(store).save_user_language(ALICE, "de")
     running = (await store.active_matches())[0]
     await lobby.put_offer(running.id, "draw", ALICE, running.version)
     notices = NoticeService(service)  # notices, vacations and nudges (migration 11)

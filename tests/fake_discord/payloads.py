@@ -242,6 +242,7 @@ def guild(
     members: list[JSON],
     member_count: int,
     joined_at: str,
+    preferred_locale: str = "en-US",
 ) -> JSON:
     """A full GUILD_CREATE guild object (channels, threads and members included)."""
     return {
@@ -263,7 +264,7 @@ def guild(
         "nsfw_level": 0,
         "premium_tier": 0,
         "premium_subscription_count": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": preferred_locale,
         "features": [],
         "roles": roles,
         "emojis": [],
@@ -391,6 +392,7 @@ def interaction(
     app_permissions: int,
     message_payload: JSON | None = None,
     locale: str = "en-US",
+    guild_locale: str = "en-US",
 ) -> JSON:
     """An INTERACTION_CREATE payload, from a guild (``member_payload``) or from a DM (``user_payload``)."""
     payload: JSON = {
@@ -411,8 +413,8 @@ def interaction(
     }
     if guild_id is not None:
         payload["guild_id"] = str(guild_id)
-        payload["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
-        payload["guild_locale"] = "en-US"
+        payload["guild"] = {"id": str(guild_id), "locale": guild_locale, "features": []}
+        payload["guild_locale"] = guild_locale
         payload["member"] = member_payload
     else:
         payload["user"] = user_payload

@@ -708,6 +708,8 @@ class FakeDiscord:
             user_payload=user.payload() if guild is None else None,
             app_permissions=self.world.bot_permissions(guild) if guild else payloads.DEFAULT_MEMBER_PERMISSIONS,
             message_payload=self.world.message_payload(message) if message else None,
+            locale=user.locale,
+            guild_locale=guild.preferred_locale if guild else "en-US",
         )
         if not await self.gateway.dispatch("INTERACTION_CREATE", payload):
             raise RuntimeError("no bot is connected to the fake gateway")

@@ -59,6 +59,8 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_closed: bool = False
+    locale: str = "en-US"
+    """The language of the user's Discord client (sent with each of their interactions)."""
 
     @property
     def mention(self) -> str:
@@ -265,6 +267,8 @@ class FakeGuild:
     roles: dict[int, FakeRole] = dataclasses.field(default_factory=dict)
     members: dict[int, FakeMember] = dataclasses.field(default_factory=dict)
     joined_at: str = ""
+    preferred_locale: str = "en-US"
+    """The server's Discord language (Server Settings -> Community), as the bot sees it."""
 
     @property
     def everyone_role(self) -> FakeRole:
@@ -486,6 +490,7 @@ class World:
             members=members,
             member_count=len(guild.members),
             joined_at=guild.joined_at,
+            preferred_locale=guild.preferred_locale,
         )
 
     def message_payload(self, message: FakeMessage, *, gateway: bool = False) -> JSON:

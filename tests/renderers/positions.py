@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bot.games import CHANCE, GAMES, GameState
+from bot.i18n import Locale, tr, translate
 from renderers import Header
 
 LONG_NAMES = [
@@ -20,11 +21,13 @@ LONG_NAMES = [
 ]
 
 
-def headers(rng: random.Random) -> Iterator[Header]:
+def headers(rng: random.Random, locale: Locale = "en") -> Iterator[Header]:
+    """Headers with long names in several scripts, big clocks and move numbers, for pictures
+    drawn in `locale`."""
     for players in LONG_NAMES:
         clocks = rng.choice([None, ("0:03", "1:59:59"), ("123:59:59", "99:00:00")])
-        status = rng.choice([None, "ranked · best of 7, game 5 of 7"])
-        yield Header(players=players, ply=rng.choice([None, 1, 9999]), clocks=clocks, status=status)
+        status = rng.choice([None, "ranked · best of 7, game 5 of 7", translate(locale, tr("clock paused"))])
+        yield Header(players=players, ply=rng.choice([None, 1, 9999]), clocks=clocks, status=status, locale=locale)
 
 
 def playout(game: str, rng: random.Random, options: dict[str, Any] | None = None) -> list[GameState]:

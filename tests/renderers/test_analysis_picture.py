@@ -41,3 +41,20 @@ def test_a_game_without_a_judged_move_is_still_a_picture() -> None:
     image = _image(Analysis("focus", ()))
     assert image.size == (WIDTH, HEIGHT)
     assert _near(image, LINE_COLOURS[0]) < 400  # the legend box only, no line
+
+
+def test_every_word_fits_in_every_language() -> None:
+    """The labels are drawn in the reader's language; German and Spanish run longer."""
+    from bot.i18n import LOCALES, tr
+    from renderers.kit import recording
+
+    judgements = tuple(Judgement(ply, ply % 2, f"m{ply}", "better", 0.6, 0.2 if ply == 5 else 0.6) for ply in range(12))
+    for locale in LOCALES:
+        with recording() as records:
+            analysis_png(Analysis("focus", judgements), ("alice", "bob"), (tr("Orange"), tr("Blue")), "#1", locale)
+        assert records and all(r.overflow() == 0 for r in records), (
+            locale,
+            [r.content for r in records if r.overflow()],
+        )
+        if locale == "de":
+            assert any("Gewinnchance" in r.content for r in records)

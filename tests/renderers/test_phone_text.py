@@ -12,6 +12,7 @@ import pytest
 
 import renderers
 from bot.games import GAMES
+from bot.i18n import LOCALES, Locale
 from renderers.kit import MIN_KEY_TEXT, MIN_TEXT, PHONE_WIDTH, TextRecord, recording
 from tests.renderers.positions import headers, sample
 from tests.slow import slow_cases
@@ -31,13 +32,15 @@ def _problems(records: list[TextRecord]) -> list[str]:
     return problems
 
 
+@pytest.mark.parametrize("locale", slow_cases(LOCALES, {"es", "pt_BR"}))
 @pytest.mark.parametrize("game", slow_cases(GAME_KEYS, {"wonderland", "domino_wars"}))
-def test_no_text_overflows_or_is_too_small_on_a_phone(game: str) -> None:
-    rng = random.Random(game)
+def test_no_text_overflows_or_is_too_small_on_a_phone(game: str, locale: Locale) -> None:
+    """In every language (German, the longest, in the quick loop too)."""
+    rng = random.Random(f"{game}{locale}")
     problems: set[str] = set()
     drawn = 0
     for state in sample(game, 21, 10):
-        for header in headers(rng):
+        for header in headers(rng, locale):
             seat = rng.choice((0, 1))
             with recording() as records:
                 renderers.render(game, state.view(None), header)

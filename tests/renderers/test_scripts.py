@@ -146,7 +146,7 @@ def test_hebrew_is_drawn_right_to_left(shaping: bool, monkeypatch: pytest.Monkey
 
 
 def _clear_caches() -> None:
-    for cached in (kit._load, kit.pieces, kit._chunk_width, kit.text_width, kit._glyph_mask):
+    for cached in (kit._load, kit.pieces, kit._chunk_width, kit._text_width, kit._glyph_mask):
         cached.cache_clear()
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.i18n import LOCALES, Locale
 from bot.tournaments import Format, Tournament
 from renderers.kit import MIN_TEXT, PHONE_WIDTH, font, recording, text_width
 from renderers.tournament import (
@@ -53,8 +54,8 @@ def finish(t: Tournament) -> Tournament:
     return t
 
 
-def data(t: Tournament) -> dict[str, Any]:
-    return picture_data(t, "Friday Cup", "Focus · test event")
+def data(t: Tournament, locale: Locale = "en") -> dict[str, Any]:
+    return picture_data(t, "Friday Cup", "Focus · test event", locale)
 
 
 def decode(png: bytes) -> Image.Image:
@@ -291,8 +292,11 @@ def test_no_two_boxes_or_titles_of_a_bracket_overlap(fmt: Format) -> None:
                     assert not clash, (n, stage, a, b)
 
 
+@pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
-def test_a_big_bracket_shows_the_round_being_played_and_the_next_readable_on_a_phone(fmt: Format) -> None:
+def test_a_big_bracket_shows_the_round_being_played_and_the_next_readable_on_a_phone(
+    fmt: Format, locale: Locale
+) -> None:
     for n in (6, 12, 33, 64):
         t = Tournament.new(fmt, players(n))
         while not t.finished:
@@ -302,7 +306,7 @@ def test_a_big_bracket_shows_the_round_being_played_and_the_next_readable_on_a_p
             for section in sections:  # starts at the round being played
                 assert not all(p.finished for p in section.shown[0])
             with recording() as records:
-                png = bracket_png(data(t))
+                png = bracket_png(data(t, locale))
             image = Image.open(io.BytesIO(png))
             assert image.width <= STANDINGS_WIDTH
             for r in records:
@@ -316,7 +320,8 @@ def test_a_big_bracket_shows_the_round_being_played_and_the_next_readable_on_a_p
     assert whole.width > STANDINGS_WIDTH  # the whole thing is still there when asked for
 
 
-def test_standings_and_round_pictures_read_on_a_phone() -> None:
+@pytest.mark.parametrize("locale", LOCALES)
+def test_standings_and_round_pictures_read_on_a_phone(locale: Locale) -> None:
     for fmt in (Format.SWISS, Format.ROUND_ROBIN, Format.DOUBLE_ELIMINATION):
         t = Tournament.new(
             fmt,
@@ -329,9 +334,9 @@ def test_standings_and_round_pictures_read_on_a_phone() -> None:
         )
         for _ in range(3):
             with recording() as records:
-                standings_png(data(t))
+                standings_png(data(t, locale))
                 if not fmt.is_bracket:
-                    bracket_png(data(t))
+                    bracket_png(data(t, locale))
             assert records
             for r in records:
                 assert r.overflow() == 0, (r.content, r.ink, r.box)

@@ -25,6 +25,7 @@ from functools import cache, lru_cache
 
 from bot.games.base import IllegalMove
 from bot.games.squares import parse_square, square_name
+from bot.i18n import tr
 
 Path = tuple[int, int, int, int, int, int]
 
@@ -128,21 +129,21 @@ def shape_error(board: Board, path: Path) -> str | None:
     """Why six squares are not a path's shape (ignoring where it is laid), or None."""
     s1, s2, s3, s4, s5, s6 = path
     if len(set(path)) != 6:
-        return "A path's six squares must all be different."
+        return tr("A path's six squares must all be different.")
     near = board.orthogonal
     if s2 not in near[s1] or s4 not in near[s3] or s6 not in near[s5]:
-        return "Each domino covers two side-by-side squares."
+        return tr("Each domino covers two side-by-side squares.")
     if s3 not in near[s2]:
-        return "The second domino must touch the far end of the first."
+        return tr("The second domino must touch the far end of the first.")
     if s5 not in near[s4]:
-        return "The third domino must touch the far end of the second."
+        return tr("The third domino must touch the far end of the second.")
     dominoes = ((s1, s2), (s3, s4), (s5, s6))
     if (
         end_to_end(board, dominoes[0], dominoes[1])
         or end_to_end(board, dominoes[1], dominoes[2])
         or end_to_end(board, dominoes[0], dominoes[2])
     ):
-        return "No two of the path's dominoes may lie end to end in a straight line."
+        return tr("No two of the path's dominoes may lie end to end in a straight line.")
     if has_block(board, path):
         return "A path may not contain a solid 2×2 block of squares."
     return None
@@ -162,9 +163,10 @@ def path_error(board: Board, used: Collection[int], anchor_squares: Collection[i
     if any(s in used for s in path):
         return "A path may only cover free squares."
     if path[0] not in anchor_squares:
-        return (
-            "The first domino must start (its first square) on your Image's front or side square or next to "
-            "one of your earlier paths; the second domino touches its other square, the far end."
+        return tr(
+            "The first domino must start (its first square) on your Image's front or side square or "
+            "next to one of your earlier paths; the second domino touches its other square, the far "
+            "end."
         )
     return shape_error(board, path)
 
@@ -268,11 +270,11 @@ def format_path(board: Board, path: Path) -> str:
 def parse_path(board: Board, dominoes: list[str]) -> Path:
     """Three `c2-c3` dominoes into six squares; raises IllegalMove."""
     if len(dominoes) != 3:
-        raise IllegalMove("A path is three dominoes, each written as two squares like `c2-c3`.")
+        raise IllegalMove(tr("A path is three dominoes, each written as two squares like `c2-c3`."))
     squares: list[int] = []
     for text in dominoes:
         ends = text.split("-")
         if len(ends) != 2:
-            raise IllegalMove("Write each domino of a path as two squares joined by a dash, like `c2-c3`.")
+            raise IllegalMove(tr("Write each domino of a path as two squares joined by a dash, like `c2-c3`."))
         squares.extend(board.square(e) for e in ends)
     return (squares[0], squares[1], squares[2], squares[3], squares[4], squares[5])

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.games.base import IllegalMove, shown
+from bot.i18n import tr
 
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: Final = ("C", "D", "H", "S")
@@ -116,7 +117,7 @@ def parse_card(text: str) -> str:
     """The canonical name of `AH`, `ah`, `10s`, `T♠`; raises IllegalMove."""
     match = _CARD.match(text.strip().lower())
     if match is None:
-        raise IllegalMove(f"{shown(text)} is not a card; write rank then suit, like `AH`, `10S` or `QC`.")
+        raise IllegalMove(tr("{text} is not a card; write rank then suit, like `AH`, `10S` or `QC`.", text=shown(text)))
     rank, suit = match.groups()
     rank = {"t": "10", "1": "A"}.get(rank, rank).upper()
     return rank + _SUIT_INPUT.get(suit, suit).upper()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.games.base import IllegalMove
 from bot.games.wonderland.beings import Being
 from bot.games.wonderland.board import Board
+from bot.i18n import tr
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,31 +112,54 @@ def check_route(
     """The `Route` of a typed route; raises IllegalMove with the first problem."""
     names = board.names
     if squares[0] != mover.square:
-        raise IllegalMove(f"{mover.card} stands on {names[mover.square]}, so its route must start there.")
+        raise IllegalMove(
+            tr("{card} stands on {names}, so its route must start there.", card=mover.card, names=names[mover.square])
+        )
     if len(squares) < 2:
-        raise IllegalMove("A move names at least two squares, like `move 5D c2-c3`.")
+        raise IllegalMove(tr("A move names at least two squares, like `move 5D c2-c3`."))
     if mover.halted:
-        raise IllegalMove(f"{mover.card} entered a Rook's zone and may not move again this turn.")
+        raise IllegalMove(tr("{card} entered a Rook's zone and may not move again this turn.", card=mover.card))
     rooks = enemy_rooks(occupants.values(), mover.owner)
     points = 0
     halted = False
     for here, target in itertools.pairwise(squares):
         if halted:
-            raise IllegalMove(f"{mover.card} must stop on {names[here]}: it entered an enemy Rook's zone.")
+            raise IllegalMove(
+                tr("{card} must stop on {names}: it entered an enemy Rook's zone.", card=mover.card, names=names[here])
+            )
         if target not in board.orthogonal[here]:
-            raise IllegalMove(f"{names[here]} to {names[target]} is not a step to an orthogonally adjacent square.")
+            raise IllegalMove(
+                tr(
+                    "{names} to {names2} is not a step to an orthogonally adjacent square.",
+                    names=names[here],
+                    names2=names[target],
+                )
+            )
         if target not in walkable:
-            raise IllegalMove(f"{names[target]} is not a path square; beings move only along paths.")
+            raise IllegalMove(tr("{names} is not a path square; beings move only along paths.", names=names[target]))
         other = occupants.get(target)
         if other is not None and other.owner != mover.owner:
-            raise IllegalMove(f"{names[target]} holds an enemy being; a being may not enter it.")
+            raise IllegalMove(tr("{names} holds an enemy being; a being may not enter it.", names=names[target]))
         step, halted = step_points(board, mover, target, rooks)
         points += step
     end = squares[-1]
     friend = occupants.get(end)
     if friend is not None and not halted:
-        raise IllegalMove(f"{mover.card} may pass {friend.card} on {names[end]} but not stop there.")
+        raise IllegalMove(
+            tr(
+                "{card} may pass {card2} on {names} but not stop there.",
+                card=mover.card,
+                card2=friend.card,
+                names=names[end],
+            )
+        )
     route = _finish(mover, squares, points, halted, friend is not None)
     if route.factors > move_factors:
-        raise IllegalMove(f"That route needs {route.factors} Move factors; you have {move_factors}.")
+        raise IllegalMove(
+            tr(
+                "That route needs {factors} Move factors; you have {move_factors}.",
+                factors=route.factors,
+                move_factors=move_factors,
+            )
+        )
     return route

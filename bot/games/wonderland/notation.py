@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from bot.games.base import IllegalMove, normalise, shown
 from bot.games.wonderland.board import Board, Path, format_path, parse_path
 from bot.games.wonderland.cards import CARDS, card_sort_key, faces_of, parse_card
+from bot.i18n import tr
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +107,7 @@ _AMOUNT = re.compile(r"^[+-]?(\d{1,3})$")
 def _amount(text: str) -> int:
     match = _AMOUNT.match(text)
     if match is None or int(match.group(1)) < 1:
-        raise IllegalMove(f"{shown(text)} is not a number of factors; pay at least 1, like `2`.")
+        raise IllegalMove(tr("{text} is not a number of factors; pay at least 1, like `2`.", text=shown(text)))
     return int(match.group(1))
 
 
@@ -116,15 +117,17 @@ def _dice_card(text: str) -> str:
         return parse_card(text)
     card = parse_card(name)
     if level not in ("1", "2", "3", "4"):
-        raise IllegalMove(f"{shown(text)}: a die's level is 1 to 4.")
+        raise IllegalMove(tr("{text}: a die's level is 1 to 4.", text=shown(text)))
     if CARDS[card].level != int(level):
-        raise IllegalMove(f"{card} is a level {CARDS[card].level} card, not level {level}.")
+        raise IllegalMove(
+            tr("{card} is a level {level} card, not level {level2}.", card=card, level=CARDS[card].level, level2=level)
+        )
     return card
 
 
 def _need(words: list[str], count: int, example: str) -> None:
     if len(words) != count:
-        raise IllegalMove(f"Write it like `{example}`.")
+        raise IllegalMove(tr("Write it like `{example}`.", example=example))
 
 
 def parse_move(board: Board, text: str) -> Move:
@@ -138,16 +141,16 @@ def parse_move(board: Board, text: str) -> Move:
         return Pick((parse_card(args[0]),), whole=False)
     if verb == "pool":
         if not args:
-            raise IllegalMove("Write the whole pool deck, like `pool AH 2S 3D ...`.")
+            raise IllegalMove(tr("Write the whole pool deck, like `pool AH 2S 3D ...`."))
         return Pick(tuple(parse_card(a) for a in args), whole=True)
     if verb == "dice":
         if not 1 <= len(args) <= 3:
-            raise IllegalMove("Choose 1 to 3 dice, like `dice 1:AH 2:5D`.")
+            raise IllegalMove(tr("Choose 1 to 3 dice, like `dice 1:AH 2:5D`."))
         return Dice(tuple(_dice_card(a) for a in args))
     if verb == "roll":
         faces = tuple(a.upper() for a in args)
         if not faces or any(f not in "SADMFC" or len(f) != 1 for f in faces):
-            raise IllegalMove("A roll lists face letters (S, A, M, D, F, C), like `roll S S A`.")
+            raise IllegalMove(tr("A roll lists face letters (S, A, M, D, F, C), like `roll S S A`."))
         return Roll(faces)
     if verb == "summon":
         return _summon(board, args)
@@ -155,7 +158,7 @@ def parse_move(board: Board, text: str) -> Move:
         route = [s for s in re.split(r"[\s-]+", " ".join(args[1:])) if s]
         squares = tuple(board.square(s) for s in route)
         if len(args) < 2 or len(squares) < 2:
-            raise IllegalMove("Write a move like `move 5D c2-c3-c4` (the being, then its route).")
+            raise IllegalMove(tr("Write a move like `move 5D c2-c3-c4` (the being, then its route)."))
         return Step(parse_card(args[0]), squares)
     if verb == "attack":
         _need(args, 2, "attack 5D c5")
@@ -173,13 +176,13 @@ def parse_move(board: Board, text: str) -> Move:
     if verb in ("end", "done"):
         _need(args, 0, verb)
         return End() if verb == "end" else Done()
-    raise IllegalMove(f"{shown(text)} is not a Wonderland move. {HINT}")
+    raise IllegalMove(tr("{text} is not a Wonderland move. {hint}", text=shown(text), hint=HINT))
 
 
 def _summon(board: Board, args: list[str]) -> Summon:
     args = _joined(args)
     if len(args) not in (4, 5):
-        raise IllegalMove("Write a summon like `summon 5D c2-c3 c4-d4 d5-d6 @c2`.")
+        raise IllegalMove(tr("Write a summon like `summon 5D c2-c3 c4-d4 d5-d6 @c2`."))
     card = parse_card(args[0])
     path = parse_path(board, args[1:4])
     place = None
@@ -227,8 +230,13 @@ def format_attack(board: Board, card: str, target: int | None) -> str:
 def roll_allowed(levels: tuple[int, ...], faces: tuple[str, ...]) -> str | None:
     """Why `faces` cannot be the roll of dice of these levels, or None."""
     if len(faces) != len(levels):
-        return f"{len(levels)} dice were chosen, so a roll lists {len(levels)} faces."
+        return tr("{count} dice were chosen, so a roll lists {count} faces.", count=len(levels))
     for i, (level, face) in enumerate(zip(levels, faces, strict=True)):
         if face not in faces_of(level):
-            return f"Die {i + 1} is level {level}; its faces are {' '.join(faces_of(level))}."
+            return tr(
+                "Die {value} is level {level}; its faces are {level2}.",
+                value=i + 1,
+                level=level,
+                level2=" ".join(faces_of(level)),
+            )
     return None

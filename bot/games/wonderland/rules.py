@@ -12,8 +12,10 @@ from bot.games.wonderland.board import DDM, STANDARD, board_of
 from bot.games.wonderland.cards import parse_card
 from bot.games.wonderland.combat import PendingAttack
 from bot.games.wonderland.state import LIVES, POOL, WonderlandState
+from bot.i18n import tr
 
-HOW_TO_PLAY = """\
+HOW_TO_PLAY = tr(
+    """\
 **Wonderland** — Dungeon Dice Monsters with cards, dice and dominoes. Reduce the enemy Image (3 lives) to 0.
 • **Pool**: secretly pick 15 cards, no two of one rank and colour: `pick AH` … or `pool AH 2S …`.
 • **Dice**: each turn choose 1–3 cards from your pool deck; each rolls a die of its level: `dice 1:AH 2:5D`.
@@ -34,6 +36,7 @@ HOW_TO_PLAY = """\
 Stats (Str/Atk/Def): A 1/1/1 · 2 2/1/2 · 3 3/1/3 · 4 2/2/0 · 5 2/3/1 · 6 3/2/0 · 7 3/3/1 · 8 3/3/2 · \
 9 4/3/1 · 10 4/3/2 · J Q K 1/2/0.
 Options: `hidden_factors=on`, `board=ddm` (13×19)."""
+)
 
 _MOVE_PATTERN = re.compile(
     r"^\s*(pick|pool|dice|summon|move|attack|ability|detonate|defend|end|done)\b",
@@ -45,8 +48,10 @@ class WonderlandRules(Rules):
     info = GameInfo(
         key="wonderland",
         name="Wonderland",
-        seat_names=("Orange", "Blue"),
-        blurb="Dungeon Dice Monsters with a poker deck, dice and dominoes: summon beings, lay paths, storm the Image.",
+        seat_names=(tr("Orange"), tr("Blue")),
+        blurb=tr(
+            "Dungeon Dice Monsters with a poker deck, dice and dominoes: summon beings, lay paths, storm the Image."
+        ),
         how_to_play=HOW_TO_PLAY,
         options=(
             Option("hidden_factors", "off", "on: factor pools and rolls are secret, the bot referees", ("off", "on")),

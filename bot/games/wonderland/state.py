@@ -67,6 +67,7 @@ from bot.games.wonderland.notation import (
     roll_allowed,
     sort_cards,
 )
+from bot.i18n import tr
 
 TURN_LIMIT: Final = 200
 LIVES: Final = 3
@@ -80,7 +81,7 @@ ABILITY_LIST_MAX: Final = 9
 POOL, DICE, ROLL, ACTION, DEFENCE = "pool", "dice", "roll", "action", "defence"
 _F = {kind: i for i, kind in enumerate(FACTORS)}
 Factors = tuple[int, int, int, int, int]
-SEAT_NAMES: Final = ("Orange", "Blue")
+SEAT_NAMES: Final = (tr("Orange"), tr("Blue"))
 
 _FIELDS: Final = (
     "options",
@@ -430,30 +431,32 @@ class WonderlandState(GameState):
         parsed: Move = parse_move(self.board, move)
         if seat == CHANCE:
             if not isinstance(parsed, Roll):
-                raise IllegalMove("The chance move now is a roll, like `roll S S A`.")
+                raise IllegalMove(tr("The chance move now is a roll, like `roll S S A`."))
             return self._roll(parsed)
         handler = _HANDLERS.get((self.phase, type(parsed)))
         if handler is None:
             raise IllegalMove(self._phase_hint(parsed))
         if self.phase == ACTION and seat != self.active and not isinstance(parsed, Ability | Detonate):
             raise IllegalMove(
-                f"It is {SEAT_NAMES[self.active]}'s turn: meanwhile you may only use abilities "
-                "(`ability KS 2 c5`, `detonate 10S 2`)."
+                tr(
+                    "It is {seat}'s turn: meanwhile you may only use abilities (`ability KS 2 c5`, `detonate 10S 2`).",
+                    seat=SEAT_NAMES[self.active],
+                )
             )
         state: Self = handler(self, seat, parsed)
         return state
 
     def _phase_hint(self, parsed: Move) -> str:
         hints = {
-            POOL: "Pick your pool deck first: `pick AH` (15 cards, no two of the same rank and colour).",
-            DICE: "Choose your dice first, like `dice 1:AH 2:5D` (1 to 3 cards from your pool deck).",
-            ROLL: "The dice are being rolled.",
+            POOL: tr("Pick your pool deck first: `pick AH` (15 cards, no two of the same rank and colour)."),
+            DICE: tr("Choose your dice first, like `dice 1:AH 2:5D` (1 to 3 cards from your pool deck)."),
+            ROLL: tr("The dice are being rolled."),
             ACTION: "Summon, move, attack, use an ability, or `end` your turn.",
-            DEFENCE: "It is the defence step: `defend 5D`, an ability, or `done`.",
+            DEFENCE: tr("It is the defence step: `defend 5D`, an ability, or `done`."),
         }
         if isinstance(parsed, Roll):
-            return "Rolls are made by the bot, not by players."
-        return f"Not now. {hints[self.phase]}"
+            return tr("Rolls are made by the bot, not by players.")
+        return tr("Not now. {hints}", hints=hints[self.phase])
 
     def _next(self, notation: str, **changes: Any) -> Self:
         return self._evolve(last_move=notation, ply=self.ply + 1, **changes)
@@ -462,15 +465,27 @@ class WonderlandState(GameState):
         pool = list(self.pools[seat])
         kinds = {kind_of(c) for c in pool}
         if move.whole and len(move.cards) != POOL_SIZE - len(pool):
-            raise IllegalMove(f"Your pool deck needs {POOL_SIZE - len(pool)} more cards; you named {len(move.cards)}.")
+            raise IllegalMove(
+                tr(
+                    "Your pool deck needs {value} more cards; you named {count}.",
+                    value=POOL_SIZE - len(pool),
+                    count=len(move.cards),
+                )
+            )
         for card in move.cards:
             if card in pool:
-                raise IllegalMove(f"{card} is already in your pool deck.")
+                raise IllegalMove(tr("{card} is already in your pool deck.", card=card))
             rank, colour = kind_of(card)
             if (rank, colour) in kinds:
-                raise IllegalMove(f"Your pool deck already holds a {colour} {rank}; no two of one rank and colour.")
+                raise IllegalMove(
+                    tr(
+                        "Your pool deck already holds a {colour} {rank}; no two of one rank and colour.",
+                        colour=colour,
+                        rank=rank,
+                    )
+                )
             if len(pool) >= POOL_SIZE:
-                raise IllegalMove(f"Your pool deck is complete ({POOL_SIZE} cards).")
+                raise IllegalMove(tr("Your pool deck is complete ({pool_size} cards).", pool_size=POOL_SIZE))
             pool.append(card)
             kinds.add((rank, colour))
         pools = (tuple(pool), self.pools[1]) if seat == 0 else (self.pools[0], tuple(pool))
@@ -482,10 +497,10 @@ class WonderlandState(GameState):
     def _choose_dice(self, seat: int, move: Dice) -> Self:
         deck = self.pool_deck(seat)
         if len(set(move.cards)) != len(move.cards):
-            raise IllegalMove("Each die needs a different card.")
+            raise IllegalMove(tr("Each die needs a different card."))
         for card in move.cards:
             if card not in deck:
-                raise IllegalMove(f"{card} is not in your pool deck.")
+                raise IllegalMove(tr("{card} is not in your pool deck.", card=card))
         cards = sort_cards(move.cards)
         return self._next(format_dice(cards), phase=ROLL, dice=cards, faces=None)
 
@@ -506,13 +521,20 @@ class WonderlandState(GameState):
     def _spend(self, seat: int, kind: str, amount: int) -> tuple[Factors, Factors]:
         have = self.factors[seat][_F[kind]]
         if have < amount:
-            raise IllegalMove(f"That costs {amount} {FACTOR_NAMES[kind]} factor(s); you have {have}.")
+            raise IllegalMove(
+                tr(
+                    "That costs {amount} {factor_names} factor(s); you have {have}.",
+                    amount=amount,
+                    factor_names=FACTOR_NAMES[kind],
+                    have=have,
+                )
+            )
         return self._set_factors(seat, _add(self.factors[seat], kind, -amount))
 
     def _own(self, seat: int, card: str) -> Being:
         found = self.being(seat, card)
         if found is None:
-            raise IllegalMove(f"You have no {card} in play.")
+            raise IllegalMove(tr("You have no {card} in play.", card=card))
         return found
 
     def _replace(self, old: Being, new: Being | None) -> tuple[Being, ...]:
@@ -520,10 +542,13 @@ class WonderlandState(GameState):
 
     def _summon(self, seat: int, move: Summon) -> Self:
         if self.summon_done:
-            raise IllegalMove("You have already summoned this turn (one summon a turn).")
+            raise IllegalMove(tr("You have already summoned this turn (one summon a turn)."))
         if move.card not in self.summonable():
             raise IllegalMove(
-                f"You may not summon {move.card}: summon a card on one of two or more S faces of the same level."
+                tr(
+                    "You may not summon {card}: summon a card on one of two or more S faces of the same level.",
+                    card=move.card,
+                )
             )
         used, anchor_squares = self.used_squares(), self.summon_anchors(seat)
         problem = path_error(self.board, used, anchor_squares, move.path)
@@ -534,11 +559,11 @@ class WonderlandState(GameState):
         place = move.place
         if place is None:
             if len(places) != 1:
-                raise IllegalMove("Say where the being stands, like `@c2`, at the end of the summon.")
+                raise IllegalMove(tr("Say where the being stands, like `@c2`, at the end of the summon."))
             place = places[0]
         if place not in places:
             where = ", ".join(self.board.names[s] for s in places)
-            raise IllegalMove(f"The being must stand on a new square next to an earlier path: {where}.")
+            raise IllegalMove(tr("The being must stand on a new square next to an earlier path: {where}.", where=where))
         summoned = list(self.summoned)
         summoned[seat] = (*summoned[seat], move.card)
         return self._next(
@@ -552,7 +577,7 @@ class WonderlandState(GameState):
     def _step(self, seat: int, move: Step) -> Self:
         mover = self._own(seat, move.card)
         if mover.info.is_rook:
-            raise IllegalMove("A Rook (10) never moves once it is in play.")
+            raise IllegalMove(tr("A Rook (10) never moves once it is in play."))
         others = {s: o for s, o in self.occupants().items() if o is not mover}
         route = movement.check_route(
             self.board, self.path_squares(), others, mover, self.factors[seat][_F["M"]], move.squares
@@ -569,19 +594,21 @@ class WonderlandState(GameState):
     def _attack(self, seat: int, move: Attack) -> Self:
         attacker = self._own(seat, move.card)
         if attacker.attacked:
-            raise IllegalMove(f"{attacker.card} has already attacked this turn.")
+            raise IllegalMove(tr("{card} has already attacked this turn.", card=attacker.card))
         reach = combat.adjacent_targets(self.board, attacker)
         how = "orthogonally or diagonally" if attacker.info.attacks_diagonally else "orthogonally"
         if move.target is None:
             if self.board.images[opponent(seat)] not in reach:
-                raise IllegalMove(f"{attacker.card} must stand {how} next to the enemy Image to attack it.")
+                raise IllegalMove(
+                    tr("{card} must stand {how} next to the enemy Image to attack it.", card=attacker.card, how=how)
+                )
             target = None
         else:
             target = self.occupants().get(move.target)
             if target is None or target.owner == seat:
-                raise IllegalMove(f"There is no enemy being on {self.board.names[move.target]}.")
+                raise IllegalMove(tr("There is no enemy being on {names}.", names=self.board.names[move.target]))
             if move.target not in reach:
-                raise IllegalMove(f"{attacker.card} can only attack a target {how} next to it.")
+                raise IllegalMove(tr("{card} can only attack a target {how} next to it.", card=attacker.card, how=how))
         factors = self._spend(seat, "A", 1)
         pending = combat.PendingAttack(
             seat,
@@ -599,14 +626,14 @@ class WonderlandState(GameState):
 
     def _may_use_ability(self, seat: int) -> None:
         if self.phase == DEFENCE and seat == self.active:
-            raise IllegalMove("In your own defence step you may only `defend` or say `done`.")
+            raise IllegalMove(tr("In your own defence step you may only `defend` or say `done`."))
 
     def _ability(self, seat: int, move: Ability) -> Self:
         self._may_use_ability(seat)
         source = self._own(seat, move.card)
         info = source.info
         if not info.is_court:
-            raise IllegalMove("Only a Jack, Queen or King has an ability to use (a Rook detonates).")
+            raise IllegalMove(tr("Only a Jack, Queen or King has an ability to use (a Rook detonates)."))
         kind = "C" if info.red else "F"
         factors = self._spend(seat, kind, move.amount)
         targets = list(combat.line_of_sight(self.board, self.path_squares(), self.occupants(), source))
@@ -637,10 +664,10 @@ class WonderlandState(GameState):
         else:
             matches = [t for t in targets if t.card == card]
             if len(matches) > 1:
-                raise IllegalMove(f"Two {card}s are in sight; name the target by its square instead.")
+                raise IllegalMove(tr("Two {card}s are in sight; name the target by its square instead.", card=card))
         if not matches:
             raise IllegalMove(
-                "The target must be the being itself or the first being in a straight line of path squares."
+                tr("The target must be the being itself or the first being in a straight line of path squares.")
             )
         return matches[0]
 
@@ -648,7 +675,7 @@ class WonderlandState(GameState):
         self._may_use_ability(seat)
         rook = self._own(seat, move.card)
         if not rook.info.is_rook:
-            raise IllegalMove("Only a Rook (10) detonates.")
+            raise IllegalMove(tr("Only a Rook (10) detonates."))
         factors = self._spend(seat, "F", move.amount)
         blast = combat.detonation_attacks(self.board, rook, move.amount, self.beings)
         return self._next(
@@ -664,9 +691,9 @@ class WonderlandState(GameState):
     def _defend(self, seat: int, move: Defend) -> Self:
         being = self._own(seat, move.card)
         if not any(a.target_owner == seat and a.target_card == being.card for a in self.attacks):
-            raise IllegalMove(f"{being.card} was not attacked this turn.")
+            raise IllegalMove(tr("{card} was not attacked this turn.", card=being.card))
         if being.defended:
-            raise IllegalMove(f"{being.card} already checks defence (once a turn).")
+            raise IllegalMove(tr("{card} already checks defence (once a turn).", card=being.card))
         factors = self._spend(seat, "D", 1)
         return self._next(
             f"defend {being.card}", beings=self._replace(being, being.moved(defended=True)), factors=factors
@@ -708,16 +735,20 @@ class WonderlandState(GameState):
         names = SEAT_NAMES
         zero = [s for s in (0, 1) if self.lives[s] == 0]
         if len(zero) == 2:
-            return Outcome(frozenset(), "Both Images fell in the same turn.", self.lives)
+            return Outcome(frozenset(), tr("Both Images fell in the same turn."), self.lives)
         if zero:
-            return Outcome(frozenset((opponent(zero[0]),)), f"{names[zero[0]]}'s Image has no life left.", self.lives)
+            return Outcome(
+                frozenset((opponent(zero[0]),)),
+                tr("{names}'s Image has no life left.", names=names[zero[0]]),
+                self.lives,
+            )
         stuck = [s for s in (0, 1) if not any(b.owner == s for b in self.beings) and not self.can_summon(s)]
         if len(stuck) == 2:
-            return Outcome(frozenset(), "Neither player has a being in play or a way to summon one.")
+            return Outcome(frozenset(), tr("Neither player has a being in play or a way to summon one."))
         if stuck:
             return Outcome(
                 frozenset((opponent(stuck[0]),)),
-                f"{names[stuck[0]]} has no being in play and cannot summon one.",
+                tr("{names} has no being in play and cannot summon one.", names=names[stuck[0]]),
             )
         if self.turn_no >= TURN_LIMIT:
             return self._tie_break()
@@ -729,17 +760,29 @@ class WonderlandState(GameState):
         if lives[0] != lives[1]:
             winner = 0 if lives[0] > lives[1] else 1
             return Outcome(
-                frozenset((winner,)), f"After {TURN_LIMIT} turns {SEAT_NAMES[winner]}'s Image has more life.", lives
+                frozenset((winner,)),
+                tr(
+                    "After {turn_limit} turns {seat}'s Image has more life.",
+                    turn_limit=TURN_LIMIT,
+                    seat=SEAT_NAMES[winner],
+                ),
+                lives,
             )
         if counts[0] != counts[1]:
             winner = 0 if counts[0] > counts[1] else 1
             return Outcome(
                 frozenset((winner,)),
-                f"After {TURN_LIMIT} turns, with equal life, {SEAT_NAMES[winner]} summoned more beings.",
+                tr(
+                    "After {turn_limit} turns, with equal life, {seat} summoned more beings.",
+                    turn_limit=TURN_LIMIT,
+                    seat=SEAT_NAMES[winner],
+                ),
                 counts,
             )
         return Outcome(
-            frozenset(), f"After {TURN_LIMIT} turns the Images' life and the beings summoned are equal.", lives
+            frozenset(),
+            tr("After {turn_limit} turns the Images' life and the beings summoned are equal.", turn_limit=TURN_LIMIT),
+            lives,
         )
 
     # --- what everyone may know about a move --------------------------------------------

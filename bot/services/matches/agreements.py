@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from bot.clocks import ClockState
 from bot.games import CHANCE, GameState, Outcome, Rules
 from bot.games.base import LogEntry
+from bot.i18n import tr
 from bot.records.move_log import DRAW_RECORD, TAKEBACK_SEAT, ending_reason, takeback_record
 from bot.services.matches.clocks import clock_of
 from bot.services.matches.commit import Transition, at_next_version
@@ -36,7 +37,7 @@ from bot.services.matches.updates import Update
 from bot.store import MatchRow, MatchStatus
 from bot.store.lobby import LobbyStore
 
-TAKEBACK_INTRO = "↩️ The last move was taken back."
+TAKEBACK_INTRO = tr("↩️ The last move was taken back.")
 
 DRAW, TAKEBACK = "draw", "takeback"
 DRAW_REASON = ending_reason(DRAW_RECORD, ())
@@ -101,18 +102,20 @@ class Agreements:
             row, seat = await self._running(match_id, user_id)
             info = self.matches.games[row.game].info
             if not info.draw_by_agreement:
-                raise ServiceError(f"{info.name} has no draw by agreement: it ends by its own rules.")
+                raise ServiceError(tr("{name} has no draw by agreement: it ends by its own rules.", name=info.name))
             assert row.seats is not None
             offer = await self.store.offer(match_id, DRAW)
             if offer is not None and offer.version == row.version:
                 if offer.user_id == user_id:
-                    raise ServiceError("Your draw offer stands; your opponent can accept it with `/draw`.")
+                    raise ServiceError(tr("Your draw offer stands; your opponent can accept it with `/draw`."))
                 await self.store.drop_offer(match_id, DRAW)
                 return await self.matches.end(
                     row, Outcome(frozenset(), DRAW_REASON), MatchStatus.FINISHED, line=DRAW_RECORD, note=DRAW
                 )
             if accept_only:
-                raise ServiceError("That draw offer is no longer open (a move declines it); `/draw` makes a new one.")
+                raise ServiceError(
+                    tr("That draw offer is no longer open (a move declines it); `/draw` makes a new one.")
+                )
             await self.store.put_offer(match_id, DRAW, user_id, row.version)
             return Offered(row, DRAW, user_id, row.seats[1 - seat])
 
@@ -132,9 +135,9 @@ class Agreements:
             row, seat = await self._running(match_id, user_id)
             offer = await self.store.offer(match_id, TAKEBACK)
             if offer is None or offer.version != row.version:
-                raise ServiceError("There is no takeback request to answer (a move since then cancels it).")
+                raise ServiceError(tr("There is no takeback request to answer (a move since then cancels it)."))
             if offer.user_id == user_id:
-                raise ServiceError("Your opponent answers your takeback request, not you.")
+                raise ServiceError(tr("Your opponent answers your takeback request, not you."))
             await self.store.drop_offer(match_id, TAKEBACK)
             if not accept:
                 return row
@@ -151,14 +154,16 @@ class Agreements:
         """The position before `seat`'s last own move, rebuilt from the log; ServiceError when
         a takeback is not allowed."""
         if await self.store.is_tournament_game(row.id):
-            raise ServiceError("Tournament games have no takebacks.")
+            raise ServiceError(tr("Tournament games have no takebacks."))
         log = await self.matches.effective_log(row.id)
         last = next((i for i in range(len(log) - 1, -1, -1) if log[i].seat == seat and not log[i].forced), None)
         if last is None:
-            raise ServiceError("You have no move to take back.")
+            raise ServiceError(tr("You have no move to take back."))
         undone = log[last:]
         if any(m.seat == CHANCE or not m.public for m in undone):
-            raise ServiceError("A chance move or hidden information came out since your move: it cannot be taken back.")
+            raise ServiceError(
+                tr("A chance move or hidden information came out since your move: it cannot be taken back.")
+            )
         rules = self.matches.games[row.game]
         state = rules.start(options=started_options(rules, row))
         for move in log[:last]:
@@ -167,6 +172,6 @@ class Agreements:
         if rules.info.has_private_info:
             current = await self.matches.state_of(row)
             if any(state.view(s).get("private") != current.view(s).get("private") for s in (0, 1)):
-                raise ServiceError("Your move showed hidden information (a tile or card): it cannot be taken back.")
+                raise ServiceError(tr("Your move showed hidden information (a tile or card): it cannot be taken back."))
         players_moves = sum(1 for m in undone if m.seat in (0, 1) and not m.forced)
         return _Plan(state, undone[0].ply, players_moves)

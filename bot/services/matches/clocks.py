@@ -17,12 +17,13 @@ from typing import Protocol
 from bot.clocks import ClockEvent, ClockGate, ClockKeeper, ClockState
 from bot.clocks.keeper import HEARTBEAT_SECONDS, MAX_SLEEP_SECONDS, HeartbeatReport
 from bot.clocks.scheduler import Now, Sleep
+from bot.i18n import tr
 from bot.infra.shards import Ownership
 from bot.services.matches.updates import ClockResult
 from bot.store import MatchRow, Store
 from bot.store.clocks import MatchClockStore
 
-TIME_UP = "⏰ Time is up."
+TIME_UP = tr("⏰ Time is up.")
 """The line above a board the clock decided (the keeper found a flag fallen)."""
 
 ClockResultHandler = Callable[[ClockResult], Awaitable[None]]

@@ -25,6 +25,7 @@ from typing import Any
 from bot.clocks import ClockKeeper, ClockState
 from bot.games import GameState, Outcome, Rules
 from bot.games.base import LogEntry
+from bot.i18n import tr
 from bot.infra import crashpoints
 from bot.records.move_log import ENDING_SEAT, is_ending_text
 from bot.services.matches.cache import StateCache
@@ -36,8 +37,8 @@ from bot.store.outbox import MATCH_RESULT, THREAD_ARCHIVE, Announcement, new_key
 
 log = logging.getLogger(__name__)
 
-CONFLICT = "The match changed at the same moment; please try again."
-MOVE_CONFLICT = "The match changed while your move was being saved; please try again."
+CONFLICT = tr("The match changed at the same moment; please try again.")
+MOVE_CONFLICT = tr("The match changed while your move was being saved; please try again.")
 
 FinishListener = Callable[[MatchRow], Awaitable[None]]
 """Called with the match row after a match ended, once its final state committed."""

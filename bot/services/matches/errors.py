@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from bot.i18n import tr
+
 
 class ServiceError(Exception):
     """A request the service refuses; the message is shown to the user as it is.
@@ -18,6 +20,7 @@ class ServiceError(Exception):
     so the same situation is always said the same way (`raise NotRunning()`)."""
 
     sentence: ClassVar[str | None] = None
+    """Texts (bot.i18n): each reader sees the refusal in their language."""
 
     def __init__(self, message: str | None = None) -> None:
         text = message if message is not None else self.sentence
@@ -31,37 +34,37 @@ class NoMatchHere(ServiceError):
 
 
 class NoSuchMatch(NoMatchHere):
-    sentence = "That match does not exist."
+    sentence = tr("That match does not exist.")
 
 
 class NotRunning(NoMatchHere):
-    sentence = "This match is not running."
+    sentence = tr("This match is not running.")
 
 
 class NotStarted(NoMatchHere):
-    sentence = "This match has not started yet."
+    sentence = tr("This match has not started yet.")
 
 
 class ChallengeClosed(ServiceError):
     """The challenge was accepted, declined, withdrawn or expired meanwhile."""
 
-    sentence = "This challenge is no longer open."
+    sentence = tr("This challenge is no longer open.")
 
 
 class NoClock(ServiceError):
-    sentence = "This match has no clock."
+    sentence = tr("This match has no clock.")
 
 
 class NotInMatch(ServiceError):
     """The user is not one of the match's players (or not the one the request is for)."""
 
-    sentence = "You are not playing in this match."
+    sentence = tr("You are not playing in this match.")
 
 
 class NotYourTurn(ServiceError):
     """A seated player tried to act while the game waits for someone else."""
 
-    sentence = "It is not your turn."
+    sentence = tr("It is not your turn.")
 
 
 class ChannelBusy(ServiceError):
@@ -91,8 +94,8 @@ class SecretMove(ServiceError):
         self.legal = legal
 
 
-SECRET_IN_PUBLIC = (
-    "That move is secret, so it is not played from the channel: use the controls in your DMs or `/hand` "
-    "(or `/move`, whose replies only you see)."
+SECRET_IN_PUBLIC = tr(
+    "That move is secret, so it is not played from the channel: use the controls in your DMs "
+    "or `/hand` (or `/move`, whose replies only you see)."
 )
 """The one refusal of a secret move typed in public, legal or not (it must not tell which)."""

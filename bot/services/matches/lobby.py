@@ -27,6 +27,7 @@ from typing import Literal
 
 from bot.clocks import ClockState, InvalidTimeControl, parse_time_control
 from bot.clocks.model import parse_duration
+from bot.i18n import tr
 from bot.infra.shards import ShardLayout
 from bot.services.matches.clocks import clock_of
 from bot.services.matches.errors import ChallengeClosed, NoSuchMatch, NotInMatch, ServiceError
@@ -54,7 +55,13 @@ class RematchStands(ServiceError):
     """A rematch of these two players in this game is already open: the same challenge."""
 
     def __init__(self, challenge: MatchRow) -> None:
-        super().__init__(f"A rematch is already open: challenge #{challenge.id} in <#{challenge.channel_id}>.")
+        super().__init__(
+            tr(
+                "A rematch is already open: challenge #{challenge} in <#{channel}>.",
+                challenge=challenge.id,
+                channel=challenge.channel_id,
+            )
+        )
         self.challenge = challenge
 
 
@@ -73,7 +80,7 @@ def parse_expiry(text: str | None) -> float:
     except InvalidTimeControl as exc:
         raise ServiceError(str(exc)) from None
     if not MIN_EXPIRY <= seconds <= MAX_EXPIRY:
-        raise ServiceError("A challenge can stay open from 1 minute to 30 days (`expires`, e.g. `2h` or `3d`).")
+        raise ServiceError(tr("A challenge can stay open from 1 minute to 30 days (`expires`, e.g. `2h` or `3d`)."))
     return seconds
 
 
@@ -101,7 +108,7 @@ class Lobby:
         new_venue: Venue = current.venue
         if venue is not None:
             if venue not in VENUES:
-                raise ServiceError("`venue` must be `threads` or `channel`.")
+                raise ServiceError(tr("`venue` must be `threads` or `channel`."))
             new_venue = "channel" if venue == "channel" else "threads"
         new_clock = current.default_clock
         if clock is not None:
@@ -182,11 +189,11 @@ class Lobby:
             raise ChallengeClosed()
         placement = await self.placement(match_id)
         if placement.expires_at is not None and placement.expires_at <= self.matches.now():
-            raise ChallengeExpired("This challenge has expired; ask for a new one with `/play`.")
+            raise ChallengeExpired(tr("This challenge has expired; ask for a new one with `/play`."))
         if user_id == row.challenger_id:
-            raise ServiceError("You cannot accept your own challenge; wait for an opponent.")
+            raise ServiceError(tr("You cannot accept your own challenge; wait for an opponent."))
         if row.opponent_id is not None and row.opponent_id != user_id:
-            raise NotInMatch("This challenge is for someone else.")
+            raise NotInMatch(tr("This challenge is for someone else."))
         return row, placement
 
     async def accept(self, match_id: int, user_id: int, *, thread_id: int | None, intro: str | None = None) -> Update:
@@ -204,8 +211,10 @@ class Lobby:
                 raise
         if not placement.occupies_channel and not await self.store.claim_channel(match_id):
             raise ServiceError(
-                "I could not open a thread here, and this channel already has a match; "
-                "finish it or accept the challenge once the channel is free."
+                tr(
+                    "I could not open a thread here, and this channel already has a match; finish it or accept "
+                    "the challenge once the channel is free."
+                )
             )
         return await self.matches.accept(match_id, user_id, intro=intro)
 
@@ -235,12 +244,12 @@ class Lobby:
     async def _rematch(self, match_id: int, user_id: int, *, threads_possible: bool) -> MatchRow:
         old = await self.matches.get(match_id)
         if old.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or old.seats is None:
-            raise ServiceError("A rematch is offered once the match is over.")
+            raise ServiceError(tr("A rematch is offered once the match is over."))
         seat = old.seat_of(user_id)
         if seat is None:
-            raise NotInMatch("Only the two players can ask for a rematch.")
+            raise NotInMatch(tr("Only the two players can ask for a rematch."))
         if await self.store.is_tournament_game(match_id):
-            raise ServiceError("Tournament games are paired by the tournament, not by rematches.")
+            raise ServiceError(tr("Tournament games are paired by the tournament, not by rematches."))
         placement = await self.placement(match_id)
         where = placement.lobby_channel_id or old.channel_id
         other = old.seats[1 - seat]

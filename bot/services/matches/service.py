@@ -53,6 +53,7 @@ from bot.clocks import (
 )
 from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome, Rules
 from bot.games.base import LogEntry, shown
+from bot.i18n import tr
 from bot.records.fairness import chance_rng, seed_hash
 from bot.records.move_log import (
     ABORT_RECORD,
@@ -99,11 +100,11 @@ def where_played(threads: list[MatchRow]) -> str:
     """The refusal of a command sent where no match is: it names the player's match threads of
     that channel (`MatchService.threads_of`) when there are any."""
     if len(threads) == 1:
-        return f"Your match is played in its thread: <#{threads[0].channel_id}>."
+        return tr("Your match is played in its thread: <#{thread}>.", thread=threads[0].channel_id)
     if threads:
         links = ", ".join(f"<#{r.channel_id}>" for r in threads)
-        return f"Your matches here are played in their threads: {links}."
-    return "There is no match in this channel. Start one with `/play`."
+        return tr("Your matches here are played in their threads: {links}.", links=links)
+    return tr("There is no match in this channel. Start one with `/play`.")
 
 
 class MatchService:
@@ -146,7 +147,7 @@ class MatchService:
         try:
             return self.games[game]
         except KeyError:
-            raise ServiceError(f"There is no game called {shown(game)}; `/games` lists them.") from None
+            raise ServiceError(tr("There is no game called {game}; `/games` lists them.", game=shown(game))) from None
 
     # --- challenges --------------------------------------------------------------------
 
@@ -181,9 +182,9 @@ class MatchService:
         parsing `clock`."""
         rules = self._rules(game)
         if opponent_id == challenger_id:
-            raise ServiceError("You cannot challenge yourself; leave the opponent empty for an open challenge.")
+            raise ServiceError(tr("You cannot challenge yourself; leave the opponent empty for an open challenge."))
         if seat_pref not in SEAT_PREFS:
-            raise ServiceError(f"`seat` must be one of {', '.join(SEAT_PREFS)}.")
+            raise ServiceError(tr("`seat` must be one of {seat_prefs}.", seat_prefs=", ".join(SEAT_PREFS)))
         raw = typed_options(options or {})
         resolve_options(rules, raw, challenger_seat=0)  # validate now, map seats at accept time
         stopped = clock_state if clock_state is not None else self._parse_clock(clock)
@@ -206,9 +207,9 @@ class MatchService:
         )
         if row is None:
             if tournament_game is not None:
-                raise MatchConflict("That tournament game already has its match.")
+                raise MatchConflict(tr("That tournament game already has its match."))
             raise ChannelBusy(
-                "This channel already has a match or an open challenge; finish it or use another channel."
+                tr("This channel already has a match or an open challenge; finish it or use another channel.")
             )
         return row
 
@@ -230,9 +231,9 @@ class MatchService:
             if row.status != MatchStatus.CHALLENGE:
                 raise ChallengeClosed()
             if user_id == row.challenger_id:
-                raise ServiceError("You cannot accept your own challenge; wait for an opponent.")
+                raise ServiceError(tr("You cannot accept your own challenge; wait for an opponent."))
             if row.opponent_id is not None and row.opponent_id != user_id:
-                raise NotInMatch("This challenge is for someone else.")
+                raise NotInMatch(tr("This challenge is for someone else."))
             rules = self._rules(row.game)
             if row.seat_pref == "first":
                 challenger_seat = 0
@@ -282,7 +283,7 @@ class MatchService:
         if user_id == row.challenger_id:
             return await self.cancel(match_id, user_id)
         if row.opponent_id != user_id:
-            raise NotInMatch("Only the challenged player can decline; anyone else can simply not accept.")
+            raise NotInMatch(tr("Only the challenged player can decline; anyone else can simply not accept."))
         if not await self.store.set_status(match_id, MatchStatus.DECLINED, expected=(MatchStatus.CHALLENGE,)):
             raise ChallengeClosed()
         return await self._get(match_id)
@@ -292,7 +293,7 @@ class MatchService:
         if row.status != MatchStatus.CHALLENGE:
             raise ChallengeClosed()
         if user_id != row.challenger_id:
-            raise NotInMatch("Only the challenger can withdraw a challenge.")
+            raise NotInMatch(tr("Only the challenger can withdraw a challenge."))
         if not await self.store.set_status(match_id, MatchStatus.CANCELLED, expected=(MatchStatus.CHALLENGE,)):
             raise ChallengeClosed()
         return await self._get(match_id)
@@ -377,7 +378,7 @@ class MatchService:
             opening=Opening(seats, state.dump(), log_moves, announce),
         )
         if row is None:
-            raise MatchConflict("That tournament game already has its match.")
+            raise MatchConflict(tr("That tournament game already has its match."))
         self.cache.put(row.id, row.version, state, len(log_moves))
         if started is not None and self.clocks is not None:
             self.clocks.track(row.id, started)
@@ -409,11 +410,17 @@ class MatchService:
         async with self._lock(match_id):
             row = self._current(looked_up, match_id) or await self._get(match_id)
             if channel_id is not None and channel_id != row.channel_id:
-                raise WrongChannel(f"This belongs to match #{row.id}, which is played in <#{row.channel_id}>.")
+                raise WrongChannel(
+                    tr(
+                        "This belongs to match #{id}, which is played in <#{channel_id}>.",
+                        id=row.id,
+                        channel_id=row.channel_id,
+                    )
+                )
             if row.status != MatchStatus.ACTIVE:
                 raise NotRunning()
             if expected_version is not None and expected_version != row.version:
-                raise StalePosition("This button belongs to an older position: the board has changed since.")
+                raise StalePosition(tr("This button belongs to an older position: the board has changed since."))
             seat = self._seat(row, user_id)
             state = await self.state_of(row)
             if seat not in state.turn and seat not in state.may_act:  # `may_act`: may act unasked
@@ -485,8 +492,8 @@ class MatchService:
             if row.status == MatchStatus.CHALLENGE:
                 if user_id == row.challenger_id or moderator:
                     await self.store.set_status(match_id, MatchStatus.CANCELLED, expected=(MatchStatus.CHALLENGE,))
-                    raise ServiceError("The challenge was withdrawn.")
-                raise NotInMatch("Only the challenger or a moderator can withdraw this challenge.")
+                    raise ServiceError(tr("The challenge was withdrawn."))
+                raise NotInMatch(tr("Only the challenger or a moderator can withdraw this challenge."))
             if row.status != MatchStatus.ACTIVE:
                 raise NotRunning()
             if not moderator:
@@ -548,7 +555,7 @@ class MatchService:
                 raise NoClock()
             other, now = 1 - seat, self.now()
             if clock.paused or not clock.expired(other, now):
-                raise ServiceError(f"Your opponent still has time: `{clock.display(other, now)}`.")
+                raise ServiceError(tr("Your opponent still has time: `{other}`.", other=clock.display(other, now)))
             return await self._time_out(row, await self.state_of(row), clock, other, now)
 
     async def _time_out(
@@ -617,12 +624,12 @@ class MatchService:
             if clock is None:
                 raise NoClock()
             if action == "pause" and clock.paused:
-                raise ServiceError("The clock is already paused; `/resume` restarts it.")
+                raise ServiceError(tr("The clock is already paused; `/resume` restarts it."))
             if action == "resume" and not clock.paused:
-                raise ServiceError("The clock is not paused.")
+                raise ServiceError(tr("The clock is not paused."))
             now = self.now()
             if action == "pause" and any(clock.expired(s, now) for s in clock.running_seats):
-                raise ServiceError("Too late to pause: the time is up.")
+                raise ServiceError(tr("Too late to pause: the time is up."))
             if not moderator:
                 self._seat(row, user_id)
                 votes = await self.store.add_clock_vote(match_id, user_id, action)
@@ -754,7 +761,7 @@ class MatchService:
             if later is not None:
                 return row, later
             row = await self._get(row.id)
-        raise MatchConflict("The match keeps changing while it is being loaded; please try again.")
+        raise MatchConflict(tr("The match keeps changing while it is being loaded; please try again."))
 
     async def plies(self, row: MatchRow) -> int:
         """How many lines the match's log holds at `row`'s version (from the cache when known)."""

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Final
 
 from bot.clocks import ClockState, format_duration
+from bot.i18n import tr
 from bot.services.matches import (
     MatchRow,
     MatchService,
@@ -90,18 +91,28 @@ class Holidays:
         """Start a vacation of `days` (default: every day left this year).  Raises ServiceError."""
         status = await self.status(guild_id, user_id)
         if status.vacation is not None:
-            raise ServiceError(f"Your vacation runs already, until <t:{int(status.vacation.ends_at)}:f>.")
+            raise ServiceError(
+                tr("Your vacation runs already, until <t:{ends_at}:f>.", ends_at=int(status.vacation.ends_at))
+            )
         if status.left < 1:
-            raise ServiceError(f"You have no vacation days left this year ({status.used} of {status.allowance} used).")
+            raise ServiceError(
+                tr(
+                    "You have no vacation days left this year ({used} of {allowance} used).",
+                    used=status.used,
+                    allowance=status.allowance,
+                )
+            )
         wanted = status.left if days is None else days
         if wanted < 1:
-            raise ServiceError("A vacation lasts at least one day.")
+            raise ServiceError(tr("A vacation lasts at least one day."))
         if wanted > status.left:
-            raise ServiceError(f"You have {status.left} vacation days left this year, not {wanted}.")
+            raise ServiceError(
+                tr("You have {left} vacation days left this year, not {wanted}.", left=status.left, wanted=wanted)
+            )
         now = self.matches.now()
         vacation = Vacation(guild_id, user_id, now, now + wanted * DAY)
         if not await self.store.start_vacation(vacation):
-            raise ServiceError("Your vacation runs already.")
+            raise ServiceError(tr("Your vacation runs already."))
         paused = []
         for row in await self._daily_matches(guild_id, user_id):
             if await self._hold(row.id, user_id, now):
@@ -111,10 +122,10 @@ class Holidays:
     async def end(self, guild_id: int, user_id: int) -> VacationChange:
         vacation = await self.store.vacation(guild_id, user_id)
         if vacation is None:
-            raise ServiceError("You are not on vacation here.")
+            raise ServiceError(tr("You are not on vacation here."))
         ended = await self._end(vacation, self.matches.now())
         if ended is None:
-            raise ServiceError("Your vacation has just ended.")
+            raise ServiceError(tr("Your vacation has just ended."))
         return ended
 
     async def end_due(self) -> list[VacationChange]:
@@ -200,23 +211,27 @@ class Holidays:
         clock = clock_of(row)
         if clock is not None and not clock.control.unlimited:
             raise ServiceError(
-                "This match has a clock: its reminders tell your opponent. Nudges are for matches without one."
+                tr("This match has a clock: its reminders tell your opponent. Nudges are for matches without one.")
             )
         turn = (await self.matches.view(match_id, None)).get("turn", [])
         opponent = 1 - seat
         if seat in turn:
-            raise ServiceError("It is your turn: nobody is waiting for your opponent.")
+            raise ServiceError(tr("It is your turn: nobody is waiting for your opponent."))
         if opponent not in turn:
-            raise ServiceError("Your opponent has nothing to do right now.")
+            raise ServiceError(tr("Your opponent has nothing to do right now."))
         now = self.matches.now()
         last = await self.store.last_nudge(match_id, user_id)
         if last is not None and now - last < NUDGE_EVERY:
             nxt = last + NUDGE_EVERY
             wait = format_duration(nxt - now, long=True)
             raise ServiceError(
-                f"You nudged your opponent in this match already; your next nudge is allowed in {wait} "
-                f"(<t:{int(nxt)}:f>)."
+                tr(
+                    "You nudged your opponent in this match already; your next nudge is allowed in {wait} "
+                    "(<t:{nxt}:f>).",
+                    wait=wait,
+                    nxt=int(nxt),
+                )
             )
         if not await self.store.nudge(match_id, user_id, now, now - NUDGE_EVERY):
-            raise ServiceError("You nudged your opponent in this match already today.")
+            raise ServiceError(tr("You nudged your opponent in this match already today."))
         return Nudged(row, row.seats[opponent], now + NUDGE_EVERY)

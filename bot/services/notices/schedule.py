@@ -11,6 +11,7 @@ from datetime import datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from bot.i18n import tr
 from bot.services.matches.errors import ServiceError
 
 QuietHours = tuple[int, int]
@@ -35,8 +36,11 @@ def parse_zone(text: str) -> str:
     name = by_lower.get(wanted.lower())
     if name is None:
         raise ServiceError(
-            f"`{text.strip()[:40]}` is not a time zone I know; pick one from the list, e.g. `Europe/Berlin`, "
-            "`America/New_York` or `UTC`."
+            tr(
+                "`{strip}` is not a time zone I know; pick one from the list, e.g. `Europe/Berlin`, "
+                "`America/New_York` or `UTC`.",
+                strip=text.strip()[:40],
+            )
         )
     return name
 
@@ -48,12 +52,14 @@ def parse_quiet(text: str) -> QuietHours | None:
         return None
     found = _QUIET.fullmatch(raw)
     if found is None:
-        raise ServiceError(f"`{text.strip()[:20]}` is not a window of hours; write e.g. `22-7` (or `off`).")
+        raise ServiceError(
+            tr("`{strip}` is not a window of hours; write e.g. `22-7` (or `off`).", strip=text.strip()[:20])
+        )
     first, end = int(found[1]), int(found[2])
     if not (0 <= first <= 23 and 0 <= end <= 23):
-        raise ServiceError("Quiet hours are whole hours from 0 to 23, e.g. `22-7`.")
+        raise ServiceError(tr("Quiet hours are whole hours from 0 to 23, e.g. `22-7`."))
     if first == end:
-        raise ServiceError("Quiet hours must start and end at different hours (e.g. `22-7`).")
+        raise ServiceError(tr("Quiet hours must start and end at different hours (e.g. `22-7`)."))
     return first, end
 
 
@@ -79,4 +85,4 @@ def digest_day(now: float, zone: str, hour: int) -> str | None:
 
 
 def describe_quiet(quiet: QuietHours | None) -> str:
-    return "none" if quiet is None else f"{quiet[0]:02d}:00–{quiet[1]:02d}:00"
+    return tr("none") if quiet is None else f"{quiet[0]:02d}:00–{quiet[1]:02d}:00"

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from bot.clocks.model import Via
+from bot.i18n import tr
 from bot.services.matches import MatchRow, MatchService, MatchStatus, ServiceError, clock_of
 from bot.services.notices.schedule import (
     QuietHours,
@@ -110,13 +111,13 @@ class NoticeService:
         if mode is not None:
             chosen = _mode(mode)
             if chosen is None:
-                raise ServiceError("`how` must be `ping`, `dm`, `digest` or `off`.")
+                raise ServiceError(tr("`how` must be `ping`, `dm`, `digest` or `off`."))
             changes["mode"] = chosen
         if zone is not None:
             changes["zone"] = parse_zone(zone)
         if hour is not None:
             if not 0 <= hour <= 23:
-                raise ServiceError("The digest hour is a whole hour from 0 to 23 (your time zone).")
+                raise ServiceError(tr("The digest hour is a whole hour from 0 to 23 (your time zone)."))
             changes["digest_hour"] = hour
         if quiet is not None:
             changes["quiet"] = parse_quiet(quiet)
@@ -143,12 +144,12 @@ class NoticeService:
             new_mode = _mode(mode)
             if new_mode not in SERVER_MODES:
                 raise ServiceError(
-                    "The server's default notice is `ping`, `dm` or `off` (a digest needs each player's own hour)."
+                    tr("The server's default notice is `ping`, `dm` or `off` (a digest needs each player's own hour).")
                 )
         days = current.vacation_days
         if vacation_days is not None:
             if not 0 <= vacation_days <= 366:
-                raise ServiceError("Vacation days are a number from 0 to 366 a year.")
+                raise ServiceError(tr("Vacation days are a number from 0 to 366 a year."))
             days = vacation_days
         await self.store.save_settings(guild_id, new_mode, days)
         return ServerNotices(new_mode, days)

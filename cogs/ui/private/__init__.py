@@ -25,10 +25,12 @@ from typing import Any
 
 import discord
 
+from bot.i18n import tr, translate
 from bot.services.matches import MatchStatus, NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
 from cogs.playing import announce_move
+from cogs.speech import reader_locale
 
 log = logging.getLogger(__name__)
 
@@ -105,14 +107,16 @@ async def send_fresh_controls(interaction: discord.Interaction, match_id: int, s
     service, presenter = service_of(interaction), presenter_of(interaction)
     row = await service.get(match_id)
     if row.status != MatchStatus.ACTIVE:
-        raise NoMatchHere("This match is not running any more.")
+        raise NoMatchHere(tr("This match is not running any more."))
     user_id = interaction.user.id
     view = await service.view(match_id, user_id)
     controls = await presenter.controls(row, user_id, seat, view)
-    files = await presenter.private_files(row, view, with_board=controls is not None)
-    text = f"⚠️ {reason}\n" + (
-        "Here are your current controls." if controls is not None else "You have nothing to decide right now."
+    locale = await reader_locale(interaction)
+    files = await presenter.private_files(row, view, with_board=controls is not None, locale=locale)
+    then = (
+        tr("Here are your current controls.") if controls is not None else tr("You have nothing to decide right now.")
     )
+    text = f"⚠️ {translate(locale, reason)}\n{translate(locale, then)}"
     stale = interaction.message
     ephemeral = stale is not None and stale.flags.ephemeral
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
@@ -132,7 +136,7 @@ async def check_owner(interaction: discord.Interaction, match_id: int, seat: int
     if owner is None:
         raise NotInMatch()
     if owner != seat:
-        raise ServiceError("These controls belong to the other player.")
+        raise ServiceError(tr("These controls belong to the other player."))
 
 
 async def receipt_and_announce(
@@ -152,6 +156,8 @@ async def receipt_and_announce(
         presenter_of(interaction).note_receipt(update.match.id, interaction.user.id, last)
     try:
         await defer(interaction)
+        if isinstance(receipt.get("content"), str):
+            receipt["content"] = translate(await reader_locale(interaction), receipt["content"])
         await interaction.edit_original_response(view=None, **receipt)
     except discord.HTTPException:
         log.warning("could not mark the private controls of match %d as used", update.match.id, exc_info=True)

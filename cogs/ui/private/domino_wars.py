@@ -34,9 +34,11 @@ import discord
 
 from bot.games.domino_wars import DRAFT_SIZE, SEAT_NAMES
 from bot.games.dominoes import no_doubles
+from bot.i18n import tr, tr_n, translate
 from bot.services.matches import ServiceError, Update
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
+from cogs.speech import localize_view, reader_locale
 from cogs.ui.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
 TAG = "boneyard:dw"
@@ -50,23 +52,26 @@ STATUS = "▸ "
 """Marks the line of a DM that says where the player is in a multi-step choice."""
 
 EFFECT_HINTS = {
-    0: "recycle a discard",
-    1: "draw",
-    2: "pile tile to top",
-    3: "nothing",
-    4: "discard, then draw",
-    5: "no end-of-turn draw",
-    6: "skip your next turn",
+    0: tr("recycle a discard"),
+    1: tr("draw"),
+    2: tr("pile tile to top"),
+    3: tr("nothing"),
+    4: tr("discard, then draw"),
+    5: tr("no end-of-turn draw"),
+    6: tr("skip your next turn"),
 }
 """One-line reminders of the effects (rule 9), for option descriptions: words, not rules."""
 
 EFFECT_PROMPTS = {
-    "recycle": ("Effect 0: choose a discarded tile for the bottom of your draw pile", "to the bottom of your pile"),
-    "top": ("Effect 2: choose a tile of your draw pile to put on top", "on top of your pile"),
-    "discard": ("Effect 4: choose a tile of your hand to discard (then you draw)", "discard it, then draw"),
+    "recycle": (
+        tr("Effect 0: choose a discarded tile for the bottom of your draw pile"),
+        tr("to the bottom of your pile"),
+    ),
+    "top": (tr("Effect 2: choose a tile of your draw pile to put on top"), tr("on top of your pile")),
+    "discard": (tr("Effect 4: choose a tile of your hand to discard (then you draw)"), tr("discard it, then draw")),
 }
 
-CHOICE_LABELS = {"first me": "I go first", "first you": "My opponent goes first", "keep": "Keep this hand"}
+CHOICE_LABELS = {"first me": tr("I go first"), "first you": tr("My opponent goes first"), "keep": tr("Keep this hand")}
 
 _PLACEMENT = re.compile(r"^([0-6])-([0-6]) ([a-z]\d+)-([a-z]\d+)$")
 _SEAT = r"boneyard:dw:(?P<id>[0-9]+):(?P<seat>[01])"
@@ -96,7 +101,13 @@ def tile_of(move: str) -> str:
 
 def effects_hint(tile: str) -> str:
     low, high = (int(n) for n in tile.split("-"))
-    return f"{low}: {EFFECT_HINTS[low]} · {high}: {EFFECT_HINTS[high]}"
+    return tr(
+        "{low}: {low_effect} · {high}: {high_effect}",
+        low=low,
+        low_effect=EFFECT_HINTS[low],
+        high=high,
+        high_effect=EFFECT_HINTS[high],
+    )
 
 
 @dataclass(frozen=True)
@@ -183,10 +194,13 @@ def split_placements(moves: Sequence[str], limit: int = SELECT_LIMIT) -> list[li
 def _square_text(view: dict[str, Any], square: str, seat: int) -> str:
     cell = view.get("board", {}).get(square)
     if not cell:
-        return f"{square} empty"
-    owner = cell.get("owner")
-    whose = "your" if owner == seat else f"{SEAT_NAMES[owner]}'s" if owner in (0, 1) else "a"
-    return f"{square} covers {whose} {cell.get('number')}"
+        return tr("{square} empty", square=square)
+    owner, number = cell.get("owner"), cell.get("number")
+    if owner == seat:
+        return tr("{square} covers your {number}", square=square, number=number)
+    if owner in (0, 1):
+        return tr("{square} covers {seat}'s {number}", square=square, seat=SEAT_NAMES[owner], number=number)
+    return tr("{square} covers a {number}", square=square, number=number)
 
 
 def placement_option(move: str, view: dict[str, Any], seat: int) -> discord.SelectOption:
@@ -194,8 +208,11 @@ def placement_option(move: str, view: dict[str, Any], seat: int) -> discord.Sele
     found = _PLACEMENT.match(move)
     assert found is not None, move
     a, b, first, second = found.groups()
-    description = f"{_square_text(view, first, seat)} · {_square_text(view, second, seat)}"
-    return discord.SelectOption(label=f"{a} on {first} · {b} on {second}", value=move, description=description)
+    description = tr(
+        "{first} · {second}", first=_square_text(view, first, seat), second=_square_text(view, second, seat)
+    )
+    label = tr("{a} on {first} · {b} on {second}", a=a, first=first, b=b, second=second)
+    return discord.SelectOption(label=label, value=move, description=description)
 
 
 def is_still_open(move: str, moves: Sequence[str]) -> bool:
@@ -253,8 +270,8 @@ class DraftSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT
                 )
             draft = step.complete(chosen)
             if draft is None:
-                raise ServiceError(f"Choose {step.need} different tiles.")
-            return f"Your draft: `{' '.join(draft)}`. Confirm it, or change your choice.", draft_view(
+                raise ServiceError(tr("Choose {need} different tiles.", need=step.need))
+            return tr("Your draft: `{draft}`. Confirm it, or change your choice.", draft=" ".join(draft)), draft_view(
                 self.match_id, self.seat, step, chosen
             )
 
@@ -271,7 +288,7 @@ class CopySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT 
         self.match_id, self.seat, self.tiles = match_id, seat, tuple(tiles)
         if options is not None:
             self.item.options = options
-            self.item.placeholder = "Which tile do you want twice?"
+            self.item.placeholder = tr("Which tile do you want twice?")
 
     @classmethod
     async def from_custom_id(
@@ -287,10 +304,13 @@ class CopySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT 
             chosen = list((Counter(self.tiles) - Counter(step.picked)).elements())
             draft = step.complete(chosen, copy)
             if draft is None:
-                raise StaleControls("That draft is out of date.")
-            return f"Your draft: `{' '.join(draft)}` ({copy} twice). Confirm it, or change your choice.", draft_view(
-                self.match_id, self.seat, step, chosen, copy=copy
+                raise StaleControls(tr("That draft is out of date."))
+            said = tr(
+                "Your draft: `{draft}` ({copy} twice). Confirm it, or change your choice.",
+                draft=" ".join(draft),
+                copy=copy,
             )
+            return said, draft_view(self.match_id, self.seat, step, chosen, copy=copy)
 
         await _next_step(interaction, self.match_id, self.seat, build)
 
@@ -301,7 +321,7 @@ class ConfirmDraft(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_SEA
     def __init__(self, match_id: int, seat: int, tiles: Sequence[str]) -> None:
         custom_id = _custom_id(match_id, seat, f"dk:{encode_tiles(tiles)}")
         super().__init__(
-            discord.ui.Button(label="Confirm draft", style=discord.ButtonStyle.success, custom_id=custom_id)
+            discord.ui.Button(label=tr("Confirm draft"), style=discord.ButtonStyle.success, custom_id=custom_id)
         )
         self.match_id, self.seat, self.tiles = match_id, seat, tuple(sorted(tiles, key=POOL.index))
 
@@ -313,7 +333,7 @@ class ConfirmDraft(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_SEA
 
     async def callback(self, interaction: discord.Interaction) -> None:
         draft = " ".join(self.tiles)
-        done = f"✅ Draft sent: `{draft}`. The match starts when both players have drafted."
+        done = tr("✅ Draft sent: `{draft}`. The match starts when both players have drafted.", draft=draft)
         await _play(interaction, self.match_id, self.seat, f"draft {draft}", done)
 
 
@@ -335,7 +355,7 @@ class ChoiceButton(
         return cls(*_ids(match), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _play(interaction, self.match_id, self.seat, self.move, f"✅ You played `{self.move}`.")
+        await _play(interaction, self.match_id, self.seat, self.move, tr("✅ You played `{move}`.", move=self.move))
 
 
 class TileSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT + r":t"):
@@ -360,8 +380,8 @@ class TileSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT 
 
         def build(view: dict[str, Any], moves: list[str]) -> tuple[str, discord.ui.View | None]:
             if tile not in placements_by_tile(moves):
-                raise StaleControls(f"{tile} cannot be placed now.")
-            return f"Where does {tile} go? Choosing a placement plays it.", tile_view(
+                raise StaleControls(tr("{tile} cannot be placed now.", tile=tile))
+            return tr("Where does {tile} go? Choosing a placement plays it.", tile=tile), tile_view(
                 self.match_id, self.seat, view, moves, tile
             )
 
@@ -396,7 +416,7 @@ class PlacementSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         move = self.item.values[0]
-        await _play(interaction, self.match_id, self.seat, move, f"✅ You played `{move}`.")
+        await _play(interaction, self.match_id, self.seat, move, tr("✅ You played `{move}`.", move=move))
 
 
 class EffectSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEAT + r":e"):
@@ -422,7 +442,7 @@ class EffectSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_SEA
 
     async def callback(self, interaction: discord.Interaction) -> None:
         move = self.item.values[0]
-        await _play(interaction, self.match_id, self.seat, move, f"✅ You played `{move}`.")
+        await _play(interaction, self.match_id, self.seat, move, tr("✅ You played `{move}`.", move=move))
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -442,7 +462,10 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 def _tile_option(tile: str, *, default: bool = False, note: str | None = None) -> discord.SelectOption:
     hint = effects_hint(tile)
     return discord.SelectOption(
-        label=tile, value=tile, description=f"{note} · {hint}" if note else hint, default=default
+        label=tile,
+        value=tile,
+        description=tr("{note} · {hint}", note=note, hint=hint) if note else hint,
+        default=default,
     )
 
 
@@ -462,12 +485,22 @@ def draft_view(
     select = DraftSelect(match_id, seat, step.picked, options)
     select.item.min_values = max(1, min(step.min_values, len(options)))
     select.item.max_values = min(step.need, len(options))
-    verb = f"{step.need} tiles" if not step.copy_allowed else f"{step.need} tiles, or {step.need - 1} and copy one"
-    select.item.placeholder = f"Draft {verb}" if not step.picked else f"Add {verb} to your picks"
+    need, fewer = step.need, step.need - 1
+    if step.copy_allowed:
+        placeholder = (
+            tr("Draft {need} tiles, or {fewer} and copy one", need=need, fewer=fewer)
+            if not step.picked
+            else tr("Add {need} tiles, or {fewer} and copy one, to your picks", need=need, fewer=fewer)
+        )
+    else:
+        placeholder = (
+            tr("Draft {need} tiles", need=need) if not step.picked else tr("Add {need} tiles to your picks", need=need)
+        )
+    select.item.placeholder = placeholder
     view.add_item(select)
     if copy_step or copy is not None:
         candidates = list(dict.fromkeys([*step.picked, *chosen]))
-        copy_options = [_tile_option(tile, default=tile == copy, note="twice") for tile in candidates]
+        copy_options = [_tile_option(tile, default=tile == copy, note=tr("twice")) for tile in candidates]
         view.add_item(CopySelect(match_id, seat, [*step.picked, *chosen], copy_options))
     draft = step.complete(chosen, copy)
     if draft is not None:
@@ -481,7 +514,7 @@ def choice_view(match_id: int, seat: int, view: dict[str, Any], moves: Sequence[
     if not buttons:
         return None
     left = view.get("mulligans_left", [0, 0])[seat]
-    labels = {**CHOICE_LABELS, "mulligan": f"Mulligan ({left} left)"}
+    labels = {**CHOICE_LABELS, "mulligan": tr("Mulligan ({left} left)", left=left)}
     controls = discord.ui.View(timeout=None)
     for move in buttons:
         controls.add_item(ChoiceButton(match_id, seat, move, labels[move]))
@@ -497,15 +530,18 @@ def tile_view(
         return None
     controls = discord.ui.View(timeout=None)
     options = [
-        _tile_option(t, default=t == tile, note=f"{len(p)} placement{'s' if len(p) > 1 else ''}")
+        _tile_option(t, default=t == tile, note=tr_n("{n} placement", "{n} placements", len(p)))
         for t, p in list(grouped.items())[:SELECT_LIMIT]
     ]
     controls.add_item(TileSelect(match_id, seat, options))
     if tile is not None and tile in grouped:
         chunks = split_placements(grouped[tile])[:4]  # a message holds 5 rows
         for part, chunk in enumerate(chunks):
-            squares = f" ({chunk[0].split(' ')[1].split('-')[0]}…{chunk[-1].split(' ')[1]})" if len(chunks) > 1 else ""
-            placeholder = f"Where does {tile} go?{squares}"
+            if len(chunks) > 1:
+                start, end = chunk[0].split(" ")[1].split("-")[0], chunk[-1].split(" ")[1]
+                placeholder = tr("Where does {tile} go? ({start}…{end})", tile=tile, start=start, end=end)
+            else:
+                placeholder = tr("Where does {tile} go?", tile=tile)
             options = [placement_option(move, view, seat) for move in chunk]
             controls.add_item(PlacementSelect(match_id, seat, tile, part, options, placeholder))
     return controls
@@ -555,9 +591,9 @@ def _current_draft(view: dict[str, Any], moves: list[str], picked: Sequence[str]
     """The seat's draft step now; refuses if it has drafted or its picks changed since."""
     step = draft_step(view, moves)
     if step is None:
-        raise StaleControls("Your draft is already done: these controls are out of date.")
+        raise StaleControls(tr("Your draft is already done: these controls are out of date."))
     if picked is not None and sorted(picked) != sorted(step.picked):
-        raise StaleControls("Your picks changed since this message.")
+        raise StaleControls(tr("Your picks changed since this message."))
     return step
 
 
@@ -567,7 +603,7 @@ async def _situation(interaction: discord.Interaction, match_id: int, seat: int)
     service = service_of(interaction)
     moves = await service.legal_moves(match_id, interaction.user.id)
     if not moves:
-        raise StaleControls("You have nothing to decide now: these controls are out of date.")
+        raise StaleControls(tr("You have nothing to decide now: these controls are out of date."))
     return await service.view(match_id, interaction.user.id), moves
 
 
@@ -586,7 +622,10 @@ async def _next_step(interaction: discord.Interaction, match_id: int, seat: int,
         await defer(interaction)
         view, moves = await _situation(interaction, match_id, seat)
         status, next_view = build(view, moves)
-        await interaction.edit_original_response(content=with_status(_content(interaction), status), view=next_view)
+        locale = await reader_locale(interaction)
+        await interaction.edit_original_response(
+            content=with_status(_content(interaction), translate(locale, status)), view=localize_view(next_view, locale)
+        )
     except Exception as error:
         await report_or_refresh(interaction, match_id, seat, error)
 
@@ -601,9 +640,10 @@ async def _play(interaction: discord.Interaction, match_id: int, seat: int, move
         await defer(interaction)
         _view, moves = await _situation(interaction, match_id, seat)
         if not is_still_open(move, moves):
-            raise StaleControls("That choice is out of date: nothing was played.")
+            raise StaleControls(tr("That choice is out of date: nothing was played."))
         update: Update = await service_of(interaction).play(match_id, interaction.user.id, move)
     except Exception as error:
         await report_or_refresh(interaction, match_id, seat, error)
         return
-    await receipt_and_announce(interaction, update, content=with_status(_content(interaction), done))
+    said = translate(await reader_locale(interaction), done)
+    await receipt_and_announce(interaction, update, content=with_status(_content(interaction), said))

@@ -34,9 +34,11 @@ from typing import Any, Final, Self
 import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
+from bot.i18n import joined, tr, tr_n, translate
 from bot.services.matches import MatchStatus, NoMatchHere, ServiceError
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
+from cogs.speech import localize_view, reader_locale
 from cogs.ui.private import StaleControls, check_owner, receipt_and_announce, report_or_refresh
 
 PREFIX: Final = "boneyard:wl"
@@ -45,14 +47,14 @@ _MASK: Final = r"(?P<mask>[0-9a-f]{1,13})"
 
 SUIT_ORDER: Final = ("H", "D", "S", "C")
 """Red suits first, then black: cards that may clash (same rank and colour) sit one select apart."""
-SUIT_NAMES: Final = {"H": "Hearts", "D": "Diamonds", "S": "Spades", "C": "Clubs"}
+SUIT_NAMES: Final = {"H": tr("Hearts"), "D": tr("Diamonds"), "S": tr("Spades"), "C": tr("Clubs")}
 MAX_DICE: Final = 3
 MAX_BUTTONS: Final = 25
 """Discord's limit of components on one message."""
 
-POOL_OVER: Final = "This pool choice is over: your pool deck is already chosen."
-DICE_OVER: Final = "These dice are out of date: it is not your dice step any more."
-DEFENCE_OVER: Final = "That defence is no longer open: the defence step has moved on."
+POOL_OVER: Final = tr("This pool choice is over: your pool deck is already chosen.")
+DICE_OVER: Final = tr("These dice are out of date: it is not your dice step any more.")
+DEFENCE_OVER: Final = tr("That defence is no longer open: the defence step has moved on.")
 
 
 # --- cards and masks -----------------------------------------------------------------------------
@@ -78,7 +80,7 @@ def shown(card: str) -> str:
 
 
 def shown_all(cards: Iterable[str]) -> str:
-    return " ".join(shown(c) for c in cards) or "none"
+    return " ".join(shown(c) for c in cards) or tr("none")
 
 
 def in_hand_order(cards: Iterable[str]) -> list[str]:
@@ -88,7 +90,13 @@ def in_hand_order(cards: Iterable[str]) -> list[str]:
 
 def card_facts(card: str) -> str:
     info = CARDS[card]
-    return f"Level {info.level} · Str {info.strength} Atk {info.attack} Def {info.defence}"
+    return tr(
+        "Level {level} · Str {strength} Atk {attack} Def {defence}",
+        level=info.level,
+        strength=info.strength,
+        attack=info.attack,
+        defence=info.defence,
+    )
 
 
 # --- the pool step -------------------------------------------------------------------------------
@@ -137,19 +145,38 @@ class PoolStep:
         return [tuple(group) for group in kinds.values() if len(group) > 1]
 
     def clash_sentences(self) -> list[str]:
-        sentences = []
+        sentences: list[str] = []
         for group in self.clashes():
             rank, colour = kind_of(group[0])
-            cards = " and ".join(shown(c) for c in in_hand_order(group))
-            sentences.append(f"{cards} are both a {colour} {rank}: keep only one (no two of one rank and colour).")
+            first, second = (shown(c) for c in in_hand_order(group)[:2])  # a rank has two suits of a colour
+            if colour == "red":
+                said = tr(
+                    "{first} and {second} are both a red {rank}: keep only one (no two of one rank and colour).",
+                    first=first,
+                    second=second,
+                    rank=rank,
+                )
+            else:
+                said = tr(
+                    "{first} and {second} are both a black {rank}: keep only one (no two of one rank and colour).",
+                    first=first,
+                    second=second,
+                    rank=rank,
+                )
+            sentences.append(said)
         return sentences
 
     def count_sentence(self) -> str | None:
         missing = POOL_SIZE - self.count
         if missing > 0:
-            return f"Choose {missing} more card{'s' if missing > 1 else ''}."
+            return tr_n("Choose {n} more card.", "Choose {n} more cards.", missing)
         if missing < 0:
-            return f"That is {-missing} too many: a pool deck has {POOL_SIZE} cards."
+            return tr_n(
+                "That is {n} too many: a pool deck has {size} cards.",
+                "That is {n} too many: a pool deck has {size} cards.",
+                -missing,
+                size=POOL_SIZE,
+            )
         return None
 
     def problems(self) -> list[str]:
@@ -177,21 +204,30 @@ def pool_step(view: dict[str, Any], moves: Sequence[str], chosen: Iterable[str] 
 
 
 def pool_text(match_id: int, step: PoolStep) -> str:
-    lines = [
-        f"**Wonderland** · match #{match_id} — your pool deck: {POOL_SIZE} cards, no two of one rank and colour.",
-        f"Chosen {step.count}/{POOL_SIZE}: {shown_all(in_hand_order(step.chosen))}",
+    lines: list[str] = [
+        tr(
+            "**Wonderland** · match #{match} — your pool deck: {size} cards, no two of one rank and colour.",
+            match=match_id,
+            size=POOL_SIZE,
+        ),
+        tr(
+            "Chosen {count}/{size}: {cards}",
+            count=step.count,
+            size=POOL_SIZE,
+            cards=shown_all(in_hand_order(step.chosen)),
+        ),
     ]
     if step.picked:
-        lines.append(f"Already picked: {shown_all(in_hand_order(step.picked))}")
+        lines.append(tr("Already picked: {cards}", cards=shown_all(in_hand_order(step.picked))))
     if step.dropped:
-        lines.append(f"No longer available, left out: {shown_all(step.dropped)}")
-    lines.extend(f"⚠️ {sentence}" for sentence in step.clash_sentences())
+        lines.append(tr("No longer available, left out: {cards}", cards=shown_all(step.dropped)))
+    lines.extend(tr("⚠️ {sentence}", sentence=sentence) for sentence in step.clash_sentences())
     count = step.count_sentence()
     if count:
         lines.append(count)
     elif step.ready:
-        lines.append("Press **Confirm pool deck** to play it.")
-    return "\n".join(lines)
+        lines.append(tr("Press **Confirm pool deck** to play it."))
+    return joined("\n", lines)
 
 
 # --- the dice step -------------------------------------------------------------------------------
@@ -235,12 +271,16 @@ def dice_step(moves: Sequence[str], chosen: Iterable[str] = ()) -> DiceStep | No
 
 
 def dice_text(match_id: int, step: DiceStep) -> str:
-    head = f"**Wonderland** · match #{match_id} — your dice: 1 to {step.most}, each card rolls a die of its level."
+    head = tr(
+        "**Wonderland** · match #{match} — your dice: 1 to {most}, each card rolls a die of its level.",
+        match=match_id,
+        most=step.most,
+    )
     if not step.chosen:
-        return f"{head}\nChoose the cards in the menu."
-    dice = ", ".join(f"{shown(c)} (level {CARDS[c].level})" for c in step.chosen)
-    tail = "Press **Roll** to roll them." if step.move() else "⚠️ These cards are not a choice you may make now."
-    return f"{head}\nChosen: {dice}\n{tail}"
+        return joined("\n", [head, tr("Choose the cards in the menu.")])
+    dice = joined(", ", [tr("{card} (level {level})", card=shown(c), level=CARDS[c].level) for c in step.chosen])
+    tail = tr("Press **Roll** to roll them.") if step.move() else tr("⚠️ These cards are not a choice you may make now.")
+    return joined("\n", [head, tr("Chosen: {dice}", dice=dice), tail])
 
 
 # --- the defence step ----------------------------------------------------------------------------
@@ -259,10 +299,12 @@ def defence_label(move: str, view: dict[str, Any]) -> str:
     if move == "done":
         seat = view.get("you")
         defended = any(b.get("defended") and b.get("owner") == seat for b in view.get("beings", []))
-        return "Done defending" if defended else "No defence"
+        return tr("Done defending") if defended else tr("No defence")
     card = move.split()[1]
     square = next((b["square"] for b in view.get("beings", []) if b.get("card") == card), None)
-    return f"Defend {shown(card)}" + (f" on {square}" if square else "")
+    if square:
+        return tr("Defend {card} on {square}", card=shown(card), square=square)
+    return tr("Defend {card}", card=shown(card))
 
 
 # --- components ----------------------------------------------------------------------------------
@@ -286,7 +328,7 @@ async def _situation(interaction: discord.Interaction, match_id: int) -> tuple[d
     """The clicking player's current view and legal moves (refused once the match is over)."""
     service = service_of(interaction)
     if (await service.get(match_id)).status != MatchStatus.ACTIVE:
-        raise NoMatchHere("This match is not running any more.")
+        raise NoMatchHere(tr("This match is not running any more."))
     user_id = interaction.user.id
     return await service.view(match_id, user_id), await service.legal_moves(match_id, user_id)
 
@@ -305,11 +347,23 @@ class PoolSelect(
 
     def __init__(self, match_id: int, seat: int, suit: str, chosen: str, step: PoolStep | None = None) -> None:
         options = [] if step is None else self._options(step, suit)
-        colour = "red" if suit in "HD" else "black"
+        red = suit in "HD"
         super().__init__(
             discord.ui.Select(
                 custom_id=f"{PREFIX}:{match_id}:{seat}:ps:{suit}:{chosen}",
-                placeholder=f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}: choose ranks (each {colour} rank once)",
+                placeholder=(
+                    tr(
+                        "{symbol} {suit}: choose ranks (each red rank once)",
+                        symbol=SUIT_SYMBOLS[suit],
+                        suit=SUIT_NAMES[suit],
+                    )
+                    if red
+                    else tr(
+                        "{symbol} {suit}: choose ranks (each black rank once)",
+                        symbol=SUIT_SYMBOLS[suit],
+                        suit=SUIT_NAMES[suit],
+                    )
+                ),
                 min_values=0,
                 max_values=max(1, len(options)),
                 options=options,
@@ -337,8 +391,10 @@ class PoolSelect(
             if step is None:
                 raise StaleControls(POOL_OVER)
             step = step.with_suit(self.suit, self.item.values)
+            locale = await reader_locale(interaction)
             await interaction.edit_original_response(
-                content=pool_text(self.match_id, step), view=pool_view(self.match_id, self.seat, step)
+                content=translate(locale, pool_text(self.match_id, step)),
+                view=localize_view(pool_view(self.match_id, self.seat, step), locale),
             )
 
         await _guarded(interaction, self.match_id, self.seat, act)
@@ -351,7 +407,7 @@ class PoolConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{_
         super().__init__(
             discord.ui.Button(
                 custom_id=f"{PREFIX}:{match_id}:{seat}:pc:{chosen}",
-                label=f"Confirm pool deck ({0 if step is None else step.count}/{POOL_SIZE})",
+                label=tr("Confirm pool deck ({count}/{size})", count=0 if step is None else step.count, size=POOL_SIZE),
                 style=discord.ButtonStyle.success,
                 disabled=step is not None and not step.ready,
             ),
@@ -373,7 +429,7 @@ class PoolConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{_
             if not step.ready:
                 raise ServiceError(" ".join(step.problems()))
             deck = shown_all(in_hand_order((*step.picked, *step.chosen)))
-            await _play(interaction, self.match_id, step.move(), f"✅ Your pool deck is chosen: {deck}")
+            await _play(interaction, self.match_id, step.move(), tr("✅ Your pool deck is chosen: {deck}", deck=deck))
 
         await _guarded(interaction, self.match_id, self.seat, act)
 
@@ -386,7 +442,7 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{_H
         super().__init__(
             discord.ui.Select(
                 custom_id=f"{PREFIX}:{match_id}:{seat}:ds:{chosen}",
-                placeholder="Choose the cards to roll (1 to 3)",
+                placeholder=tr("Choose the cards to roll (1 to 3)"),
                 min_values=1,
                 max_values=max(1, min(MAX_DICE if step is None else step.most, len(options))),
                 options=options,
@@ -401,7 +457,7 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{_H
             discord.SelectOption(
                 label=shown(c),
                 value=c,
-                description=f"{card_facts(c)} · die {' '.join(faces_of(CARDS[c].level))}",
+                description=tr("{facts} · die {faces}", facts=card_facts(c), faces=" ".join(faces_of(CARDS[c].level))),
                 default=c in step.chosen,
             )
             for c in step.offered
@@ -419,8 +475,10 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{_H
             step = dice_step(moves, self.item.values)
             if step is None:
                 raise StaleControls(DICE_OVER)
+            locale = await reader_locale(interaction)
             await interaction.edit_original_response(
-                content=dice_text(self.match_id, step), view=dice_view(self.match_id, self.seat, step)
+                content=translate(locale, dice_text(self.match_id, step)),
+                view=localize_view(dice_view(self.match_id, self.seat, step), locale),
             )
 
         await _guarded(interaction, self.match_id, self.seat, act)
@@ -434,7 +492,7 @@ class DiceRoll(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{_HEA
         super().__init__(
             discord.ui.Button(
                 custom_id=f"{PREFIX}:{match_id}:{seat}:dr:{chosen}",
-                label=f"Roll {shown_all(cards)}" if cards else "Roll",
+                label=tr("Roll {cards}", cards=shown_all(cards)) if cards else tr("Roll"),
                 style=discord.ButtonStyle.success,
                 disabled=step is not None and step.move() is None,
             ),
@@ -456,8 +514,10 @@ class DiceRoll(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{_HEA
                 raise StaleControls(DICE_OVER)
             move = step.move()
             if move is None:
-                raise ServiceError("Those cards cannot be rolled now; choose again in the menu.")
-            text = f"🎲 You roll {shown_all(step.chosen)}: the result is on the board in the match channel."
+                raise ServiceError(tr("Those cards cannot be rolled now; choose again in the menu."))
+            text = tr(
+                "🎲 You roll {cards}: the result is on the board in the match channel.", cards=shown_all(step.chosen)
+            )
             await _play(interaction, self.match_id, move, text)
 
         await _guarded(interaction, self.match_id, self.seat, act)
@@ -491,9 +551,9 @@ class DefenceButton(
             if self.move not in moves:
                 raise StaleControls(DEFENCE_OVER)
             if self.move == "done":
-                text = "You are done defending: the attacks are reckoned."
+                text = tr("You are done defending: the attacks are reckoned.")
             else:
-                text = f"🛡️ {shown(self.move.split()[1])} checks its defence."
+                text = tr("🛡️ {card} checks its defence.", card=shown(self.move.split()[1]))
             await _play(interaction, self.match_id, self.move, text)
 
         await _guarded(interaction, self.match_id, self.seat, act)
@@ -540,8 +600,11 @@ def summary(view: dict[str, Any]) -> str | None:
     factors = mine.get("factors")
     if not isinstance(factors, dict):
         return None
-    lines = [
-        "Your factors (hidden from your opponent): " + " · ".join(f"{FACTOR_NAMES[k]} {v}" for k, v in factors.items())
+    lines: list[str] = [
+        tr(
+            "Your factors (hidden from your opponent): {factors}",
+            factors=" · ".join(f"{FACTOR_NAMES[k]} {v}" for k, v in factors.items()),
+        )
     ]
     rolled = mine.get("rolled")
     if rolled:
@@ -549,8 +612,8 @@ def summary(view: dict[str, Any]) -> str | None:
         faces = ", ".join(
             f"{shown(card)} {FACTOR_NAMES.get(face, 'Summon')}" for card, face in zip(dice, rolled, strict=False)
         )
-        lines.append(f"Your roll: {faces}")
-    return "\n".join(lines)
+        lines.append(tr("Your roll: {faces}", faces=faces))
+    return joined("\n", lines)
 
 
 def controls(match_id: int, seat: int, view: dict[str, Any], moves: list[str]) -> discord.ui.View | None:
