@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("bot", "cogs", "renderers", "bench", "tests")
+PACKAGES = ("bot", "cogs", "renderers", "bench", "tools", "tests")
 
 
 def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -58,7 +58,12 @@ def test_no_cog_reaches_the_store_through_an_attribute() -> None:
         ("bot/games/focus.py", "import discord", "Pure packages: no Discord, no pictures, no database, no network"),
         ("bot/services/ratings.py", "import cogs.help", "Layers: wiring, commands, use cases, storage, pure models"),
         ("renderers/focus.py", "import bot.store", "Layers: wiring, commands, use cases, storage, pure models"),
-        ("bot/services/computer.py", "import bench.moves", "The product never imports benchmarks or tests"),
+        (
+            "bot/services/computer.py",
+            "import bench.moves",
+            "The product never imports benchmarks, developer tools or tests",
+        ),
+        ("cogs/lobby.py", "import tools.catalogues", "The product never imports benchmarks, developer tools or tests"),
         ("cogs/ui/buttons.py", "import cogs.out.presenter", "No import loops between sibling modules"),
     ],
 )
