@@ -807,7 +807,7 @@ class WonderlandState(GameState):
         in_pool = self.phase == POOL
         public: dict[str, Any] = {
             **self.public_base(),
-            "phase": self.phase,
+            "phase": "over" if self._outcome is not None else self.phase,  # not the phase it stopped in
             "active": self.active,
             "defender": self.defender,
             "turn_number": self.turn_no + 1,
