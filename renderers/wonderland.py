@@ -639,7 +639,7 @@ def _draw_pending(col: _Column, view: dict[str, Any]) -> None:
         )
         needed = len(wrap(line, SMALL_TEXT, col.x1 - col.x0)) * line_height(SMALL_TEXT)
         if col.y + needed + line_height(SMALL_TEXT) > col.bottom and n < len(attacks) - 1:
-            col.lines(f"and {len(attacks) - n} more", SMALL_TEXT, PALETTE.muted)
+            col.lines(tr_n("and {n} more", "and {n} more", len(attacks) - n), SMALL_TEXT, PALETTE.muted)
             return
         col.lines(line, SMALL_TEXT, PALETTE.text)
 
