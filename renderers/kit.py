@@ -31,7 +31,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont, features
 
-from bot.i18n import DEFAULT, Locale, tr
+from bot.i18n import DEFAULT, Locale, joined, tr
 from renderers import bidi
 from renderers.language import say
 
@@ -487,7 +487,7 @@ def _seat_lines(
     lines = [(fit_text(header.players[seat], small, width, bold=True), small, False)]
     detail = [say(seat_names[seat])]
     if header.clocks is not None:
-        detail.append(f"⏱ {header.clocks[seat]}")
+        detail.append(joined(" ", ["⏱", header.clocks[seat]]))  # a long clock's units in the picture's language
     if seat in set(view.get("turn", [])):
         detail.append(say(tr("to move")))
     key = header.clocks is not None or len(detail) > 1

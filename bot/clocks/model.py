@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from bot.i18n import joined, tr
+from bot.i18n import Duration, joined, tr
 
 Via = Literal["channel", "dm"]
 TimeoutPolicy = Literal["lose", "pass"]
@@ -293,7 +293,8 @@ def parse_time_control(text: str) -> TimeControl:
 
 def format_duration(seconds: float, *, long: bool = False) -> str:
     """`0:42`, `12:05`, `1:02:03` for short controls (seconds rounded up, so 0:00 means
-    out of time); `23h 10m`, `3d`, `2d 5h`, `45m`, `30s` for long ones (rounded down)."""
+    out of time); `23h 10m`, `3d`, `2d 5h`, `45m`, `30s` for long ones (rounded down), a
+    `Duration` that each reader's language writes its own way (`23 Std. 10 Min.`)."""
     if math.isinf(seconds):
         return "∞"
     if not long:
@@ -301,23 +302,13 @@ def format_duration(seconds: float, *, long: bool = False) -> str:
         hours, rest = divmod(total, 3600)
         minutes, secs = divmod(rest, 60)
         return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-    total = max(0, math.floor(seconds + 1e-9))
-    days, rest = divmod(total, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
-    if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    if minutes:
-        return f"{minutes}m"
-    return f"{secs}s"
+    return Duration(seconds)
 
 
 def format_clock(move_left: float, reserve_left: float, *, long: bool = False, show_reserve: bool = True) -> str:
     """A seat's clock for the board header and `/clock`: `0:42 + 2:30` or `23h 10m + 3d`."""
     move = format_duration(move_left, long=long)
-    return f"{move} + {format_duration(reserve_left, long=long)}" if show_reserve else move
+    return joined(" + ", [move, format_duration(reserve_left, long=long)]) if show_reserve else move
 
 
 def _spoken(seconds: float) -> str:
