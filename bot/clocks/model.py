@@ -158,11 +158,12 @@ class TimeControl:
             return tr("no clock")
         long = self.kind == "long"
         move = format_duration(self.per_move, long=long)
+        name = PRESET_NAMES.get(self.name, self.name)
         if self.reserve:
             reserve = format_duration(self.reserve, long=long)
-            parts = [tr("{name}: {move} per move + {reserve} reserve", name=self.name, move=move, reserve=reserve)]
+            parts = [tr("{name}: {move} per move + {reserve} reserve", name=name, move=move, reserve=reserve)]
         else:
-            parts = [tr("{name}: {move} per move", name=self.name, move=move)]
+            parts = [tr("{name}: {move} per move", name=name, move=move)]
         if self.draft_time is not None:
             parts.append(tr("draft {time}", time=format_duration(self.draft_time, long=long)))
         if self.on_timeout == "pass":
@@ -216,6 +217,15 @@ PRESETS: Final[dict[str, TimeControl]] = {
     "none": TimeControl(per_move=None, name="none"),
 }
 """The named controls of `/play clock:<name>`.  `blitz` is the source's event (Domino Wars)."""
+
+PRESET_NAMES: Final[dict[str, str]] = {
+    "blitz": tr("blitz"),
+    "rapid": tr("rapid"),
+    "daily": tr("daily"),
+    "custom": tr("custom"),
+}
+"""What a control is called in a sentence, in the reader's language; `/play clock:` still takes
+the English key (the autocomplete shows the name and sends the key)."""
 
 
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(d|days?|h|hours?|m|mins?|minutes?|s|secs?|seconds?)?", re.I)

@@ -17,7 +17,7 @@ import math
 from typing import Any, TypeVar
 
 from babel import Locale as BabelLocale
-from babel.dates import format_skeleton
+from babel.dates import format_skeleton, format_timedelta
 from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.locales import DEFAULT, Locale
@@ -109,6 +109,23 @@ class Duration(Formatted):
         return (Duration, (self.seconds,))
 
 
+class Ago(Formatted):
+    """How long ago something happened: `42 s ago`, `5 min ago` (`vor 5 Min.`, `hace 5 min`)."""
+
+    seconds: float
+
+    def __new__(cls, seconds: float) -> Ago:
+        made = _make(cls, ago_text(DEFAULT, seconds))
+        made.seconds = seconds
+        return made
+
+    def said(self, locale: Locale) -> str:
+        return ago_text(locale, self.seconds)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Ago, (self.seconds,))
+
+
 def _make(cls: type[_F], english: str) -> _F:
     made = str.__new__(cls, english)
     made.msgid, made.plural, made.n, made.params = english, None, None, {}
@@ -126,6 +143,13 @@ def percent_text(locale: Locale, fraction: float) -> str:
 
 def day_text(locale: Locale, day: dt.date) -> str:
     return format_skeleton("MMMd", day, locale=locale)
+
+
+def ago_text(locale: Locale, seconds: float) -> str:
+    whole = max(0, round(seconds))
+    if locale == DEFAULT:
+        return f"{whole} s ago" if whole < 120 else f"{whole // 60} min ago"
+    return format_timedelta(dt.timedelta(seconds=-whole), add_direction=True, format="short", locale=locale)
 
 
 def duration_text(locale: Locale, seconds: float) -> str:
