@@ -322,13 +322,13 @@ def format_clock(move_left: float, reserve_left: float, *, long: bool = False, s
 
 
 def _spoken(seconds: float) -> str:
-    """A reminder point in words: `30 s`, `5 min`, `12 h`, else the clock format."""
+    """A reminder point in words: `30 s`, `5 min`, `12 h` (`30 Sek.` ... in German), else the clock format."""
     if seconds < MINUTE and seconds == int(seconds):
-        return f"{int(seconds)} s"
+        return Duration(seconds, f"{int(seconds)} s")
     if seconds < HOUR and seconds % MINUTE == 0:
-        return f"{int(seconds // MINUTE)} min"
+        return Duration(seconds, f"{int(seconds // MINUTE)} min")
     if seconds % HOUR == 0:
-        return f"{int(seconds // HOUR)} h"
+        return Duration(seconds, f"{int(seconds // HOUR)} h")
     return format_duration(seconds, long=seconds >= HOUR)
 
 

@@ -96,17 +96,19 @@ class Duration(Formatted):
     in English (the clock's compact form), `2 Tg. 5 Std.`, `23 h 10 min`, ... elsewhere."""
 
     seconds: float
+    english: str
 
-    def __new__(cls, seconds: float) -> Duration:
-        made = _make(cls, duration_text(DEFAULT, seconds))
-        made.seconds = seconds
+    def __new__(cls, seconds: float, english: str | None = None) -> Duration:
+        """`english`: another English form of the same time (a reminder's `5 min`)."""
+        made = _make(cls, english if english is not None else duration_text(DEFAULT, seconds))
+        made.seconds, made.english = seconds, str(made)
         return made
 
     def said(self, locale: Locale) -> str:
-        return duration_text(locale, self.seconds)
+        return self.english if locale == DEFAULT else duration_text(locale, self.seconds)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Duration, (self.seconds,))
+        return (Duration, (self.seconds, self.english))
 
 
 class Ago(Formatted):
@@ -169,10 +171,11 @@ def duration_text(locale: Locale, seconds: float) -> str:
 
 
 def _unit(locale: Locale, amount: int, unit: str) -> str:
-    """`5 Std.`: CLDR's short pattern of `unit` for `amount`'s plural category, else its `other`
-    pattern, as CLDR says.  (Babel's `format_unit` falls back to the long unit name instead, so
-    Spanish wrote "1 horas".)"""
+    """`5 Std.`: CLDR's short pattern of `unit` for `amount`'s plural category, else its
+    `other` pattern, as CLDR says (Babel's `format_unit` falls back to the long unit name
+    instead: Spanish "1 horas").  A no-break space joins the number and its unit, so a
+    wrapped line never parts them."""
     cldr = BabelLocale.parse(locale)
     patterns = cldr._data["unit_patterns"][unit]["short"]
     pattern = patterns.get(cldr.plural_form(amount)) or patterns["other"]
-    return str(pattern).replace("{0}", format_decimal(amount, locale=locale))
+    return str(pattern).replace("{0} ", "{0}\u00a0").replace("{0}", format_decimal(amount, locale=locale))

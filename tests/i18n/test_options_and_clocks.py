@@ -26,11 +26,12 @@ def test_every_option_line_keeps_its_notation_and_says_its_help_in_the_language(
 
 def test_preset_names_and_long_times_in_german() -> None:
     assert translate("de", PRESETS["rapid"].describe()) == "Schnell: 5:00 pro Zug + 15:00 Reserve"
-    assert translate("de", PRESETS["daily"].describe()) == "Täglich: 1 Tg. pro Zug + 3 Tg. Reserve"
+    assert translate("de", PRESETS["daily"].describe()) == "Täglich: 1\u00a0Tg. pro Zug + 3\u00a0Tg. Reserve"
     assert translate("es", PRESETS["blitz"].describe()).startswith("relámpago: 1:00 por jugada")
     custom = parse_time_control("36h+2d")
     assert str(custom.describe()) == "custom: 1d 12h per move + 2d reserve"
-    assert translate("pt_BR", custom.describe()) == "personalizada: 1 dia 12 h por jogada + 2 dias de reserva"
+    said = translate("pt_BR", custom.describe()).replace("\u00a0", " ")
+    assert said == "personalizada: 1 dia 12 h por jogada + 2 dias de reserva"
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
