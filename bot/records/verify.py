@@ -68,7 +68,6 @@ class Verdict:
 
     ok: bool
     sentence: str
-    match_id: int | None = None
     moves: int = 0
     chance: int = 0
     seat_draw: bool = False
@@ -207,7 +206,6 @@ def _verify(record: Record) -> Verdict:
         True,
         f"The {_version(record)}record of {number} holds: all {played} moves are legal{also} and "
         f"{_seeded(chance, record.seat_draw is not None)}{_ended(ending, state)}{_older(record)}.",
-        match_id=record.match_id,
         moves=played,
         chance=chance,
         seat_draw=record.seat_draw is not None,

@@ -51,23 +51,23 @@ def test_the_english_status_line_is_unchanged_and_says_how_long_ago() -> None:
 
 
 def test_the_verify_answer_in_english_is_the_checkers_own_sentence() -> None:
-    verdict = Verdict(True, "The record of match #7 holds: all 12 moves are legal and ...", 7, 12, 5, True)
+    verdict = Verdict(True, "The record of match #7 holds: all 12 moves are legal and ...", 12, 5, True)
     assert verdict_words(verdict, 7, "en") == "✅ The record of match #7 holds: all 12 moves are legal and ..."
     assert verdict_words(Verdict(False, "Ply 3: no."), 7, "en") == "❌ Ply 3: no."
 
 
 def test_the_verify_answer_in_another_language_says_the_same_counts() -> None:
-    many = Verdict(True, "…", 7, 12, 5, True)
+    many = Verdict(True, "…", 12, 5, True)
     assert verdict_words(many, 7, "de") == (
         "✅ Die Aufzeichnung der Partie #7 stimmt: alle 12 Züge sind regelkonform. Alle 5 Zufallszüge sind die, "
         "die der offengelegte Seed ergibt. Die Auslosung der Plätze ist die, die der offengelegte Seed ergibt."
     )
-    one = verdict_words(Verdict(True, "…", 9, 1, 1, False), 9, "pt_BR")
+    one = verdict_words(Verdict(True, "…", 1, 1, False), 9, "pt_BR")
     assert one == (
         "✅ O registro da partida #9 está correto: o seu único lance é legal. "
         "O seu único lance de sorte é o que a semente revelada dá."
     )
-    none = verdict_words(Verdict(True, "…", 9, 0, 0, False), 9, "es")
+    none = verdict_words(Verdict(True, "…", 0, 0, False), 9, "es")
     assert (
         none == "✅ El registro de la partida #9 es correcto: no tiene jugadas que comprobar. No hay jugadas de azar."
     )
