@@ -18,7 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import Ago, Locale, joined, tr, tr_n, translate
 from bot.infra.duties import DutyHealth
+from cogs.acknowledge import answer, defer
+from cogs.speech import reader_locale, user_locale
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
@@ -36,47 +39,70 @@ class AdminCog(commands.Cog):
             synced = await self.bot.tree.sync(guild=ctx.guild)
         else:
             synced = await self.bot.tree.sync()
-        await ctx.reply(f"Synced {len(synced)} commands ({scope}).", mention_author=False)
+        scope_words = tr("this server") if scope == "guild" and ctx.guild is not None else tr("everywhere")
+        reply = tr_n("Synced {n} command ({scope}).", "Synced {n} commands ({scope}).", len(synced), scope=scope_words)
+        await ctx.reply(translate(await self._locale(ctx), reply), mention_author=False)
 
     @app_commands.command(name="status", description="How the bot's background duties are doing (owners, moderators).")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)  # the reader's language may be a database look-up away
         if not (interaction.permissions.manage_guild or await self.bot.is_owner(interaction.user)):
-            await interaction.response.send_message(
-                "Only the bot's owners and moderators can see its status.", ephemeral=True
-            )
+            await answer(interaction, tr("Only the bot's owners and moderators can see its status."), ephemeral=True)
             return
         lines = [status_line(h, now=time.time()) for h in self.bot.duties.health()]
-        text = "**Background duties**\n" + "\n".join(lines) if lines else "No background duty runs yet."
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        if not lines:
+            await answer(interaction, tr("No background duty runs yet."), ephemeral=True)
+            return
+        said = translate(await reader_locale(interaction), joined("\n", [tr("**Background duties**"), *lines]))
+        await answer(interaction, said[:2000], ephemeral=True)
+
+    async def _locale(self, ctx: commands.Context[Boneyard]) -> Locale:
+        """A typed command carries no client language: the owner's own choice, else their client's
+        as last seen, else the server's."""
+        return await user_locale(self.bot, ctx.author.id, ctx.guild.id if ctx.guild is not None else None)
 
     @sync.error
     async def sync_error(self, ctx: commands.Context[Boneyard], error: commands.CommandError) -> None:
         if isinstance(error, commands.NotOwner):
-            await ctx.reply("Only the bot's owner can sync commands.", mention_author=False)
+            refusal = tr("Only the bot's owner can sync commands.")
+            await ctx.reply(translate(await self._locale(ctx), refusal), mention_author=False)
         else:
             raise error
 
 
 def status_line(health: DutyHealth, *, now: float) -> str:
-    """One duty for `/status`: its state, when it last succeeded, and its last error while failing."""
-    last = f"last success {_ago(now, health.last_success)}" if health.last_success else "not succeeded yet"
+    """One duty for `/status`: its state, when it last succeeded, and its last error while failing
+    (a `tr` sentence: the duty's name and its error stay as the code and the library wrote them)."""
+    name, error = health.name, health.last_error
+    if health.last_success:
+        ago = Ago(now - health.last_success)
+        if health.failing:
+            return tr(
+                "🔴 **{name}**: failing ({n} in a row, retrying), last success {ago}; last error: `{error}`",
+                name=name,
+                n=health.failures_in_a_row,
+                ago=ago,
+                error=error,
+            )
+        if health.done:
+            return tr("✅ **{name}**: done, last success {ago}", name=name, ago=ago)
+        if not health.running:
+            return tr("⚪ **{name}**: stopped, last success {ago}", name=name, ago=ago)
+        return tr("🟢 **{name}**: running, last success {ago}", name=name, ago=ago)
     if health.failing:
-        return (
-            f"🔴 **{health.name}**: failing ({health.failures_in_a_row} in a row, retrying), {last}; "
-            f"last error: `{health.last_error}`"
+        return tr(
+            "🔴 **{name}**: failing ({n} in a row, retrying), not succeeded yet; last error: `{error}`",
+            name=name,
+            n=health.failures_in_a_row,
+            error=error,
         )
     if health.done:
-        return f"✅ **{health.name}**: done, {last}"
+        return tr("✅ **{name}**: done, not succeeded yet", name=name)
     if not health.running:
-        return f"⚪ **{health.name}**: stopped, {last}"
-    return f"🟢 **{health.name}**: running, {last}"
-
-
-def _ago(now: float, then: float) -> str:
-    seconds = max(0, round(now - then))
-    return f"{seconds} s ago" if seconds < 120 else f"{seconds // 60} min ago"
+        return tr("⚪ **{name}**: stopped, not succeeded yet", name=name)
+    return tr("🟢 **{name}**: running, not succeeded yet", name=name)
 
 
 async def setup(bot: Boneyard) -> None:

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.clocks import ClockState
 from bot.games import GAMES
-from bot.i18n import tr, translate
+from bot.i18n import joined, tr, translate
 from bot.services.matches import (
     TIME_UP,
     ClockChange,
@@ -56,7 +56,8 @@ def clock_lines(row: MatchRow, clock: ClockState, names: tuple[str, str], now: f
     for seat, name in enumerate(names):
         running = clock.seats[seat].running
         mark = "⏸" if running and clock.paused else ("▶" if running else "·")
-        lines.append(f"{mark} {name} ({info.seat_names[seat]}): `{clock.display(seat, now)}`")
+        # parts, not words glued: the seat's colour and a long clock's units are said in the reader's language
+        lines.append(joined("", [f"{mark} {name} (", info.seat_names[seat], "): `", clock.display(seat, now), "`"]))
     if clock.paused:
         lines.append(tr("The clock is paused; `/resume` (both players) restarts it."))
     return lines

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, IllegalMove
-from bot.i18n import Text, tr, translate
+from bot.i18n import Text, joined, tr, translate
 from bot.records.move_log import COMPLETION_SEAT, ENDING_SEAT
 from bot.services.matches import (
     MatchRow,
@@ -354,7 +354,7 @@ async def _match_line(service: MatchService, row: MatchRow, user_id: int) -> str
     left = ""
     if clock is not None and turn and not clock.paused:
         shown = clock.display(turn[0], service.now())
-        left = f" (⏱ {shown})" if shown else ""
+        left = joined("", [" (⏱ ", shown, ")"]) if shown else ""  # a long clock's units in the reader's language
     elif clock is not None and clock.paused:
         left = tr(" (clock paused)")
     return tr(

@@ -163,8 +163,9 @@ class PlayCog(BoneyardCog):
     ) -> list[app_commands.Choice[str]]:
         """The presets with what they mean; anything typed is offered as it is, too."""
         typed = current.strip().lower()
+        locale = await reader_locale(interaction)
         choices = [
-            app_commands.Choice(name=control.describe()[:100], value=key)
+            app_commands.Choice(name=translate(locale, control.describe())[:100], value=key)
             for key, control in PRESETS.items()
             if key.startswith(typed)
         ]
@@ -181,7 +182,7 @@ class PlayCog(BoneyardCog):
         for rules in GAMES.values():
             info = rules.info
             lines = [translate(locale, info.blurb)]
-            lines += [f"• `{opt.describe()}`" for opt in info.options]
+            lines += [f"• {translate(locale, opt.describe())}" for opt in info.options]
             embed.add_field(name=f"{info.name} (`{info.key}`)", value="\n".join(lines)[:1024], inline=False)
         embed.set_footer(text=translate(locale, tr("Start one with /play · rules with /rules")))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -32,7 +32,7 @@ from discord import app_commands
 
 from bot.ai.analysis import Analysis
 from bot.games import GAMES
-from bot.i18n import DEFAULT, Locale, joined, tr, tr_n, translate
+from bot.i18n import DEFAULT, Locale, Percent, joined, tr, tr_n, translate
 from bot.records.annotations import annotated
 from bot.records.format import format_record
 from bot.services.analysis import NotFinished
@@ -99,8 +99,8 @@ def analysis_text(analysis: Analysis, row: MatchRow, names: tuple[str, str]) -> 
                     ply=j.ply,
                     move=j.move,
                     label=labels.get(j.label or "", j.label or ""),
-                    before=f"{j.before:.0%}",
-                    after=f"{j.after:.0%}",
+                    before=Percent(j.before),
+                    after=Percent(j.after),
                     best=j.best,
                 )
             )

@@ -219,7 +219,8 @@ class TournamentsCog(BoneyardCog):
         except ServiceError:
             return []
         rules = GAMES[row.game]
-        helps = {o.name: o.help for o in rules.info.options}
+        locale = await reader_locale(interaction)
+        helps = {o.name: translate(locale, o.help) for o in rules.info.options}
         return [
             app_commands.Choice(name=f"{name} — {helps[name]}"[:100], value=name)
             for name in item_names(rules)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.ai.analysis import Analysis, Judgement
-from bot.i18n import DEFAULT, Locale, tr
+from bot.i18n import DEFAULT, Locale, Percent, tr
 from renderers.kit import PALETTE, Color, fit_text, line_height, phone_size, text, text_width, to_png, wrap
 from renderers.language import say, speaking
 
@@ -60,7 +60,7 @@ def _analysis_png(analysis: Analysis, players: tuple[str, str], seat_names: tupl
         chance = step / 4
         y = y_of(chance)
         draw.line((left, y, right, y), fill=PALETTE.panel if step != 2 else AXIS, width=1 if step != 2 else 2)
-        text(draw, (left - 10, y), f"{chance:.0%}", TEXT, AXIS, anchor="rm")
+        text(draw, (left - 10, y), Percent(chance), TEXT, AXIS, anchor="rm")
     draw.line((left, top, left, bottom, right, bottom), fill=AXIS, width=2)
 
     points = list(analysis.judgements)

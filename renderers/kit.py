@@ -20,6 +20,7 @@ import bisect
 import io
 import json
 import math
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -31,7 +32,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont, features
 
-from bot.i18n import DEFAULT, Locale, tr
+from bot.i18n import DEFAULT, Duration, Locale, joined, tr
 from renderers import bidi
 from renderers.language import say
 
@@ -386,14 +387,19 @@ def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> s
     return "".join(clusters[:low]).rstrip() + "…" if low else "…"
 
 
+_BREAKS = re.compile(r"[^\S\u00a0]+")
+"""Where a line may break: any white space but the no-break space."""
+
+
 def wrap(content: str, size: int, width: float, bold: bool = False) -> list[str]:
     """`content` broken at spaces into lines that each fit `width` px; a word wider than a
-    line is broken between grapheme clusters (CJK names have no spaces)."""
+    line is broken between grapheme clusters (CJK names have no spaces).  A no-break space
+    holds its neighbours together (`3\u00a0Std.`: a number and its unit)."""
     content = say(content)
     lines: list[str] = []
     for paragraph in content.split("\n"):
         line = ""
-        for word in paragraph.split():
+        for word in _BREAKS.split(paragraph.strip()) if paragraph.strip() else ():
             trial = f"{line} {word}" if line else word
             if text_width(trial, size, bold) <= width:
                 line = trial
@@ -487,7 +493,7 @@ def _seat_lines(
     lines = [(fit_text(header.players[seat], small, width, bold=True), small, False)]
     detail = [say(seat_names[seat])]
     if header.clocks is not None:
-        detail.append(f"⏱ {header.clocks[seat]}")
+        detail.append(say(joined(" ", ["⏱", header.clocks[seat]])))  # a long clock's units in the picture's language
     if seat in set(view.get("turn", [])):
         detail.append(say(tr("to move")))
     key = header.clocks is not None or len(detail) > 1
@@ -502,6 +508,11 @@ def _seat_lines(
     lines += [(piece, size, key) for piece in wrap(line, size, width)]
     return lines
 
+
+_WIDEST_CLOCK = "888:88:88"
+_WIDEST_LONG_CLOCK = joined(" + ", [Duration(23 * 3600 + 59 * 60), Duration(3 * 86400 + 23 * 3600)])
+"""The widest clocks a header makes room for: a short control's digits, a long one's units
+(written in the picture's language when measured)."""
 
 FOOTER_LINES = 2
 """Key-size lines the footer always has room for: an outcome longer than that is shortened."""
@@ -547,7 +558,9 @@ class Chrome:
         """Each seat's header lines as they would be at their longest in this match (that
         seat to move, its clock at nine hours): the header is this tall in every position, so
         consecutive pictures of a match keep one size and the thread does not jump."""
-        clocks = None if self.header.clocks is None else ("888:88:88", "888:88:88")
+        clocks = None if self.header.clocks is None else (_WIDEST_CLOCK, _WIDEST_CLOCK)
+        if self.header.clocks is not None and any(c.isalpha() for c in str(self.header.clocks[0])):
+            clocks = (_WIDEST_LONG_CLOCK, _WIDEST_LONG_CLOCK)  # a long control's units: `23 Std. 59 Min. + ...`
         widest = Header(self.header.players, self.header.ply, clocks, self.header.status)
         view = {**self.view, "turn": [0, 1]}
         return [

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import DEFAULT, Locale, tr
+from bot.i18n import DEFAULT, Day, Locale, Number, tr, tr_n
 from renderers.kit import PALETTE, Color, line_height, phone_size, rgb, text, text_width, to_png
 from renderers.language import speaking
 
@@ -40,10 +40,6 @@ LINE_COLOURS: tuple[Color, ...] = (
     rgb("#CC79A7"),  # Okabe–Ito reddish purple
     PALETTE.highlight,
 )
-
-
-def _short(day: dt.date) -> str:
-    return f"{day.day} {day:%b}"
 
 
 def chart_png(
@@ -85,7 +81,7 @@ def _chart_png(
         value = low + (high - low) * step / 4
         y = y_of(value)
         draw.line((left, y, right, y), fill=PALETTE.panel, width=1)
-        text(draw, (left - 10, y), f"{value:.0f}", TEXT, AXIS, anchor="rm")
+        text(draw, (left - 10, y), Number(value, grouped=False), TEXT, AXIS, anchor="rm")
     draw.line((left, top, left, bottom, right, bottom), fill=AXIS, width=2)
 
     longest = max(len(line) for line in series.values())
@@ -106,14 +102,14 @@ def _chart_png(
         for k, day in enumerate(ticks):
             x = left + k / 3 * (right - left)
             draw.line((x, bottom, x, bottom + 5), fill=AXIS, width=2)
-            text(draw, (x, label_y), _short(day), TEXT, AXIS, anchor="ra" if k == 3 else "la" if k == 0 else "ma")
+            text(draw, (x, label_y), Day(day), TEXT, AXIS, anchor="ra" if k == 3 else "la" if k == 0 else "ma")
         axis_name = tr("Date of the match")
     else:
         span = max(longest - 1, 1)
         for back in sorted({0, span // 2, span}):
             x = right - back / span * (right - left)
             draw.line((x, bottom, x, bottom + 5), fill=AXIS, width=2)
-            label = "now" if back == 0 else f"{back} ago"
+            label = tr("now") if back == 0 else tr_n("{n} ago", "{n} ago", back)
             text(draw, (x, label_y), label, TEXT, AXIS, anchor="ra" if back == 0 else "la" if back == span else "ma")
         axis_name = tr("Rated matches, oldest to latest")
     text(draw, ((left + right) / 2, label_y + line_height(TEXT)), axis_name, TEXT, AXIS, anchor="ma")

@@ -268,21 +268,23 @@ FACES = {"C": "Chance", "F": "Force", "D": "Defend", "A": "Attack", "M": "Move",
 
 def move_words(game: str, move: str) -> str:
     """A move as a player would say it: chance notation ("shuffle 1", "roll A S M") becomes
-    a sentence; a player's own move stays in its notation, which players type and read."""
+    a sentence (a `tr` sentence, said in the picture's language by whoever shows it); a
+    player's own move stays in its notation, which players type and read.  Wonderland's die
+    faces are the source's proper terms and keep their names."""
     seats = GAMES[game].info.seat_names
     word, _, rest = move.partition(" ")
     numbers = rest.split()
     if word == "shuffle" and numbers and numbers[0] in ("0", "1"):
-        return f"{seats[int(numbers[0])]}'s draw pile was shuffled"
+        return tr("{seat}'s draw pile was shuffled", seat=seats[int(numbers[0])])
     if word == "first" and numbers and numbers[0] in ("0", "1"):
-        return f"{seats[int(numbers[0])]} was drawn to start"
+        return tr("{seat} was drawn to start", seat=seats[int(numbers[0])])
     if word == "roll" and numbers:
         faces = [FACES.get(n, n) for n in numbers] if game == "wonderland" else numbers
-        return "dice rolled: " + ", ".join(faces)
+        return tr("dice rolled: {faces}", faces=", ".join(faces))
     if word == "draw" and numbers:
-        return f"tile {numbers[0]} drawn"
+        return tr("tile {tile} drawn", tile=numbers[0])
     if word == "layout":
-        return "the Battlefield was laid out"
+        return tr("the Battlefield was laid out")
     return move
 
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from bot.i18n import joined, tr
+from bot.i18n import Duration, joined, tr
 
 Via = Literal["channel", "dm"]
 TimeoutPolicy = Literal["lose", "pass"]
@@ -158,11 +158,12 @@ class TimeControl:
             return tr("no clock")
         long = self.kind == "long"
         move = format_duration(self.per_move, long=long)
+        name = PRESET_NAMES.get(self.name, self.name)
         if self.reserve:
             reserve = format_duration(self.reserve, long=long)
-            parts = [tr("{name}: {move} per move + {reserve} reserve", name=self.name, move=move, reserve=reserve)]
+            parts = [tr("{name}: {move} per move + {reserve} reserve", name=name, move=move, reserve=reserve)]
         else:
-            parts = [tr("{name}: {move} per move", name=self.name, move=move)]
+            parts = [tr("{name}: {move} per move", name=name, move=move)]
         if self.draft_time is not None:
             parts.append(tr("draft {time}", time=format_duration(self.draft_time, long=long)))
         if self.on_timeout == "pass":
@@ -216,6 +217,15 @@ PRESETS: Final[dict[str, TimeControl]] = {
     "none": TimeControl(per_move=None, name="none"),
 }
 """The named controls of `/play clock:<name>`.  `blitz` is the source's event (Domino Wars)."""
+
+PRESET_NAMES: Final[dict[str, str]] = {
+    "blitz": tr("blitz"),
+    "rapid": tr("rapid"),
+    "daily": tr("daily"),
+    "custom": tr("custom"),
+}
+"""What a control is called in a sentence, in the reader's language; `/play clock:` still takes
+the English key (the autocomplete shows the name and sends the key)."""
 
 
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(d|days?|h|hours?|m|mins?|minutes?|s|secs?|seconds?)?", re.I)
@@ -293,7 +303,8 @@ def parse_time_control(text: str) -> TimeControl:
 
 def format_duration(seconds: float, *, long: bool = False) -> str:
     """`0:42`, `12:05`, `1:02:03` for short controls (seconds rounded up, so 0:00 means
-    out of time); `23h 10m`, `3d`, `2d 5h`, `45m`, `30s` for long ones (rounded down)."""
+    out of time); `23h 10m`, `3d`, `2d 5h`, `45m`, `30s` for long ones (rounded down), a
+    `Duration` that each reader's language writes its own way (`23 Std. 10 Min.`)."""
     if math.isinf(seconds):
         return "∞"
     if not long:
@@ -301,33 +312,23 @@ def format_duration(seconds: float, *, long: bool = False) -> str:
         hours, rest = divmod(total, 3600)
         minutes, secs = divmod(rest, 60)
         return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-    total = max(0, math.floor(seconds + 1e-9))
-    days, rest = divmod(total, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
-    if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    if minutes:
-        return f"{minutes}m"
-    return f"{secs}s"
+    return Duration(seconds)
 
 
 def format_clock(move_left: float, reserve_left: float, *, long: bool = False, show_reserve: bool = True) -> str:
     """A seat's clock for the board header and `/clock`: `0:42 + 2:30` or `23h 10m + 3d`."""
     move = format_duration(move_left, long=long)
-    return f"{move} + {format_duration(reserve_left, long=long)}" if show_reserve else move
+    return joined(" + ", [move, format_duration(reserve_left, long=long)]) if show_reserve else move
 
 
 def _spoken(seconds: float) -> str:
-    """A reminder point in words: `30 s`, `5 min`, `12 h`, else the clock format."""
+    """A reminder point in words: `30 s`, `5 min`, `12 h` (`30 Sek.` ... in German), else the clock format."""
     if seconds < MINUTE and seconds == int(seconds):
-        return f"{int(seconds)} s"
+        return Duration(seconds, f"{int(seconds)} s")
     if seconds < HOUR and seconds % MINUTE == 0:
-        return f"{int(seconds // MINUTE)} min"
+        return Duration(seconds, f"{int(seconds // MINUTE)} min")
     if seconds % HOUR == 0:
-        return f"{int(seconds // HOUR)} h"
+        return Duration(seconds, f"{int(seconds // HOUR)} h")
     return format_duration(seconds, long=seconds >= HOUR)
 
 

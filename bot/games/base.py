@@ -144,9 +144,16 @@ class Option:
         return text
 
     def describe(self) -> str:
-        """One line for `/games` and the README: values, default and help."""
+        """One line for `/games` and the README: values, default and help (`help` is a `tr` sentence,
+        so `/games` says it in the reader's language; the option's name and values are notation)."""
         values = "|".join(self.choices) if self.choices else f"{self.minimum}..{self.maximum}"
-        return f"{self.name}={values} (default {self.default}): {self.help}"
+        return tr(
+            "`{name}={values}` (default `{default}`): {help}",
+            name=self.name,
+            values=values,
+            default=self.default,
+            help=self.help,
+        )
 
 
 @dataclass(frozen=True)

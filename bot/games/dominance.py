@@ -805,7 +805,7 @@ class DominanceRules(Rules):
             Option(
                 "turn_limit",
                 500,
-                "turns (after setup) before the game is drawn (0: no limit)",
+                tr("turns (after setup) before the game is drawn (0: no limit)"),
                 minimum=0,
                 maximum=5000,
             ),

@@ -501,17 +501,17 @@ class DomineeringRules(Rules):
         blurb=tr("Draw a domino, move both pieces by its numbers, and wall your opponent in on a wrap-around board."),
         how_to_play=HOW_TO_PLAY,
         options=(
-            Option("pieces", "2", "2: two pieces each; 4: four each, a turn moves any two of them", ("2", "4")),
+            Option("pieces", "2", tr("2: two pieces each; 4: four each, a turn moves any two of them"), ("2", "4")),
             Option(
                 "setup",
                 "centre",
-                "with pieces=4 only: centre (Black the centre, White the corners) or diagonal",
+                tr("with pieces=4 only: centre (Black the centre, White the corners) or diagonal"),
                 ("centre", "diagonal"),
             ),
             Option(
                 "unplayable",
                 "lose",
-                "lose: a player who cannot move both pieces loses; keep: they keep the tile and play goes on",
+                tr("lose: a player who cannot move both pieces loses; keep: they keep the tile and play goes on"),
                 ("lose", "keep"),
             ),
         ),

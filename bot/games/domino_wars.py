@@ -848,17 +848,20 @@ class DominoWarsRules(Rules):
             Option(
                 "repeat",
                 "none",
-                "Domino Repeat: the holder may draft one tile twice (optional: 8 different tiles are fine too)",
+                tr("Domino Repeat: the holder may draft one tile twice (optional: 8 different tiles are fine too)"),
                 ("none", "0", "1", "both"),
             ),
             Option(
                 "mulligan",
                 "none",
-                "Hand Mulligan: the holder may redraw the opening hand up to twice",
+                tr("Hand Mulligan: the holder may redraw the opening hand up to twice"),
                 ("none", "0", "1", "both"),
             ),
             Option(
-                "tie", "none", "Tie Advantage: the holder chooses the first player and wins ties", ("none", "0", "1")
+                "tie",
+                "none",
+                tr("Tie Advantage: the holder chooses the first player and wins ties"),
+                ("none", "0", "1"),
             ),
         ),
         button_moves=re.compile(r"^(mulligan|keep|first (me|you))$"),

@@ -516,20 +516,22 @@ class FocusRules(Rules):
             Option(
                 "setup",
                 "standard",
-                "standard: the usual 6×6 pattern; drop: players place their 18 pieces first",
+                tr("standard: the usual 6×6 pattern; drop: players place their 18 pieces first"),
                 ("standard", "drop"),
             ),
             Option(
                 "drops",
                 "anywhere",
-                "anywhere: drop on any square; restricted: only on empty squares or your own stacks",
+                tr("anywhere: drop on any square; restricted: only on empty squares or your own stacks"),
                 ("anywhere", "restricted"),
             ),
-            Option("repetitions", 3, "the same position this many times is a draw (0: never)", minimum=0, maximum=10),
+            Option(
+                "repetitions", 3, tr("the same position this many times is a draw (0: never)"), minimum=0, maximum=10
+            ),
             Option(
                 "ply_limit",
                 0,
-                "plies (single moves of either player) before the game is drawn (0: no limit, as in the source)",
+                tr("plies (single moves of either player) before the game is drawn (0: no limit, as in the source)"),
                 minimum=0,
                 maximum=5000,
             ),

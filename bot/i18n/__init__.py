@@ -12,6 +12,7 @@ decided above them, by whoever sends the sentence.
 """
 
 from bot.i18n.catalogue import recognise, translate, translator
+from bot.i18n.forms import Ago, Day, Duration, Formatted, Number, Percent
 from bot.i18n.locales import DEFAULT, LANGUAGE_NAMES, LOCALES, Locale, from_discord
 from bot.i18n.text import Joined, Text, joined, tr, tr_n
 
@@ -19,8 +20,14 @@ __all__ = [
     "DEFAULT",
     "LANGUAGE_NAMES",
     "LOCALES",
+    "Ago",
+    "Day",
+    "Duration",
+    "Formatted",
     "Joined",
     "Locale",
+    "Number",
+    "Percent",
     "Text",
     "from_discord",
     "joined",

@@ -25,6 +25,7 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from bot.i18n.forms import Formatted
 from bot.i18n.locales import DEFAULT, LOCALES, Locale
 from bot.i18n.text import Joined, Text
 
@@ -126,6 +127,8 @@ def _msgids() -> frozenset[str]:
 
 
 def _say(locale: Locale, text: Text) -> str:
+    if isinstance(text, Formatted):
+        return text.said(locale)
     if isinstance(text, Joined):
         return text.sep.join(translate(locale, part) for part in text.parts)
     if not text.params and text.plural is None:  # a sentence as it was stored: recognise it

@@ -62,8 +62,15 @@ from bot.records.move_log import (
 
 @dataclass(frozen=True)
 class Verdict:
+    """The checker's answer: `sentence` is its full finding (English, as the command line prints
+    it); a record that holds also gives its counts, so the bot's Verify button can say the same
+    in each reader's language."""
+
     ok: bool
     sentence: str
+    moves: int = 0
+    chance: int = 0
+    seat_draw: bool = False
 
 
 def _who(record: Record, seat: int) -> str:
@@ -199,6 +206,9 @@ def _verify(record: Record) -> Verdict:
         True,
         f"The {_version(record)}record of {number} holds: all {played} moves are legal{also} and "
         f"{_seeded(chance, record.seat_draw is not None)}{_ended(ending, state)}{_older(record)}.",
+        moves=played,
+        chance=chance,
+        seat_draw=record.seat_draw is not None,
     )
 
 

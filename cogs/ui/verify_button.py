@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games import GAMES
-from bot.i18n import tr
+from bot.i18n import DEFAULT, Locale, joined, tr, tr_n, translate
 from bot.records.format import format_record
-from bot.records.verify import verify_text
+from bot.records.verify import Verdict, verify_text
 from bot.services.matches import MatchRow, MatchStatus, ServiceError, build_record
 from cogs.access import check_readable
 from cogs.acknowledge import answer
 from cogs.common import bot_of, presenter_of, report_error
+from cogs.speech import reader_locale
 from cogs.ui.match_button import MatchButton
 
 if TYPE_CHECKING:
@@ -53,8 +54,45 @@ class VerifyButton(MatchButton, template=r"boneyard:verify:(?P<id>[0-9]+)"):
         except Exception as error:
             await report_error(interaction, error)
             return
-        mark = "✅" if verdict.ok else "❌"
-        await answer(interaction, f"{mark} {verdict.sentence}", ephemeral=True)
+        locale = await reader_locale(interaction)
+        await answer(interaction, verdict_words(verdict, self.match_id, locale), ephemeral=True)
+
+
+def verdict_words(verdict: Verdict, match_id: int, locale: Locale) -> str:
+    """The checker's answer for the clicker: in English its own full sentence (what
+    `python -m bot.verify` prints); in another language the same facts from the catalogue, and
+    for a record that does not hold, the checker's finding quoted in English after a sentence
+    in the reader's language (the command-line checker speaks English only)."""
+    mark = "✅" if verdict.ok else "❌"
+    if locale == DEFAULT:
+        return f"{mark} {verdict.sentence}"
+    if not verdict.ok:
+        finding = tr(
+            "The record of match #{match} does not hold. The checker says (in English): {finding}",
+            match=match_id,
+            finding=verdict.sentence,
+        )
+        return f"{mark} {translate(locale, finding)}"
+    sentences = [
+        tr_n(
+            "The record of match #{match} holds: its only move is legal.",
+            "The record of match #{match} holds: all {n} moves are legal.",
+            verdict.moves,
+            match=match_id,
+        )
+        if verdict.moves
+        else tr("The record of match #{match} holds: it has no moves to check.", match=match_id),
+        tr_n(
+            "Its only chance move is the one the revealed seed gives.",
+            "All {n} chance moves are the ones the revealed seed gives.",
+            verdict.chance,
+        )
+        if verdict.chance
+        else tr("There are no chance moves."),
+    ]
+    if verdict.seat_draw:
+        sentences.append(tr("The seat draw is the one the revealed seed gives."))
+    return f"{mark} {translate(locale, joined(' ', sentences))}"
 
 
 def verify_view(row: MatchRow) -> discord.ui.View:

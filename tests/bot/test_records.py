@@ -130,6 +130,9 @@ async def test_export_then_verify_holds_for_every_game(service: MatchService, ga
     verdict = verify_text(format_record(record))
     assert verdict.ok, verdict.sentence
     assert verdict.sentence.startswith(f"The record of match #{record.match_id} holds")
+    chance = sum(1 for m in record.moves if m.seat == CHANCE)
+    assert (verdict.moves, verdict.chance) == (sum(1 for m in record.moves if is_play(m)), chance)  # no takebacks
+    assert f"all {verdict.moves} moves are legal" in verdict.sentence  # the counts the button translates
 
 
 async def test_a_resigned_match_verifies(service: MatchService) -> None:

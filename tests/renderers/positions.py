@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from bot.clocks import format_clock
 from bot.games import CHANCE, GAMES, GameState
 from bot.i18n import Locale, tr, translate
 from renderers import Header
@@ -22,10 +23,11 @@ LONG_NAMES = [
 
 
 def headers(rng: random.Random, locale: Locale = "en") -> Iterator[Header]:
-    """Headers with long names in several scripts, big clocks and move numbers, for pictures
-    drawn in `locale`."""
+    """Headers with long names in several scripts, big clocks (a long control's too) and move
+    numbers, for pictures drawn in `locale`."""
     for players in LONG_NAMES:
-        clocks = rng.choice([None, ("0:03", "1:59:59"), ("123:59:59", "99:00:00")])
+        long_clocks = (format_clock(86399, 4 * 86400 - 1, long=True), format_clock(59, 0, long=True))  # said in locale
+        clocks = rng.choice([None, ("0:03", "1:59:59"), ("123:59:59", "99:00:00"), long_clocks])
         status = rng.choice([None, "ranked · best of 7, game 5 of 7", translate(locale, tr("clock paused"))])
         yield Header(players=players, ply=rng.choice([None, 1, 9999]), clocks=clocks, status=status, locale=locale)
 

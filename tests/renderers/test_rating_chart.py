@@ -39,9 +39,25 @@ def test_the_chart_has_a_title_axes_and_dates_and_reads_on_a_phone() -> None:
         chart_png(series, title="Ada's ratings", dates=days)
     drawn = [r.content for r in records]
     assert "Ada's ratings" in drawn and "Rating (Elo)" in drawn and "Date of the match" in drawn
-    assert "1 Sep" in drawn and "7 Oct" in drawn
+    assert "Sep 1" in drawn and "Oct 7" in drawn
     assert all(r.size * PHONE_WIDTH / r.image_size[0] >= MIN_TEXT for r in records)
     assert all(r.overflow() == 0 for r in records)
     with recording() as undated:
         chart_png(series)
     assert {"now", "Rated matches, oldest to latest"} <= {r.content for r in undated}
+
+
+def test_the_german_chart_writes_its_dates_numbers_and_time_axis_in_german() -> None:
+    series = {"Focus": [1500.0, 1520.0, 1540.0, 1530.0, 1560.0], "Domino Wars": [1490.0, 1470.0]}
+    days = {"Focus": [dt.date(2026, 9, 1), dt.date(2026, 9, 9), dt.date(2026, 10, 7), dt.date(2026, 11, 2)]}
+    days["Focus"].append(dt.date(2026, 12, 1))
+    days["Domino Wars"] = [dt.date(2026, 9, 20), dt.date(2026, 10, 1)]
+    with recording() as records:
+        chart_png(series, dates=days, locale="de")
+    drawn = {r.content for r in records}
+    assert {"1. Sept.", "1. Dez.", "Datum der Partie"} <= drawn
+    assert not any("Sep " in label or "Dec" in label for label in drawn)
+    assert all(r.overflow() == 0 for r in records)
+    with recording() as undated:
+        chart_png(series, locale="de")
+    assert {"jetzt", "vor 2", "vor 4"} <= {r.content for r in undated}

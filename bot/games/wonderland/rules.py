@@ -54,8 +54,10 @@ class WonderlandRules(Rules):
         ),
         how_to_play=HOW_TO_PLAY,
         options=(
-            Option("hidden_factors", "off", "on: factor pools and rolls are secret, the bot referees", ("off", "on")),
-            Option("board", "standard", "standard: 13×20 board; ddm: 13×19", ("standard", "ddm")),
+            Option(
+                "hidden_factors", "off", tr("on: factor pools and rolls are secret, the bot referees"), ("off", "on")
+            ),
+            Option("board", "standard", tr("standard: 13×20 board; ddm: 13×19"), ("standard", "ddm")),
         ),
         button_moves=re.compile(r"^(end|done)$"),
         move_pattern=_MOVE_PATTERN,
