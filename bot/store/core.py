@@ -16,7 +16,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from bot.infra.shards import ShardLayout
 from bot.records.move_log import NOT_PLAYED, effective, effective_after
 from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
-from bot.store.outbox import Announcement
+from bot.store.outbox import GRACE_SECONDS, Announcement, Fresh
 
 log = logging.getLogger(__name__)
 # aiosqlite logs every call it runs, statement parameters included (a running match's seed), at
@@ -170,6 +170,21 @@ _INSERT_ANNOUNCEMENT = (
 )
 
 
+def _insert_announcements_returning(rows: Sequence[Announcement], now: float) -> Step:
+    """One INSERT of `rows` that returns each one's key, id and whether an earlier row of its
+    channel (saved at most `GRACE_SECONDS` before) is unsent: a scalar subquery in RETURNING
+    (PostgreSQL; SQLite since 3.35).  Only the first row's answer is used (`Store.commit_moves`):
+    SQLite's subquery sees the rows inserted before it by the same statement, PostgreSQL's does not."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+    sql = (
+        "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
+        f"VALUES {values} RETURNING key, id, EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL "
+        "AND e.channel_id = outbox.channel_id AND e.id < outbox.id AND e.created_at > outbox.created_at - ?)"
+    )
+    params = [value for row in _announcement_rows(rows, now) for value in row]
+    return Step(sql, (*params, GRACE_SECONDS), returning=True)
+
+
 def _move_rows(
     match_id: int, first_ply: int, moves: Sequence[tuple[int, str, bool, bool]], now: float
 ) -> list[tuple[Any, ...]]:
@@ -183,6 +198,15 @@ def _announcement_rows(rows: Sequence[Announcement], now: float) -> list[tuple[A
     return [
         (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now) for a in rows
     ]
+
+
+def _first_fresh(announce: Sequence[Announcement], returned: Sequence[Row], now: float) -> Fresh | None:
+    """The first of `announce` as `_insert_announcements_returning` stored it (None: no rows)."""
+    if not announce:
+        return None
+    first = announce[0]
+    [(row_id, behind)] = [(int(r[1]), bool(r[2])) for r in returned if r[0] == first.key]
+    return Fresh(replace(first, id=row_id, created_at=now), behind)
 
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
@@ -486,13 +510,14 @@ class Store:
         outcome: dict[str, Any] | None = None,
         clock: dict[str, Any] | None = None,
         announce: Sequence[Announcement] = (),
-    ) -> int:
+    ) -> tuple[int, Fresh | None]:
         """Append `moves` (seat, move, public, forced) and write the new snapshot, atomically.
 
         `clock` (a `ClockState.to_json()`), when given, is saved in the same transaction, so a
         restart never finds a move without the clock it started; so are the outbox rows of
         `announce`, so a move is never committed without its announcement.  Returns the new
-        version; raises StaleVersion when the stored version moved on.
+        version and the first row of `announce` as stored (`Fresh`: its post needs no read);
+        raises StaleVersion when the stored version moved on.
         """
         now = time.time()
         written = await self.db.write_steps(
@@ -512,13 +537,13 @@ class Store:
                     exactly_one=True,
                 ),
                 Step(_INSERT_MOVE, _move_rows(match_id, first_ply, moves, now), many=True),
-                Step(_INSERT_ANNOUNCEMENT, _announcement_rows(announce, now), many=True),
+                *([_insert_announcements_returning(announce, now)] if announce else []),
             ],
             "moves",
         )
-        if not written:
+        if written is None:
             raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
-        return expected_version + 1
+        return expected_version + 1, _first_fresh(announce, written, now)
 
     @staticmethod
     async def _insert_moves(

@@ -69,7 +69,7 @@ async def test_a_channel_holds_one_open_match(store: Store) -> None:
 async def test_commit_with_a_stale_version_changes_nothing(store: Store) -> None:
     match_id = await _challenge(store)
     row = await store.start_match(match_id, (ALICE, BOB), {"x": 1}, [], BOB)
-    version = await store.commit_moves(
+    version, _ = await store.commit_moves(
         match_id, expected_version=row.version, first_ply=0, moves=[(0, "c3-c4", True, False)], snapshot={"x": 2}
     )
     with pytest.raises(StaleVersion):

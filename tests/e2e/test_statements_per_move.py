@@ -23,11 +23,11 @@ from tests.postgres import PostgresServer
 pytestmark = pytest.mark.e2e
 
 MOVE_TRANSACTION = ["BEGIN", "UPDATE matches", "INSERT INTO moves", "INSERT INTO outbox", "COMMIT"]
-"""The move's one transaction: the match row (snapshot, version, clock), its log lines, its board's outbox row."""
+"""The move's one transaction: the match row (snapshot, version, clock), its log lines, its board's
+outbox row (the INSERT returns the row's id and whether its channel has an earlier row unsent)."""
 SLASH_MOVE = [
     "SELECT m.id",  # the match of the channel (the service uses it: no second read)
-    *MOVE_TRANSACTION,
-    "SELECT id, key",  # the board's row, and whether the channel has an earlier one unsent
+    *MOVE_TRANSACTION,  # its INSERT returns the board row's id (no read of it after the commit)
     "UPDATE outbox SET follow_up_of",  # posted as the interaction's reply: noted first (unflushed)
     "SELECT p.user_id",  # how the player the board names wants to be told (/notify, the server's default)
     "UPDATE outbox SET sent_at",  # marked sent (unflushed)

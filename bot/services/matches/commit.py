@@ -224,7 +224,7 @@ async def commit_transition(
     match_id = t.row.id
     announced = t.announced()
     try:
-        version = await store.commit_moves(
+        version, fresh = await store.commit_moves(
             match_id,
             expected_version=t.row.version,
             first_ply=t.first_ply,
@@ -249,7 +249,7 @@ async def commit_transition(
         cache.put(match_id, version, t.state, t.plies)
         if t.clock is not None and keeper is not None:
             keeper.track(match_id, t.clock)
-    return replace(announced, match=row)
+    return replace(announced, match=row, fresh=fresh)
 
 
 async def notify_finished(listeners: Sequence[FinishListener], row: MatchRow) -> None:
