@@ -164,10 +164,8 @@ def _announcement(row: Sequence[Any]) -> Announcement:
 
 
 _INSERT_MOVE = "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_INSERT_ANNOUNCEMENT = (
-    "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_OUTBOX_INSERTED = "key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at, follow_up_of"
+_INSERT_ANNOUNCEMENT = f"INSERT INTO outbox ({_OUTBOX_INSERTED}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 def _insert_announcements_returning(rows: Sequence[Announcement], now: float) -> Step:
@@ -175,11 +173,11 @@ def _insert_announcements_returning(rows: Sequence[Announcement], now: float) ->
     channel (saved at most `GRACE_SECONDS` before) is unsent: a scalar subquery in RETURNING
     (PostgreSQL; SQLite since 3.35).  Only the first row's answer is used (`Store.commit_moves`):
     SQLite's subquery sees the rows inserted before it by the same statement, PostgreSQL's does not."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
     sql = (
-        "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
-        f"VALUES {values} RETURNING key, id, EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL "
-        "AND e.channel_id = outbox.channel_id AND e.id < outbox.id AND e.created_at > outbox.created_at - ?)"
+        f"INSERT INTO outbox ({_OUTBOX_INSERTED}) VALUES {values} RETURNING key, id, "
+        "EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL AND e.channel_id = outbox.channel_id "
+        "AND e.id < outbox.id AND e.created_at > outbox.created_at - ?)"
     )
     params = [value for row in _announcement_rows(rows, now) for value in row]
     return Step(sql, (*params, GRACE_SECONDS), returning=True)
@@ -196,7 +194,18 @@ def _move_rows(
 
 def _announcement_rows(rows: Sequence[Announcement], now: float) -> list[tuple[Any, ...]]:
     return [
-        (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now) for a in rows
+        (
+            a.key,
+            a.kind,
+            a.guild_id,
+            a.channel_id,
+            a.match_id,
+            a.tournament_id,
+            json.dumps(a.payload),
+            now,
+            a.follow_up_of,
+        )
+        for a in rows
     ]
 
 

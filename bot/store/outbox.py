@@ -10,7 +10,8 @@ Never twice, and never taken for another message: each row has a random `key`, s
 Discord nonce of its channel post with `enforce_nonce` (Discord returns the message it already
 created with that nonce, from the same author in the last few minutes, instead of a second
 one), so a post repeated after a crash is the same message.  A row posted as an interaction's
-follow-up (no nonce there) records that interaction first (`follow_up_of`), and after a crash
+follow-up (no nonce there) records that interaction first (`follow_up_of`: in the change's own
+transaction when the service knows it, a move's, else just before the post), and after a crash
 is matched to that interaction's reply.  Never by text: a player repeating `d2-e2` two turns
 later writes the same sentence under a different board.
 

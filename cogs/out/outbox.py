@@ -11,18 +11,19 @@ Never twice, step by step:
   never posted again;
 - channel posts carry the row's key as nonce (discord.py adds `enforce_nonce`): a post repeated after a
   crash gets back the message Discord already created for that key, not a second one;
-- a post that is an interaction's follow-up (no nonce there) records the interaction first
-  (`posting_as_follow_up`); a row found with one may have been posted just before a crash, and
-  is matched to that interaction's reply in the channel.  Never by text: the same sentence
+- a post that is an interaction's follow-up (no nonce there) records the interaction first:
+  in the change's own write when the service was given it (a move's `reply_to`), else just
+  before the post (`posting_as_follow_up`); a row found with one may have been posted just
+  before a crash, and is matched to that interaction's reply in the channel.  Never by text: the same sentence
   (a player repeating `d2-e2` two turns later) is posted again under another board;
 - posted is posted: a row whose post succeeded but whose mark the database refused (it went
   away in between) is remembered in this process and marked before any later post or drain
   (`_mark_posted`, `_reconcile`); the mover is never told the board is missing.
 
-What a live post costs the database: the follow-up note when it is one, and the mark, each its
-own statement.  The row, and whether the channel has an earlier row unsent, come back from the
-change's own commit (`Fresh`); a post without them (the drain's, a row of a tournament) reads
-them first, in one statement.
+What a live post costs the database: the mark, one statement (and the follow-up note before it
+when the change's own write did not note it).  The row, and whether the channel has an earlier
+row unsent, come back from the change's own commit (`Fresh`); a post without them (the drain's,
+a row of a tournament) reads them first, in one statement.
 
 In order: a channel's rows are posted in the order their changes were saved.  Two players'
 moves saved a moment apart (a simultaneous draft) are announced by two tasks, and the second
@@ -263,14 +264,14 @@ class Dispatcher:
         (used instead of reading it, see `_as_stored`).  The same never-twice steps as `deliver`."""
         async with self._lock(key):
             await self._reconcile()
-            row, behind = await self._as_stored(key, fresh)
+            row, behind, just_stored = await self._as_stored(key, fresh)
             if row is None or row.sent:
                 return False
-            if await self._posted_before_restart(row):
+            if not just_stored and await self._posted_before_restart(row):
                 return False
             if behind:
                 await self._after_earlier_rows(row)
-            if follow_up_of is not None:
+            if follow_up_of is not None and row.follow_up_of != follow_up_of:  # else noted by the commit
                 await self.bot.announcements.posting_as_follow_up(key, follow_up_of)
             crashpoints.reached("outbox.prepared")
             try:
@@ -287,18 +288,22 @@ class Dispatcher:
             crashpoints.reached("outbox.marked")
             return True
 
-    async def _as_stored(self, key: str, fresh: Fresh | None) -> tuple[Announcement | None, bool]:
-        """The row of `key` and whether an earlier row of its channel is unsent: as its creator's
-        commit returned them (`fresh`) while they cannot have changed, else read.
+    async def _as_stored(self, key: str, fresh: Fresh | None) -> tuple[Announcement | None, bool, bool]:
+        """The row of `key`, whether an earlier row of its channel is unsent, and whether the row
+        is as its creator's commit returned it (`fresh`, used while it cannot have changed;
+        else it is read).
 
         Why `fresh` can be trusted: the row is unsent when its commit returns, and only its
         creator (this one call, holding the key's lock) or a drain posts it; no drain of any
-        process takes a row younger than `GRACE_SECONDS`.  An earlier row marked meanwhile only
-        makes `behind` true needlessly: `_after_earlier_rows` then reads before waiting."""
+        process takes a row younger than `GRACE_SECONDS`.  So it was not posted before a restart
+        either, even when its commit noted the interaction it answers (`follow_up_of`).  An
+        earlier row marked meanwhile only makes `behind` true needlessly: `_after_earlier_rows`
+        then reads before waiting."""
         now = dt.datetime.now(dt.UTC).timestamp()
         if fresh is not None and fresh.row.key == key and now - fresh.row.created_at < GRACE_SECONDS:
-            return fresh.row, fresh.behind
-        return await self.bot.announcements.in_order(key, window=GRACE_SECONDS)
+            return fresh.row, fresh.behind, True
+        row, behind = await self.bot.announcements.in_order(key, window=GRACE_SECONDS)
+        return row, behind, False
 
     async def drain(self, *, everything: bool = False) -> int:
         """Post the rows left unsent: all of them (`everything`, at start-up) or those older

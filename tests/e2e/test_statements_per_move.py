@@ -25,19 +25,19 @@ pytestmark = pytest.mark.e2e
 MOVE_TRANSACTION = ["BEGIN", "UPDATE matches", "INSERT INTO moves", "INSERT INTO outbox", "COMMIT"]
 """The move's one transaction: the match row (snapshot, version, clock), its log lines, its board's
 outbox row (the INSERT returns the row's id and whether its channel has an earlier row unsent)."""
-SLASH_MOVE = [
+A_MOVE = [
     "SELECT m.id",  # the match of the channel (the service uses it: no second read)
     *MOVE_TRANSACTION,  # its INSERT returns the board row's id (no read of it after the commit)
-    "UPDATE outbox SET follow_up_of",  # posted as the interaction's reply: noted first (unflushed)
     "SELECT p.user_id",  # how the player the board names wants to be told (/notify, the server's default)
     "UPDATE outbox SET sent_at",  # marked sent (unflushed)
 ]
-TYPED_MOVE = [s for s in SLASH_MOVE if s != "UPDATE outbox SET follow_up_of"]  # a channel post carries its nonce
+"""A `/move` and a typed move cost the same: the interaction a `/move`'s board is posted as the
+reply of is noted by the move's own INSERT (`follow_up_of`), a channel post carries its nonce."""
 
 
 def beginnings(seen: Statements) -> list[str]:
     """Each statement by the words it starts with, as the lists above name them."""
-    named = [*MOVE_TRANSACTION, *SLASH_MOVE]
+    named = [*MOVE_TRANSACTION, *A_MOVE]
     out = []
     for text in seen.texts:
         flat = " ".join(text.split()).rstrip(";")
@@ -69,8 +69,10 @@ async def count_moves(harness: Harness, seed: int) -> None:
             await fake.wait_until_idle()
         if number == 0:
             continue  # the first move of a connection prepares its statements (asyncpg)
-        expected = TYPED_MOVE if typed else SLASH_MOVE
+        expected = A_MOVE
         assert beginnings(seen) == expected, "\n".join(seen.texts)
+        [board] = await bot.store.fetch_all("SELECT follow_up_of FROM outbox ORDER BY id DESC LIMIT 1")
+        assert (board[0] is None) == typed, "a /move's board row names its interaction, a typed move's none"
         writes_alone = sum(1 for s in expected if s.startswith("UPDATE outbox"))
         assert seen.commits == 1 + writes_alone  # the move's transaction, and each write on its own
         if harness.bot.store.backend == "postgresql":
