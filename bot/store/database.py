@@ -532,6 +532,21 @@ class PostgresDatabase:
         async with self._unflushed.acquire() as connection:
             return await PostgresTx(connection).execute(sql, params)
 
+    async def write_returning(self, sql: str, params: Sequence[Any] = (), name: str | None = None) -> list[Row]:
+        """One statement that writes several tables (data-modifying `WITH` clauses) and returns
+        rows, committed by itself at the durable settings: one round trip where a transaction
+        costs three more (BEGIN, a statement per table, COMMIT).  PostgreSQL only (SQLite has no
+        writing `WITH`; its `write_steps` is one trip to its thread anyway).  `name` marks the
+        crash point before it, as before a transaction's commit (`transaction`)."""
+        if name is not None:
+            crashpoints.reached(f"{name}.commit")
+        import asyncpg
+
+        try:
+            return [tuple(r) for r in await self._pool.fetch(numbered(sql), *params)]
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         async with self.transaction() as tx:
             await tx.executemany(sql, rows)
