@@ -10,6 +10,7 @@ store's pools).  Dev-only: the bench and the tests use it; the product never imp
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ from typing import Any, cast
 from bot.store.database import Database, PostgresDatabase, SqliteDatabase
 
 _WRITES = {"INSERT", "UPDATE", "DELETE"}
+_WRITING_WITH = re.compile(r"\bAS\s*\(\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+"""A `WITH` whose clauses write (PostgreSQL's data-modifying `WITH`): a write like the others."""
 
 
 def first_word(text: str) -> str:
@@ -46,7 +49,8 @@ class Statements:
 
     def add(self, text: str, *, flushed: bool = True) -> None:
         word = first_word(text)
-        commits = word == "COMMIT" or (not self._open and word in _WRITES)
+        writes = word in _WRITES or (word == "WITH" and _WRITING_WITH.search(text) is not None)
+        commits = word == "COMMIT" or (not self._open and writes)
         if word == "BEGIN":
             self._open = True
         elif word in {"COMMIT", "ROLLBACK"}:

@@ -51,6 +51,7 @@ async def play_and_announce(
             expected_version=expected_version,
             channel_id=interaction.channel_id,
             looked_up=row,
+            reply_to=interaction.id,
         )
     except USER_ERRORS as error:
         await answer(

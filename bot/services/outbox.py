@@ -16,11 +16,13 @@ from bot.store.outbox import (
     BOARD,
     CHAMPION,
     GAME_LINK,
+    GRACE_SECONDS,
     KINDS,
     MATCH_RESULT,
     THREAD_ARCHIVE,
     TOURNAMENT_PROGRESS,
     Announcement,
+    Fresh,
     new_key,
 )
 
@@ -28,11 +30,13 @@ __all__ = [
     "BOARD",
     "CHAMPION",
     "GAME_LINK",
+    "GRACE_SECONDS",
     "KINDS",
     "MATCH_RESULT",
     "THREAD_ARCHIVE",
     "TOURNAMENT_PROGRESS",
     "Announcement",
+    "Fresh",
     "Outbox",
     "new_key",
 ]

@@ -16,16 +16,16 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from bot.infra.shards import ShardLayout
 from bot.records.move_log import NOT_PLAYED, effective, effective_after
-from bot.store.database import Conflict, Database, Row, Step, Tx, open_database
+from bot.store.database import Conflict, Database, PostgresDatabase, Row, Step, Tx, open_database
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
-from bot.store.outbox import Announcement
+from bot.store.outbox import GRACE_SECONDS, Announcement, Fresh
 
 log = logging.getLogger(__name__)
 # aiosqlite logs every call it runs, statement parameters included (a running match's seed), at
@@ -164,10 +164,67 @@ def _announcement(row: Sequence[Any]) -> Announcement:
 
 
 _INSERT_MOVE = "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_INSERT_ANNOUNCEMENT = (
-    "INSERT INTO outbox (key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_OUTBOX_INSERTED = "key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at"
+"""The columns an outbox INSERT names; `, follow_up_of` too only when a row notes its interaction
+(`_noted`), so every other insert is the statement it always was (also on a database made before
+migration 9, the schema tests/bot/test_ending_lines_migration.py plays on)."""
+
+
+def _noted(rows: Sequence[Announcement]) -> bool:
+    return any(a.follow_up_of is not None for a in rows)
+
+
+def _outbox_columns(noted: bool) -> str:
+    return _OUTBOX_INSERTED + (", follow_up_of" if noted else "")
+
+
+def _insert_announcement(noted: bool) -> str:
+    marks = ", ".join("?" * (9 if noted else 8))
+    return f"INSERT INTO outbox ({_outbox_columns(noted)}) VALUES ({marks})"
+
+
+def _insert_announcements_returning(rows: Sequence[Announcement], now: float) -> Step:
+    """One INSERT of `rows` that returns each one's key, id and whether an earlier row of its
+    channel (saved at most `GRACE_SECONDS` before) is unsent: a scalar subquery in RETURNING
+    (PostgreSQL; SQLite since 3.35).  Only the first row's answer is used (`Store.commit_moves`):
+    SQLite's subquery sees the rows inserted before it by the same statement, PostgreSQL's does not."""
+    noted = _noted(rows)
+    values = ", ".join(["(" + ", ".join("?" * (9 if noted else 8)) + ")"] * len(rows))
+    sql = (
+        f"INSERT INTO outbox ({_outbox_columns(noted)}) VALUES {values} RETURNING key, id, "
+        "EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL AND e.channel_id = outbox.channel_id "
+        "AND e.id < outbox.id AND e.created_at > outbox.created_at - ?)"
+    )
+    params = [value for row in _announcement_rows(rows, now, noted=noted) for value in row]
+    return Step(sql, (*params, GRACE_SECONDS), returning=True)
+
+
+def _commit_moves_sql(noted: bool) -> str:
+    """`_COMMIT_MOVES`, naming `follow_up_of` or not (`_noted`)."""
+    follow_ups = ", ?::bigint[]" if noted else ""
+    return (
+        "WITH m AS (UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
+        "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active' RETURNING id), "
+        "mv AS (INSERT INTO moves (match_id, ply, seat, move, public, forced, at) "
+        "SELECT m.id, x.ply, x.seat, x.move, x.public, x.forced, ? FROM m, "
+        "unnest(?::bigint[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) "
+        "AS x (ply, seat, move, public, forced)), "
+        f"ob AS (INSERT INTO outbox ({_outbox_columns(noted)}) SELECT x.* FROM m, "
+        "unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::float8[]"
+        f"{follow_ups}) AS x RETURNING key, id, channel_id, created_at) "
+        "SELECT NULL::text, NULL::bigint, NULL::boolean FROM m "
+        "UNION ALL SELECT ob.key, ob.id, EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL "
+        "AND e.channel_id = ob.channel_id AND e.created_at > ob.created_at - ?) FROM ob"
+    )
+
+
+_COMMIT_MOVES = {noted: _commit_moves_sql(noted) for noted in (False, True)}
+"""`Store.commit_moves` on PostgreSQL, in one statement: the match row under the version check
+(`m`: no row when another writer won, and then nothing else is written, every part selecting
+from `m`), the log lines and the outbox rows (one array parameter per column), then one row
+`(NULL, NULL, NULL)` when the match row was written, and per outbox row its key, id and whether
+an earlier row of its channel (saved at most `GRACE_SECONDS` before) is unsent.  The writes of a
+statement are invisible to its own reads, so the new rows never count as earlier ones."""
 
 
 def _move_rows(
@@ -179,10 +236,31 @@ def _move_rows(
     ]
 
 
-def _announcement_rows(rows: Sequence[Announcement], now: float) -> list[tuple[Any, ...]]:
+def _announcement_rows(rows: Sequence[Announcement], now: float, *, noted: bool) -> list[tuple[Any, ...]]:
+    """The values of `rows` for `_outbox_columns(noted)`."""
     return [
-        (a.key, a.kind, a.guild_id, a.channel_id, a.match_id, a.tournament_id, json.dumps(a.payload), now) for a in rows
+        (
+            a.key,
+            a.kind,
+            a.guild_id,
+            a.channel_id,
+            a.match_id,
+            a.tournament_id,
+            json.dumps(a.payload),
+            now,
+            *((a.follow_up_of,) if noted else ()),
+        )
+        for a in rows
     ]
+
+
+def _first_fresh(announce: Sequence[Announcement], returned: Sequence[Row], now: float) -> Fresh | None:
+    """The first of `announce` as `_insert_announcements_returning` stored it (None: no rows)."""
+    if not announce:
+        return None
+    first = announce[0]
+    [(row_id, behind)] = [(int(r[1]), bool(r[2])) for r in returned if r[0] == first.key]
+    return Fresh(replace(first, id=row_id, created_at=now), behind)
 
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
@@ -486,15 +564,20 @@ class Store:
         outcome: dict[str, Any] | None = None,
         clock: dict[str, Any] | None = None,
         announce: Sequence[Announcement] = (),
-    ) -> int:
+    ) -> tuple[int, Fresh | None]:
         """Append `moves` (seat, move, public, forced) and write the new snapshot, atomically.
 
         `clock` (a `ClockState.to_json()`), when given, is saved in the same transaction, so a
         restart never finds a move without the clock it started; so are the outbox rows of
         `announce`, so a move is never committed without its announcement.  Returns the new
-        version; raises StaleVersion when the stored version moved on.
+        version and the first row of `announce` as stored (`Fresh`: its post needs no read);
+        raises StaleVersion when the stored version moved on.
         """
         now = time.time()
+        if isinstance(self.db, PostgresDatabase):
+            return await self._commit_moves_in_one_statement(
+                self.db, match_id, expected_version, first_ply, moves, snapshot, status, outcome, clock, announce, now
+            )
         written = await self.db.write_steps(
             [
                 Step(
@@ -512,13 +595,53 @@ class Store:
                     exactly_one=True,
                 ),
                 Step(_INSERT_MOVE, _move_rows(match_id, first_ply, moves, now), many=True),
-                Step(_INSERT_ANNOUNCEMENT, _announcement_rows(announce, now), many=True),
+                *([_insert_announcements_returning(announce, now)] if announce else []),
             ],
             "moves",
         )
-        if not written:
+        if written is None:
             raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
-        return expected_version + 1
+        return expected_version + 1, _first_fresh(announce, written, now)
+
+    @staticmethod
+    async def _commit_moves_in_one_statement(
+        db: PostgresDatabase,
+        match_id: int,
+        expected_version: int,
+        first_ply: int,
+        moves: Sequence[tuple[int, str, bool, bool]],
+        snapshot: dict[str, Any],
+        status: MatchStatus,
+        outcome: dict[str, Any] | None,
+        clock: dict[str, Any] | None,
+        announce: Sequence[Announcement],
+        now: float,
+    ) -> tuple[int, Fresh | None]:
+        """`commit_moves` on PostgreSQL: the same writes as ONE statement (`_COMMIT_MOVES`), so a
+        move waits for one round trip and one commit instead of BEGIN, three statements, COMMIT."""
+        logged = _move_rows(match_id, first_ply, moves, now)
+        noted = _noted(announce)
+        stored = _announcement_rows(announce, now, noted=noted)
+        returned = await db.write_returning(
+            _COMMIT_MOVES[noted],
+            (
+                json.dumps(snapshot),
+                str(status),
+                json.dumps(outcome) if outcome else None,
+                now,
+                _json_or_none(clock),
+                match_id,
+                expected_version,
+                now,
+                *[[r[column] for r in logged] for column in range(1, 6)],  # ply, seat, move, public, forced
+                *[[r[column] for r in stored] for column in range(9 if noted else 8)],
+                GRACE_SECONDS,
+            ),
+            "moves",
+        )
+        if not any(r[0] is None for r in returned):  # the match row was not at `expected_version`
+            raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
+        return expected_version + 1, _first_fresh(announce, [r for r in returned if r[0] is not None], now)
 
     @staticmethod
     async def _insert_moves(
@@ -641,7 +764,8 @@ class Store:
     async def insert_announcements(tx: Tx, rows: Sequence[Announcement], now: float) -> None:
         """Inside the caller's transaction: the announcements of the change it commits."""
         if rows:
-            await tx.executemany(_INSERT_ANNOUNCEMENT, _announcement_rows(rows, now))
+            noted = _noted(rows)
+            await tx.executemany(_insert_announcement(noted), _announcement_rows(rows, now, noted=noted))
 
     async def announce(self, rows: Sequence[Announcement]) -> None:
         """Store announcements on their own (a change that has no other row to write)."""

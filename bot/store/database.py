@@ -54,6 +54,13 @@ class Step:
     many: bool = False
     exactly_one: bool = False
     """The statement must change exactly one row, else the whole transaction is undone."""
+    returning: bool = False
+    """The statement returns rows (`... RETURNING`): they are what `write_steps` returns, so
+    what the transaction made (a row's id) comes back without a read after it.  Not with `many`."""
+
+    def __post_init__(self) -> None:
+        if self.returning and (self.many or self.exactly_one):
+            raise ValueError("a step returning rows is one statement, its rows counted by the caller")
 
 
 class Statements(Protocol):
@@ -96,9 +103,10 @@ class Database(Statements, Protocol):
         `name` marks a crash point before the commit (`<name>.commit`, bot/infra/crashpoints.py)."""
         ...
 
-    async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> bool:
-        """Run `steps` in one transaction; False (and nothing written) when a step marked
-        `exactly_one` did not change exactly one row.  `name` as for `transaction`.
+    async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> list[Row] | None:
+        """Run `steps` in one transaction; the rows of its `returning` steps, in order, or None
+        (and nothing written) when a step marked `exactly_one` did not change exactly one row.
+        `name` as for `transaction`.
 
         Why beside `transaction`: a write whose statements do not depend on what earlier ones
         returned (but for "exactly one row") needs no trip back to the event loop between
@@ -270,27 +278,30 @@ class SqliteDatabase:
                 crashpoints.reached(f"{name}.commit")
             await self._db.execute("COMMIT")
 
-    async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> bool:
+    async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> list[Row] | None:
         """One trip to aiosqlite's thread runs the whole transaction.  aiosqlite has no public
         call for running a function on its connection's thread; `_execute` is that call (the
         one its own methods use), pinned by constraints.txt and covered by the store tests.
 
         Once started, the transaction runs to its end even if the awaiting coroutine is
         cancelled (what it commits carries its own outbox rows, posted by the drain)."""
-        in_thread = cast(Callable[..., Awaitable[bool]], self._db._execute)
+        in_thread = cast(Callable[..., Awaitable[list[Row] | None]], self._db._execute)
         async with self._write_lock:
             return await in_thread(self._write_steps_in_thread, steps, name)
 
-    def _write_steps_in_thread(self, steps: Sequence[Step], name: str | None) -> bool:
+    def _write_steps_in_thread(self, steps: Sequence[Step], name: str | None) -> list[Row] | None:
         connection: sqlite3.Connection = self._db._conn
         connection.execute("BEGIN IMMEDIATE")
+        returned: list[Row] = []
         try:
             for step in steps:
                 if step.many:
                     connection.executemany(step.sql, step.params)
+                elif step.returning:
+                    returned.extend(tuple(r) for r in connection.execute(step.sql, step.params).fetchall())
                 elif connection.execute(step.sql, step.params).rowcount != 1 and step.exactly_one:
                     connection.execute("ROLLBACK")
-                    return False
+                    return None
         except sqlite3.IntegrityError as exc:
             connection.execute("ROLLBACK")
             raise Conflict(str(exc)) from exc
@@ -300,7 +311,7 @@ class SqliteDatabase:
         if name is not None:
             crashpoints.reached(f"{name}.commit")
         connection.execute("COMMIT")
-        return True
+        return returned
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement on its own: under the write lock (so it never lands inside another
@@ -497,17 +508,20 @@ class PostgresDatabase:
         ):
             yield PostgresTx(connection)
 
-    async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> bool:
+    async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> list[Row] | None:
+        returned: list[Row] = []
         try:
             async with self.transaction(name) as tx:
                 for step in steps:
                     if step.many:
                         await tx.executemany(step.sql, step.params)
+                    elif step.returning:
+                        returned.extend(await tx.fetch_all(step.sql, step.params))
                     elif await tx.execute(step.sql, step.params) != 1 and step.exactly_one:
                         raise _NotExactlyOne
         except _NotExactlyOne:
-            return False
-        return True
+            return None
+        return returned
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement, committed by itself: one round trip, not BEGIN, it and COMMIT."""
@@ -517,6 +531,21 @@ class PostgresDatabase:
     async def execute_unflushed(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self._unflushed.acquire() as connection:
             return await PostgresTx(connection).execute(sql, params)
+
+    async def write_returning(self, sql: str, params: Sequence[Any] = (), name: str | None = None) -> list[Row]:
+        """One statement that writes several tables (data-modifying `WITH` clauses) and returns
+        rows, committed by itself at the durable settings: one round trip where a transaction
+        costs three more (BEGIN, a statement per table, COMMIT).  PostgreSQL only (SQLite has no
+        writing `WITH`; its `write_steps` is one trip to its thread anyway).  `name` marks the
+        crash point before it, as before a transaction's commit (`transaction`)."""
+        if name is not None:
+            crashpoints.reached(f"{name}.commit")
+        import asyncpg
+
+        try:
+            return [tuple(r) for r in await self._pool.fetch(numbered(sql), *params)]
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         async with self.transaction() as tx:

@@ -10,7 +10,8 @@ Never twice, and never taken for another message: each row has a random `key`, s
 Discord nonce of its channel post with `enforce_nonce` (Discord returns the message it already
 created with that nonce, from the same author in the last few minutes, instead of a second
 one), so a post repeated after a crash is the same message.  A row posted as an interaction's
-follow-up (no nonce there) records that interaction first (`follow_up_of`), and after a crash
+follow-up (no nonce there) records that interaction first (`follow_up_of`: in the change's own
+transaction when the service knows it, a move's, else just before the post), and after a crash
 is matched to that interaction's reply.  Never by text: a player repeating `d2-e2` two turns
 later writes the same sentence under a different board.
 
@@ -41,6 +42,10 @@ one channel are done in order).  No payload."""
 
 KINDS: Final = (BOARD, TOURNAMENT_PROGRESS, CHAMPION, GAME_LINK, MATCH_RESULT, THREAD_ARCHIVE)
 
+GRACE_SECONDS: Final = 60.0
+"""An unsent row younger than this is its creator's to post (the drain leaves it alone), and a
+row waits, before its post, only for the earlier rows of its channel saved this long before it."""
+
 
 def new_key() -> str:
     """A key that is unique in practice and fits Discord's 25-character nonce."""
@@ -68,3 +73,16 @@ class Announcement:
     """Posted (or given up on: its channel is gone); never posted again."""
     follow_up_of: int | None = None
     """The interaction whose follow-up it was about to be posted as: it may have been, before a crash."""
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A row as the transaction that made it stored it, and whether its channel then had an
+    earlier row unsent (saved at most `GRACE_SECONDS` before it): what its creator's post needs
+    to know, returned by the write itself instead of read after the commit.
+
+    Trustworthy only for its creator, within `GRACE_SECONDS` of `row.created_at`: until then no
+    drain (of any process) takes the row, so nobody else can have posted it."""
+
+    row: Announcement
+    behind: bool

@@ -11,16 +11,19 @@ Never twice, step by step:
   never posted again;
 - channel posts carry the row's key as nonce (discord.py adds `enforce_nonce`): a post repeated after a
   crash gets back the message Discord already created for that key, not a second one;
-- a post that is an interaction's follow-up (no nonce there) records the interaction first
-  (`posting_as_follow_up`); a row found with one may have been posted just before a crash, and
-  is matched to that interaction's reply in the channel.  Never by text: the same sentence
+- a post that is an interaction's follow-up (no nonce there) records the interaction first:
+  in the change's own write when the service was given it (a move's `reply_to`), else just
+  before the post (`posting_as_follow_up`); a row found with one may have been posted just
+  before a crash, and is matched to that interaction's reply in the channel.  Never by text: the same sentence
   (a player repeating `d2-e2` two turns later) is posted again under another board;
 - posted is posted: a row whose post succeeded but whose mark the database refused (it went
   away in between) is remembered in this process and marked before any later post or drain
   (`_mark_posted`, `_reconcile`); the mover is never told the board is missing.
 
-What a live post costs the database: one read (the row, and whether the channel has an earlier
-row unsent), the follow-up note when it is one, and the mark; each its own statement.
+What a live post costs the database: the mark, one statement (and the follow-up note before it
+when the change's own write did not note it).  The row, and whether the channel has an earlier
+row unsent, come back from the change's own commit (`Fresh`); a post without them (the drain's,
+a row of a tournament) reads them first, in one statement.
 
 In order: a channel's rows are posted in the order their changes were saved.  Two players'
 moves saved a moment apart (a simultaneous draft) are announced by two tasks, and the second
@@ -44,15 +47,13 @@ import discord
 from bot.infra import crashpoints
 from bot.infra.duties import describe
 from bot.services.matches import NoMatchHere, Update
-from bot.services.outbox import BOARD, Announcement
+from bot.services.outbox import BOARD, GRACE_SECONDS, Announcement, Fresh
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
 
 log = logging.getLogger(__name__)
 
-GRACE_SECONDS: Final = 60.0
-"""A younger unsent row is left to the command that created it (it is posting it now)."""
 MAX_ATTEMPTS: Final = 5
 """Posts refused this many times (no permission, Discord down) are given up, with a log line."""
 ORDER_WAIT: Final = 2.0
@@ -252,22 +253,25 @@ class Dispatcher:
             async with changed:
                 changed.notify_all()
 
-    async def deliver_by(self, key: str, send: Send, *, follow_up_of: int | None = None) -> bool | None:
+    async def deliver_by(
+        self, key: str, send: Send, *, follow_up_of: int | None = None, fresh: Fresh | None = None
+    ) -> bool | None:
         """Post the announcement `key` with the caller's own `send` (the presenter's board,
         turn post or quiet line), once: True when this call posted it, False when it was
         already posted (by the drain, or before a restart), None when `send` failed (the row
         stays unsent and the drain retries it).  `follow_up_of`: the interaction whose follow-up
-        `send` posts, if it does.  The same never-twice steps as `deliver`."""
+        `send` posts, if it does.  `fresh`: the row as the caller's own commit just stored it
+        (used instead of reading it, see `_as_stored`).  The same never-twice steps as `deliver`."""
         async with self._lock(key):
             await self._reconcile()
-            row, behind = await self.bot.announcements.in_order(key, window=GRACE_SECONDS)
+            row, behind, just_stored = await self._as_stored(key, fresh)
             if row is None or row.sent:
                 return False
-            if await self._posted_before_restart(row):
+            if not just_stored and await self._posted_before_restart(row):
                 return False
             if behind:
                 await self._after_earlier_rows(row)
-            if follow_up_of is not None:
+            if follow_up_of is not None and row.follow_up_of != follow_up_of:  # else noted by the commit
                 await self.bot.announcements.posting_as_follow_up(key, follow_up_of)
             crashpoints.reached("outbox.prepared")
             try:
@@ -283,6 +287,23 @@ class Dispatcher:
             await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
             return True
+
+    async def _as_stored(self, key: str, fresh: Fresh | None) -> tuple[Announcement | None, bool, bool]:
+        """The row of `key`, whether an earlier row of its channel is unsent, and whether the row
+        is as its creator's commit returned it (`fresh`, used while it cannot have changed;
+        else it is read).
+
+        Why `fresh` can be trusted: the row is unsent when its commit returns, and only its
+        creator (this one call, holding the key's lock) or a drain posts it; no drain of any
+        process takes a row younger than `GRACE_SECONDS`.  So it was not posted before a restart
+        either, even when its commit noted the interaction it answers (`follow_up_of`).  An
+        earlier row marked meanwhile only makes `behind` true needlessly: `_after_earlier_rows`
+        then reads before waiting."""
+        now = dt.datetime.now(dt.UTC).timestamp()
+        if fresh is not None and fresh.row.key == key and now - fresh.row.created_at < GRACE_SECONDS:
+            return fresh.row, fresh.behind, True
+        row, behind = await self.bot.announcements.in_order(key, window=GRACE_SECONDS)
+        return row, behind, False
 
     async def drain(self, *, everything: bool = False) -> int:
         """Post the rows left unsent: all of them (`everything`, at start-up) or those older

@@ -388,7 +388,9 @@ class Presenter:
                 return None
 
             follow_up_of = replied_to.id if replied_to is not None and not update.quiet else None
-            delivered = await self.bot.outbox.deliver_by(update.announcement, send, follow_up_of=follow_up_of)
+            delivered = await self.bot.outbox.deliver_by(
+                update.announcement, send, follow_up_of=follow_up_of, fresh=update.fresh
+            )
             if delivered is False:  # posted already (by the drain, or before a restart)
                 if interaction is not None:
                     await self._answered_elsewhere(interaction)

@@ -29,6 +29,7 @@ from bot.infra import crashpoints
 from bot.services.matches import Agreements, MatchConflict, MatchService, Transition, Update, clock_of
 from bot.store import MatchRow, MatchStatus, Store
 from bot.store.clocks import MatchClockStore
+from bot.store.outbox import Fresh
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.clocks.fake_time import FakeTime
 
@@ -193,7 +194,7 @@ async def test_every_kind_of_change_is_one_transition_with_the_same_steps_after_
     writes: list[int] = []
     commit_moves = store.commit_moves
 
-    async def counted_commit_moves(match_id: int, **kwargs: Any) -> int:
+    async def counted_commit_moves(match_id: int, **kwargs: Any) -> tuple[int, Fresh | None]:
         writes.append(match_id)
         return await commit_moves(match_id, **kwargs)
 

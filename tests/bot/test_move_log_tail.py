@@ -84,7 +84,7 @@ async def test_the_store_reads_the_same_tail_on_either_backend(store: Store) -> 
     version = (await store.start_match(match_id, (ALICE, BOB), {}, [], BOB)).version
     log = random_log(random.Random(5), 40)
     for entry in log:
-        version = await store.commit_moves(
+        version, _ = await store.commit_moves(
             match_id,
             expected_version=version,
             first_ply=entry.ply,

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
+from bench.statements import counting
 from bot.services.matches import MatchService, ServiceError
 from bot.services.notices import NoticeService
+from bot.services.notices.route_cache import ROUTE_TTL, RouteCache
 from tests.bot.conftest import ALICE, BOB, GUILD
 
 NOON = datetime(2026, 1, 14, 12, tzinfo=UTC).timestamp()
@@ -60,3 +65,70 @@ async def test_turn_routes_in_and_out_of_quiet_hours(service: MatchService) -> N
             day,
             night,
         ), mode
+
+
+class Ticks:
+    """A clock the test moves by hand (the cache's `ROUTE_TTL` without waiting)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _statements_of(service: MatchService, run: Callable[[], Awaitable[object]]) -> int:
+    async with counting(service.store.db) as seen:
+        await run()
+    return len(seen.texts)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_routes_are_remembered_and_changes_here_are_seen_at_once(service: MatchService, seed: int) -> None:
+    """A board's route costs no statement once remembered; `/notify` and the server's setting in
+    this process are followed by the very next board; a change by another process (another
+    service on the same database) after at most `ROUTE_TTL`."""
+    rng = random.Random(seed)
+    ticks = Ticks()
+    here = NoticeService(service, routes=RouteCache(clock=ticks))
+    elsewhere = NoticeService(service)  # another bot process on the same database
+    player, guild = rng.choice([ALICE, BOB]), rng.choice([GUILD, GUILD + 1])
+    assert await here.turn_route(player, guild, NOON) == "ping"
+    assert await _statements_of(service, lambda: here.turn_route(player, guild, NOON)) == 0
+    for _ in range(8):
+        mode = rng.choice(["ping", "dm", "digest", "off"])
+        expected = {"ping": "ping", "dm": "dm"}.get(mode, "none")
+        if rng.random() < 0.5:
+            await here.choose(player, mode=mode)  # in this process: seen at once
+        elif mode in ("ping", "dm", "off") and (await here.prefs(player)).mode is None:
+            await here.configure_server(guild, mode=mode)
+        else:
+            before = await here.turn_route(player, guild, NOON)
+            await elsewhere.choose(player, mode=mode)
+            ticks.now += ROUTE_TTL / 2
+            assert await here.turn_route(player, guild, NOON) == before, "remembered within the bound"
+            ticks.now += ROUTE_TTL / 2
+        assert await here.turn_route(player, guild, NOON) == expected, mode
+        assert await here.turn_route(player, guild, MIDNIGHT) == expected, "no quiet hours chosen"
+    await here.choose(player, quiet="22-7")
+    night = await here.turn_route(player, guild, MIDNIGHT)
+    assert (
+        night in ("hold", "none") and await _statements_of(service, lambda: here.turn_route(player, guild, NOON)) == 0
+    )
+    assert await here.turn_route(player, guild, NOON) != "hold", "quiet hours are worked out at each use"
+
+
+async def test_a_read_that_raced_a_change_is_not_remembered(service: MatchService) -> None:
+    """A route read while `/notify` changed it may be the old one: it is used once, never kept."""
+    notices = NoticeService(service)
+    read = notices.store.route_facts
+
+    async def slow_read(user_id: int, guild_id: int | None) -> Any:
+        found = await read(user_id, guild_id)
+        await notices.choose(BOB, mode="off")  # lands while the board's read is under way
+        return found
+
+    notices.store.route_facts = slow_read  # type: ignore[method-assign]
+    assert await notices.turn_route(BOB, GUILD, NOON) == "ping", "the read from before the change"
+    notices.store.route_facts = read  # type: ignore[method-assign]
+    assert await notices.turn_route(BOB, GUILD, NOON) == "none"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from types import SimpleNamespace
 
@@ -12,7 +13,7 @@ from bot.infra.shards import ShardLayout
 from bot.services.matches import MatchService, Update
 from bot.services.outbox import Outbox
 from bot.store import StaleVersion, Store
-from bot.store.outbox import BOARD, Announcement
+from bot.store.outbox import BOARD, GRACE_SECONDS, Announcement
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 
 
@@ -144,3 +145,46 @@ async def test_the_drain_forgets_rows_posted_over_a_day_ago(service: MatchServic
     assert await store.announcement(old.announcement) is None
     kept = [await store.announcement(k) for k in (start.announcement, recent.announcement)]
     assert [(row is not None, row is not None and row.sent) for row in kept] == [(True, False), (True, True)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_a_commit_returns_its_board_row_as_a_read_would_find_it(
+    service: MatchService, store: Store, seed: int
+) -> None:
+    """`Fresh` replaces the read after the commit: the row's id and key, and whether the channel
+    has an earlier unsent row (of the last `GRACE_SECONDS`; older, sent or of another channel
+    ones do not count), must be what `announcement_in_order` reads."""
+    rng = random.Random(seed)
+    start = await _started(service)
+    move = await service.play(start.match.id, ALICE, "d2-d1")
+    assert move.fresh is not None and move.fresh.row.key == move.announcement
+    assert move.fresh.behind, "the start's board is still unsent in this channel"
+    match_id, version, ply = move.match.id, move.match.version, 1
+    for _ in range(6):
+        others = [
+            Announcement(BOARD, rng.choice([CHANNEL, CHANNEL + 1]), GUILD, {}, match_id=match_id)
+            for _ in range(rng.randrange(3))
+        ]
+        await store.announce(others)
+        for row in [*others, *(await store.unsent_announcements())]:
+            if rng.random() < 0.5:
+                await store.mark_announced(row.key, None)
+        if rng.random() < 0.3:  # an unsent row older than the window: the drain's, not waited for
+            await store.fetch_one(
+                "UPDATE outbox SET created_at = created_at - ? WHERE sent_at IS NULL RETURNING id",
+                (GRACE_SECONDS + 5,),
+            )
+        board = Announcement(BOARD, CHANNEL, GUILD, {"view": {}}, match_id=match_id)
+        version, fresh = await store.commit_moves(
+            match_id,
+            expected_version=version,
+            first_ply=ply,
+            moves=[(0, "x", True, False)],
+            snapshot={},
+            announce=[board],
+        )
+        ply += 1
+        read, behind = await store.announcement_in_order(board.key, window=GRACE_SECONDS)
+        assert fresh is not None and read is not None
+        assert (fresh.row.id, fresh.row.key, fresh.row.sent, fresh.behind) == (read.id, read.key, False, behind)
+        assert abs(fresh.row.created_at - read.created_at) < 1e-6

@@ -24,7 +24,7 @@ async def test_every_step_is_written(store: Store) -> None:
             Step("UPDATE meta SET value = 'z' WHERE key = 'nobody'"),  # changes none, not required to
         ]
     )
-    assert written is True
+    assert written == []
     assert await meta(store) == {"a": "2", "b": "x", "c": "y"}
 
 
@@ -37,9 +37,9 @@ async def test_a_step_that_must_change_one_row_undoes_everything_before_it(store
             Step(INSERT_META, [("c", "y")], many=True),
         ]
     )
-    assert written is False
+    assert written is None
     assert await meta(store) == {"a": "1"}
-    assert await store.db.write_steps([Step(INSERT_META, ("d", "w"))]), "the database is usable after it"
+    assert await store.db.write_steps([Step(INSERT_META, ("d", "w"))]) == [], "the database is usable after it"
 
 
 async def test_a_refused_key_undoes_everything_and_says_conflict(store: Store) -> None:
@@ -52,3 +52,30 @@ async def test_a_refused_key_undoes_everything_and_says_conflict(store: Store) -
             ]
         )
     assert await meta(store) == {"a": "1"}
+
+
+async def test_a_returning_step_gives_back_its_rows_once_committed(store: Store) -> None:
+    written = await store.db.write_steps(
+        [
+            Step(INSERT_META, [("b", "x")], many=True),
+            Step(
+                "INSERT INTO meta (key, value) VALUES (?, ?), (?, ?) RETURNING key",
+                ("c", "y", "d", "z"),
+                returning=True,
+            ),
+            Step("UPDATE meta SET value = 'w' WHERE key = 'b'", exactly_one=True),
+        ]
+    )
+    assert written is not None and sorted(written) == [("c",), ("d",)]
+    assert await meta(store) == {"b": "w", "c": "y", "d": "z"}
+
+
+async def test_a_returning_step_is_undone_with_its_transaction(store: Store) -> None:
+    written = await store.db.write_steps(
+        [
+            Step("INSERT INTO meta (key, value) VALUES (?, ?) RETURNING key", ("c", "y"), returning=True),
+            Step("UPDATE meta SET value = ? WHERE key = ?", ("2", "missing"), exactly_one=True),
+        ]
+    )
+    assert written is None
+    assert await meta(store) == {}

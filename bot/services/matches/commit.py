@@ -76,6 +76,11 @@ class Transition:
     """The refusal when another writer won the version check."""
     key: str = field(default_factory=new_key)
     """The key of the board's outbox row."""
+    reply_to: int | None = None
+    """The interaction the change came with: its board is posted as that interaction's
+    follow-up, so the board's row notes it (`Announcement.follow_up_of`) in this same write,
+    not in a write of its own before the post.  Not for a board that is no public reply (a
+    secret move, a quiet pick): nothing of that interaction in the channel is its post."""
 
     def __post_init__(self) -> None:
         shown = self.update.match
@@ -98,10 +103,11 @@ class Transition:
         note: str | None = None,
         intro: str | None = None,
         completed_for: int | None = None,
+        reply_to: int | None = None,
     ) -> Transition:
         """Moves played from `before` to `state` (the game may have ended with them).
         `completed_for`: the seat whose draft was completed at random (never a quiet update:
-        the channel must hear it)."""
+        the channel must hear it).  `reply_to`: the interaction the moves came with."""
         update = describe(
             rules, at_next_version(row), state, before, moves, ply=first_ply + len(moves), note=note, intro=intro
         )
@@ -118,6 +124,7 @@ class Transition:
             outcome=outcome,
             clock=clock,
             conflict=MOVE_CONFLICT,
+            reply_to=reply_to,
         )
 
     @classmethod
@@ -176,7 +183,9 @@ class Transition:
     @cached_property
     def board(self) -> Announcement:
         """The board's outbox row (its payload built once: the result row shares it)."""
-        return replace(self.update, announcement=self.key).outbox_row()
+        row = replace(self.update, announcement=self.key).outbox_row()
+        public_reply = not self.update.secret_move and not self.update.quiet
+        return replace(row, follow_up_of=self.reply_to) if public_reply else row
 
     @cached_property
     def followups(self) -> tuple[Announcement, ...]:
@@ -224,7 +233,7 @@ async def commit_transition(
     match_id = t.row.id
     announced = t.announced()
     try:
-        version = await store.commit_moves(
+        version, fresh = await store.commit_moves(
             match_id,
             expected_version=t.row.version,
             first_ply=t.first_ply,
@@ -249,7 +258,7 @@ async def commit_transition(
         cache.put(match_id, version, t.state, t.plies)
         if t.clock is not None and keeper is not None:
             keeper.track(match_id, t.clock)
-    return replace(announced, match=row)
+    return replace(announced, match=row, fresh=fresh)
 
 
 async def notify_finished(listeners: Sequence[FinishListener], row: MatchRow) -> None:

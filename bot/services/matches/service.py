@@ -396,11 +396,14 @@ class MatchService:
         expected_version: int | None = None,
         channel_id: int | None = None,
         looked_up: MatchRow | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """Play `text` for `user_id`.  Raises ServiceError or IllegalMove; on error nothing changed.
 
         `looked_up`: the match's row as the caller just read it (finding the match of its
         channel); used instead of a second read when it is current (`_current`).
+        `reply_to`: the interaction the move came with, whose follow-up its board is posted as
+        (`Transition.reply_to`: noted on the board's row by the move's own write).
 
         `in_public`: the text was sent where everyone reads it (a channel message), so a move
         the game keeps secret is refused with `SecretMove` and not played.
@@ -429,7 +432,7 @@ class MatchService:
             if clock is not None and not clock.paused and clock.expired(seat, now):
                 # the flag fell before the keeper got to it: the timeout wins over the move
                 return await self._time_out(row, state, clock, seat, now)
-            return await self._play_seat(row, state, seat, text, clock, now, in_public=in_public)
+            return await self._play_seat(row, state, seat, text, clock, now, in_public=in_public, reply_to=reply_to)
 
     async def _play_seat(
         self,
@@ -443,6 +446,7 @@ class MatchService:
         in_public: bool = False,
         note: str | None = None,
         intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """Play `text` for `seat` (lock held), then the chance moves, and commit with the next clock."""
         ply = await self.plies(row)
@@ -456,7 +460,9 @@ class MatchService:
                 clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
         rules = self._rules(row.game)
         return await self.commit(
-            Transition.of_moves(rules, row, state, new, ply, record, clock=clock, note=note, intro=intro)
+            Transition.of_moves(
+                rules, row, state, new, ply, record, clock=clock, note=note, intro=intro, reply_to=reply_to
+            )
         )
 
     @staticmethod

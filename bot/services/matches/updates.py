@@ -16,7 +16,7 @@ from bot.clocks import ClockState
 from bot.clocks.model import Via
 from bot.games import Outcome
 from bot.store import MatchRow
-from bot.store.outbox import BOARD, Announcement
+from bot.store.outbox import BOARD, Announcement, Fresh
 
 
 class Told(NamedTuple):
@@ -73,6 +73,9 @@ class Update:
     """Keys of the outbox rows stored with this change to be done after its board: for a match
     played in a thread that just ended, its result in the channel holding the thread, then the
     thread's archiving.  The presenter delivers them; after a crash the drain does."""
+    fresh: Fresh | None = field(default=None, compare=False)
+    """The board's outbox row as the commit stored it (its id, and whether its channel had an
+    earlier row unsent): set on the update the commit returns, so its live post needs no read."""
 
     def board_payload(self) -> dict[str, Any]:
         """What the outbox keeps to post this board again after a restart (no private views)."""

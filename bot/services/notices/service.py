@@ -24,6 +24,7 @@ from typing import Final, Literal
 from bot.clocks.model import Via
 from bot.i18n import tr
 from bot.services.matches import MatchRow, MatchService, MatchStatus, ServiceError, clock_of
+from bot.services.notices.route_cache import RouteCache
 from bot.services.notices.schedule import (
     QuietHours,
     digest_day,
@@ -50,6 +51,10 @@ class NoticePrefs:
     zone: str = "UTC"
     digest_hour: int = DEFAULT_DIGEST_HOUR
     quiet: QuietHours | None = None
+
+
+RouteFacts = tuple[NoticePrefs, Mode | None]
+"""A player's choices and the mode that applies to them on a server (None: nobody chose one)."""
 
 
 @dataclass(frozen=True)
@@ -86,9 +91,12 @@ def _from_stored(stored: StoredPrefs) -> NoticePrefs:
 class NoticeService:
     """Players' choices, the server defaults, and what is due when (the cogs deliver)."""
 
-    def __init__(self, matches: MatchService) -> None:
+    def __init__(self, matches: MatchService, *, routes: RouteCache[RouteFacts] | None = None) -> None:
         self.matches = matches
         self.store = NoticeStore(matches.store)
+        self.routes: RouteCache[RouteFacts] = routes if routes is not None else RouteCache()
+        """Each player's routing facts, remembered briefly (bot/services/notices/route_cache.py
+        says how stale they can be): a move's board reads none."""
 
     # --- choices -------------------------------------------------------------------------
 
@@ -123,7 +131,10 @@ class NoticeService:
             changes["quiet"] = parse_quiet(quiet)
         new = replace(current, **changes)  # type: ignore[arg-type]
         start, end = new.quiet if new.quiet is not None else (None, None)
-        await self.store.save_prefs(StoredPrefs(user_id, new.mode, new.zone, new.digest_hour, start, end, None))
+        try:
+            await self.store.save_prefs(StoredPrefs(user_id, new.mode, new.zone, new.digest_hour, start, end, None))
+        finally:  # even a failed write may have been stored
+            self.routes.player_changed(user_id)
         return new
 
     async def server(self, guild_id: int | None) -> ServerNotices:
@@ -151,7 +162,10 @@ class NoticeService:
             if not 0 <= vacation_days <= 366:
                 raise ServiceError(tr("Vacation days are a number from 0 to 366 a year."))
             days = vacation_days
-        await self.store.save_settings(guild_id, new_mode, days)
+        try:
+            await self.store.save_settings(guild_id, new_mode, days)
+        finally:  # even a failed write may have been stored
+            self.routes.server_changed(guild_id)
         return ServerNotices(new_mode, days)
 
     async def mode_of(self, user_id: int, guild_id: int | None) -> Mode | None:
@@ -161,12 +175,16 @@ class NoticeService:
 
     # --- routing -------------------------------------------------------------------------
 
-    async def _route_facts(self, user_id: int, guild_id: int | None) -> tuple[NoticePrefs, Mode | None]:
+    async def _route_facts(self, user_id: int, guild_id: int | None) -> RouteFacts:
         """The player's choices and the mode that applies (theirs, else the server's; None:
-        neither was set), read in one statement."""
-        stored, default = await self.store.route_facts(user_id, guild_id)
-        prefs = _from_stored(stored) if stored is not None else NoticePrefs(user_id)
-        return prefs, prefs.mode if prefs.mode is not None else _mode(default)
+        neither was set): remembered (`routes`), else read in one statement."""
+
+        async def read() -> RouteFacts:
+            stored, default = await self.store.route_facts(user_id, guild_id)
+            prefs = _from_stored(stored) if stored is not None else NoticePrefs(user_id)
+            return prefs, prefs.mode if prefs.mode is not None else _mode(default)
+
+        return await self.routes.get((user_id, guild_id), read)
 
     async def turn_route(self, user_id: int, guild_id: int | None, now: float) -> TurnRoute:
         """How to tell `user_id` that a turn is theirs now."""
