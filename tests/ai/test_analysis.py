@@ -15,6 +15,7 @@ from bot.ai.analysis import BLUNDER, Analysis, Judgement, Played, analyse, analy
 from bot.games import CHANCE, GAMES, GameState
 from tests.ai.planted import loses_at_once, wins_at_once
 from tests.games.playout import playout, start
+from tests.slow import slow_cases
 
 PLANTED = json.loads((Path(__file__).with_name("planted_positions.json")).read_text())
 """A known position per game: the mover has a winning move (`win`) and plays `blunder`, a
@@ -53,7 +54,7 @@ def test_a_planted_blunder_is_flagged_with_the_win_it_missed(planted: dict[str, 
         assert kept.loss == 0.0 and kept.label is None
 
 
-@pytest.mark.parametrize("key", ["domino_wars", "wonderland"])
+@pytest.mark.parametrize("key", slow_cases(["domino_wars", "wonderland"], {"wonderland"}))
 def test_moves_the_rules_forced_are_never_judged(key: str) -> None:
     """The engine plays a seat's only legal move itself and logs it `{forced}`: the analysis
     judges every decision and nothing else, so no forced move is ever called a mistake."""
@@ -114,7 +115,7 @@ SHORT = {"focus": {"ply_limit": "80"}, "dominance": {"turn_limit": "30"}}
 """Options that end random games sooner: the tests analyse them whole."""
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("key", slow_cases(sorted(GAMES), {"wonderland", "dominance", "focus"}))
 def test_random_finished_games_are_analysed_the_same_every_time(key: str) -> None:
     for seed in (1, 2):
         options = SHORT.get(key, {})

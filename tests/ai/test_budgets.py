@@ -31,6 +31,7 @@ def _positions(count: int, seed: int) -> list[tuple[DomineeringState, int]]:
     return found
 
 
+@pytest.mark.slow  # whole plans with four pieces, a few seconds
 def test_the_domineering_plan_weighs_as_many_looks_as_the_budget_allows() -> None:
     guide = DomineeringGuide()
     for state, seat in _positions(6, 4):
