@@ -67,16 +67,7 @@ async def zone_autocomplete(interaction: discord.Interaction, current: str) -> l
 
 class NoticesCog(BoneyardCog):
     async def cog_load(self) -> None:
-        # The first tick waits one poll: nothing it does is urgent at start-up (digests keep
-        # the hour, a held notice or a vacation's end may come a minute late), and the start-up
-        # work goes first, such as the scan that stops a bot whose database file is damaged.
-        self.bot.duties.start(
-            NOTICE_DUTY,
-            self.tick,
-            every=NOTICE_POLL_SECONDS,
-            first_delay=NOTICE_POLL_SECONDS,
-            before=self.bot.wait_until_ready,
-        )
+        self.bot.duties.start(NOTICE_DUTY, self.tick, every=NOTICE_POLL_SECONDS, before=self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
         await self.bot.duties.stop(NOTICE_DUTY)

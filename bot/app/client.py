@@ -40,6 +40,7 @@ from bot.services.ratings import RatingBook
 from bot.services.shard_leases import ShardLeases
 from bot.services.tournaments import TournamentService
 from bot.store import MatchRow, Store
+from bot.store.health import damaged
 from cogs.out.match_end import MATCH_END_POSTS
 from cogs.out.notices import Notifier
 from cogs.out.outbox import Dispatcher
@@ -160,7 +161,7 @@ class Boneyard(commands.AutoShardedBot):
         self.settings = settings
         self.sole_process = sole_process
         self.pictures = WorkerPool(preload=PICTURE_MODULES)
-        self.duties = Duties()
+        self.duties = Duties(said_in_one_line=damaged)
         if settings.api_base:
             point_discord_at(settings.api_base)
 

@@ -80,10 +80,14 @@ class Duties:
         backoff_first: float = BACKOFF_FIRST,
         backoff_max: float = BACKOFF_MAX,
         max_interval: float | None = None,
+        said_in_one_line: Callable[[BaseException], bool] = lambda error: False,
     ) -> None:
         """`max_interval`: run every duty at least this often, and start it within it (tests
-        shorten half-minute polls)."""
+        shorten half-minute polls).  `said_in_one_line`: faults whose one line tells the
+        operator everything (a damaged database file, which start-up names in its own
+        sentence): their first failure is logged without a traceback, like the later ones."""
         self._now = now
+        self._said_in_one_line = said_in_one_line
         self._sleep = sleep
         self.backoff_first = backoff_first
         self.backoff_max = backoff_max
@@ -158,7 +162,9 @@ class Duties:
         health.last_error = describe(error)
         limited = self._logs.setdefault(name, RateLimitedLog(log, QUIET_SECONDS, now=time.monotonic))
         again = f"; retrying in {retry_in:.0f} s" if retry_in is not None else "; retrying"
-        if health.failures_in_a_row == 1:
+        if health.failures_in_a_row == 1 and self._said_in_one_line(error):
+            limited.error("%s failed (%s)%s", name, health.last_error, again)
+        elif health.failures_in_a_row == 1:
             limited.error("%s failed%s", name, again, exc_info=error)
         else:
             limited.warning(

@@ -36,6 +36,25 @@ CONNECT_SECONDS = 10.0
 """How long a PostgreSQL server may take to answer before the start-up gives up (in one line)."""
 
 
+_BROKEN_CONTENT = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+"""SQLite's primary result codes for a file whose content is broken."""
+
+
+def damaged(error: BaseException) -> bool:
+    """Whether `error` (or what caused it) is SQLite saying the file's content is broken
+    (SQLITE_CORRUPT, SQLITE_NOTADB): the scan beside a large file's bot names it in one line
+    and stops the bot, so a duty that meets it first has nothing to add but that line."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        code = getattr(current, "sqlite_errorcode", None)
+        if isinstance(current, sqlite3.DatabaseError) and code is not None and code & 0xFF in _BROKEN_CONTENT:
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 class Unusable(RuntimeError):
     """The database cannot be used as it is; the message is the single line to show.
     `retry`: the file is fine and a later start can work (a full disk, a busy file, an I/O

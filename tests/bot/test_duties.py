@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from bot.infra.duties import Duties
 from bot.infra.log_limits import RateLimitedLog
+from bot.store.health import damaged
 
 
 async def test_a_duty_outlives_sqlite_raising_and_records_its_recovery(caplog: pytest.LogCaptureFixture) -> None:
@@ -70,3 +72,34 @@ def test_a_rate_limited_log_says_how_many_lines_it_held_back(caplog: pytest.LogC
         "checkpoint failed: disk full",
         "checkpoint failed: disk full (59 similar lines suppressed)",
     ]
+
+
+async def test_a_fault_said_in_one_line_is_logged_without_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged file met by a duty (the scan beside a large file's bot names it and stops the
+    bot): one line, no traceback; any other first failure is still logged in full."""
+    broken = tmp_path / "broken.sqlite3"
+    broken.write_bytes(b"this is not a database at all" * 200)
+    with pytest.raises(sqlite3.DatabaseError) as raised:
+        sqlite3.connect(broken).execute("SELECT * FROM sqlite_master").fetchall()
+    assert damaged(raised.value)
+    assert not damaged(sqlite3.OperationalError("database is locked")) and not damaged(RuntimeError("x"))
+    duties = Duties(backoff_first=0.001, backoff_max=0.01, said_in_one_line=damaged)
+    outcomes: list[Exception | None] = [raised.value, None, RuntimeError("anything at all")]  # None: a success
+    runs = 0
+
+    async def step() -> None:
+        nonlocal runs
+        runs += 1
+        if outcomes and (outcome := outcomes.pop(0)) is not None:
+            raise outcome
+
+    with caplog.at_level(logging.INFO, logger="bot.infra.duties"):
+        duties.start("scan", step, every=0.001)
+        await asyncio.wait_for(duties.wait_for(lambda: runs >= 5), 30)
+        await duties.close()
+    first = [r for r in caplog.records if r.name == "bot.infra.duties" and r.levelname == "ERROR"]
+    assert len(first) == 2
+    assert first[0].exc_info is None and "not a database" in first[0].getMessage()
+    assert first[1].exc_info is not None  # an error the supervisor can't name in one line: in full
