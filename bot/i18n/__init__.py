@@ -11,7 +11,7 @@ import `tr`/`tr_n` (text.py) to mark their sentences; what is shown in which lan
 decided above them, by whoever sends the sentence.
 """
 
-from bot.i18n.catalogue import recognise, translate, translator
+from bot.i18n.catalogue import recognise, translate
 from bot.i18n.forms import Ago, Day, Duration, Formatted, Number, Percent
 from bot.i18n.locales import DEFAULT, LANGUAGE_NAMES, LOCALES, Locale, from_discord
 from bot.i18n.text import Joined, Text, joined, tr, tr_n
@@ -35,5 +35,4 @@ __all__ = [
     "tr",
     "tr_n",
     "translate",
-    "translator",
 ]

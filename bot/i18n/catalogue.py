@@ -16,7 +16,7 @@ import gettext
 import io
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -168,12 +168,3 @@ def _translate_plain(locale: Locale, text: str) -> str:
         return exact
     made = recognise(text)
     return _say(locale, made) if made is not None else text
-
-
-def translator(locale: Locale) -> Callable[[str], str]:
-    """`translate` for one locale: what a picture or a reply is given to say its words."""
-
-    def say(text: str) -> str:
-        return translate(locale, text)
-
-    return say

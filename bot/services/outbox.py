@@ -46,10 +46,6 @@ class Outbox:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def get(self, key: str) -> Announcement | None:
-        """The stored row of `key` as it is now (None: never stored, or deleted once old)."""
-        return await self._store.announcement(key)
-
     async def in_order(self, key: str, *, window: float) -> tuple[Announcement | None, bool]:
         """The row of `key` and whether an earlier row of its channel (saved at most `window`
         seconds before it) is still unsent, in one read (`Store.announcement_in_order`)."""

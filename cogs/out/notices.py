@@ -21,6 +21,7 @@ from bot.games import GAMES
 from bot.i18n import Joined, joined, tr, tr_n, translate
 from bot.services.matches import ClockNotice, MatchRow, Update
 from bot.services.notices import Nudged, ReminderRoute, TurnRoute, VacationChange, Waiting
+from cogs.out.presenter import channel_link
 from cogs.speech import guild_locale, user_locale
 from cogs.ui import private
 
@@ -31,12 +32,6 @@ log = logging.getLogger(__name__)
 
 NOTICE_DUTY = "notices"
 NOTICE_POLL_SECONDS = 60.0
-
-
-def link(row: MatchRow) -> str:
-    if row.guild_id is None:
-        return f"<#{row.channel_id}>"
-    return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
 
 
 @dataclass
@@ -100,7 +95,7 @@ class Notifier:
             game=info.name,
             opponent=await self.bot.presenter.name(opponent),
             match=row.id,
-            link=link(row),
+            link=channel_link(row),
         )
 
     # --- clock reminders -------------------------------------------------------------------
@@ -143,7 +138,7 @@ class Notifier:
         for item in waiting:
             info = GAMES[item.match.game].info
             opponent = await self.bot.presenter.name(item.opponent_id)
-            said = {"game": info.name, "opponent": opponent, "match": item.match.id, "link": link(item.match)}
+            said = {"game": info.name, "opponent": opponent, "match": item.match.id, "link": channel_link(item.match)}
             if item.time_left:
                 lines.append(
                     tr(
@@ -163,7 +158,7 @@ class Notifier:
             return
         if mode == "dm":
             lines: list[str] = [tr("🌅 While your quiet hours lasted, these matches came to your move:")]
-            lines += [tr("• match #{match}: {link}", match=w.match.id, link=link(w.match)) for w in waiting]
+            lines += [tr("• match #{match}: {link}", match=w.match.id, link=channel_link(w.match)) for w in waiting]
             await self.dm(user_id, joined("\n", lines))
             return
         for item in waiting:
@@ -188,7 +183,7 @@ class Notifier:
                 "👋 {name} is waiting for your move in match #{match}: {link}",
                 name=by_name,
                 match=row.id,
-                link=link(row),
+                link=channel_link(row),
             )
             await self.dm(target, told)
             return tr("Your opponent was told by DM.")
@@ -227,7 +222,7 @@ class Notifier:
         route = await self.bot.notices.turn_route(user_id, row.guild_id, self.bot.service.now())
         await self.post(row, Joined(": ", [f"<@{user_id}>", text]), ping=[user_id] if route == "ping" else [])
         if route == "dm":
-            await self.dm(user_id, Joined(" ", [text, link(row)]))
+            await self.dm(user_id, Joined(" ", [text, channel_link(row)]))
 
     @staticmethod
     def _opponent(row: MatchRow, user_id: int) -> int | None:

@@ -51,11 +51,6 @@ class TurnPost:
     """Public moves of this post, for the board's `last_actions`."""
     changed: float = 0.0
 
-    @property
-    def seat(self) -> int:
-        """The seat of a one-seat turn (the lower one of a turn of both)."""
-        return min(self.seats)
-
 
 def to_move_seats(update: Update) -> frozenset[int]:
     return frozenset(s for s in update.public_view.get("turn", []) if s in (0, 1))

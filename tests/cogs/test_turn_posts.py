@@ -41,7 +41,7 @@ def test_the_same_seat_acting_again_in_its_turn_extends_the_post() -> None:
     posts = TurnPosts(Clock())
     posts.started(update(1, 0), MESSAGE, ["Blue's turn ends."])
     post = posts.continuing(update(0, 0))
-    assert post is not None and post.message is MESSAGE and post.seat == 0
+    assert post is not None and post.message is MESSAGE and post.seats == frozenset({0})
     posts.extended(post, update(0, 0), ["Orange moves 5♦ c2→c3."])
     assert post.lines == ["Blue's turn ends.", "Orange moves 5♦ c2→c3."]
     assert post.actions == ["move 5D c2-c3", "move 5D c2-c3"]
