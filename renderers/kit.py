@@ -374,13 +374,13 @@ def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> s
     Cut between grapheme clusters (never inside a conjunct, an accented letter or a flag);
     the ellipsis goes at the logical end, so a right-to-left name shows it on its left."""
     content = say(content)
-    if text_width(content, size, bold) <= max_width:
+    if _text_width(content, size, bold) <= max_width:  # said once above: measured as drawn
         return content
     clusters = bidi.graphemes(content)
     low, high = 0, len(clusters)  # the most clusters that fit with the ellipsis: binary search
     while low < high:
         middle = (low + high + 1) // 2
-        if text_width("".join(clusters[:middle]).rstrip() + "…", size, bold) <= max_width:
+        if _text_width("".join(clusters[:middle]).rstrip() + "…", size, bold) <= max_width:
             low = middle
         else:
             high = middle - 1
@@ -401,14 +401,14 @@ def wrap(content: str, size: int, width: float, bold: bool = False) -> list[str]
         line = ""
         for word in _BREAKS.split(paragraph.strip()) if paragraph.strip() else ():
             trial = f"{line} {word}" if line else word
-            if text_width(trial, size, bold) <= width:
+            if _text_width(trial, size, bold) <= width:  # `content` is said already: measured as drawn
                 line = trial
                 continue
             if line:
                 lines.append(line)
             line = ""
             for cluster in bidi.graphemes(word):
-                if line and text_width(line + cluster, size, bold) > width:
+                if line and _text_width(line + cluster, size, bold) > width:
                     lines.append(line)
                     line = ""
                 line += cluster
@@ -501,7 +501,7 @@ def _seat_lines(
     line = ""
     for part in detail:  # break between the parts ("Orange", "⏱ 4:59", "to move"), not inside one
         trial = f"{line}  ·  {part}" if line else part
-        if line and text_width(trial, size) > width:
+        if line and _text_width(trial, size) > width:  # the parts are said already
             lines += [(piece, size, key) for piece in wrap(line, size, width)]
             trial = part
         line = trial
