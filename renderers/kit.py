@@ -425,7 +425,7 @@ def line_height(size: int) -> int:
 class Header:
     """What the service knows that a game view does not: names, move number, clocks."""
 
-    players: tuple[str, str] = (tr("Seat 0"), "Seat 1")
+    players: tuple[str, str] = (tr("Seat 0"), tr("Seat 1"))
     ply: int | None = None
     clocks: tuple[str, str] | None = None
     status: str | None = None
