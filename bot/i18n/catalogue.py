@@ -22,6 +22,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -41,14 +42,19 @@ def catalogue_path(locale: Locale) -> Path:
 
 
 @cache
+def _catalog(locale: Locale) -> Catalog:
+    """The .po file of `locale`, read once (translations, templates and message ids all come from it)."""
+    with catalogue_path(locale).open("rb") as po:
+        return read_po(po, locale=locale, domain=DOMAIN)
+
+
+@cache
 def _translations(locale: Locale) -> gettext.NullTranslations:
     """The gettext translations of `locale` (English: none, the text is the source)."""
     if locale == DEFAULT:
         return gettext.NullTranslations()
-    with catalogue_path(locale).open("rb") as po:
-        catalog = read_po(po, locale=locale, domain=DOMAIN)
     compiled = io.BytesIO()
-    write_mo(compiled, catalog)
+    write_mo(compiled, _catalog(locale))
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
 
@@ -78,10 +84,8 @@ def _pattern(template: str) -> re.Pattern[str]:
 @cache
 def _templates() -> tuple[_Template, ...]:
     """Every English template with a placeholder, the most specific (longest literal) first."""
-    with catalogue_path(LOCALES[1]).open("rb") as po:
-        catalog = read_po(po, domain=DOMAIN)
     found = []
-    for message in catalog:
+    for message in _catalog(LOCALES[1]):
         if not message.id:
             continue
         ids: tuple[str, ...] = tuple(message.id) if isinstance(message.id, (tuple, list)) else (message.id,)
@@ -121,9 +125,8 @@ def _inner(value: str) -> str:
 
 @cache
 def _msgids() -> frozenset[str]:
-    with catalogue_path(LOCALES[1]).open("rb") as po:
-        catalog = read_po(po, domain=DOMAIN)
-    return frozenset(m.id for m in catalog if isinstance(m.id, str) and m.id and not _PLACEHOLDER.search(m.id))
+    messages = _catalog(LOCALES[1])
+    return frozenset(m.id for m in messages if isinstance(m.id, str) and m.id and not _PLACEHOLDER.search(m.id))
 
 
 def _say(locale: Locale, text: Text) -> str:
