@@ -346,6 +346,7 @@ class RecordsCog(BoneyardCog):
         locale = await reader_locale(interaction)
         analyses = self.bot.analyses
         analysis = await analyses.stored(row.id)
+        status: discord.WebhookMessage | None = None  # the progress message, when it is computed now
         if analysis is None:
             ahead = analyses.queued_ahead(row.id)
             keep = tr("The result is kept: if this message stops changing, run `/analyse` again later.")
@@ -370,14 +371,12 @@ class RecordsCog(BoneyardCog):
                 await status.edit(content=translate(locale, said))
 
             analysis = await analyses.analyse(row.id, progress)
-            await status.edit(
-                content=translate(locale, analysis_text(analysis, row, names)),
-                attachments=[await _analysis_picture(self.bot, analysis, row, names, locale)],
-            )
-            return
         text = translate(locale, analysis_text(analysis, row, names))
         picture = await _analysis_picture(self.bot, analysis, row, names, locale)
-        await answer(interaction, text, file=picture, ephemeral=True)
+        if status is not None:
+            await status.edit(content=text, attachments=[picture])
+        else:
+            await answer(interaction, text, file=picture, ephemeral=True)
 
     @app_commands.command(name="history", description="A player's finished matches, newest first.")
     @app_commands.describe(member="Whose matches (default: yours)", game="Only this game")
