@@ -42,6 +42,10 @@ class TurnRoutes:
     dm: list[int] = field(default_factory=list)
     hold: list[int] = field(default_factory=list)
 
+    def mentions(self) -> discord.AllowedMentions:
+        """The board's allowed mentions: only who wants a ping (the others are named, not notified)."""
+        return discord.AllowedMentions(users=[discord.Object(u) for u in self.ping], everyone=False, roles=False)
+
 
 class Notifier:
     def __init__(self, bot: Boneyard) -> None:
@@ -83,6 +87,10 @@ class Notifier:
             if row.seat_of(user_id) in prompted:
                 continue
             await self.dm(user_id, await self._turn_text(row, user_id))
+        await self.hold(row, routes)
+
+    async def hold(self, row: MatchRow, routes: TurnRoutes) -> None:
+        """Keep the notices of the players in their quiet hours for when those end."""
         for user_id in routes.hold:
             await self.bot.notices.hold(user_id, row.id, self.bot.service.now())
 

@@ -332,10 +332,8 @@ class Presenter:
         # the players' choices hold here too (a ping only for who wants one, quiet hours held);
         # a DM notice is not sent from this recovery path, which may retry a post
         routes = await self.bot.notifier.turn_routes(update, self._pings(update))
-        for user_id in routes.hold:
-            await self.bot.notices.hold(user_id, row.id, self.bot.service.now())
-        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
-        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale), mentions)
+        await self.bot.notifier.hold(row, routes)
+        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale), routes.mentions())
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -481,7 +479,7 @@ class Presenter:
         if text is None:
             text = await self.describe(update, told=told)
         routes = await self.bot.notifier.turn_routes(update, self._pings(update))
-        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in routes.ping], everyone=False, roles=False)
+        mentions = routes.mentions()
         buttons = localize_view(await self._board_buttons(update), await self.public_locale(row))
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
         actions = [t.move for t in update.told if t.public and t.seat in (0, 1)]
