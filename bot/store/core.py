@@ -183,6 +183,17 @@ def _insert_announcement(noted: bool) -> str:
     return f"INSERT INTO outbox ({_outbox_columns(noted)}) VALUES ({marks})"
 
 
+def _earlier_unsent(row: str, *, ordered: bool = True) -> str:
+    """SQL: whether a row of `row`'s channel saved before it (at most `?` seconds before) is
+    still unsent.  `ordered=False` leaves out `id <`, for PostgreSQL's RETURNING of a WITH, whose
+    subquery sees none of the rows the same statement inserts."""
+    before = f"AND e.id < {row}.id " if ordered else ""
+    return (
+        f"EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL AND e.channel_id = {row}.channel_id "
+        f"{before}AND e.created_at > {row}.created_at - ?)"
+    )
+
+
 def _insert_announcements_returning(rows: Sequence[Announcement], now: float) -> Step:
     """One INSERT of `rows` that returns each one's key, id and whether an earlier row of its
     channel (saved at most `GRACE_SECONDS` before) is unsent: a scalar subquery in RETURNING
@@ -190,10 +201,8 @@ def _insert_announcements_returning(rows: Sequence[Announcement], now: float) ->
     SQLite's subquery sees the rows inserted before it by the same statement, PostgreSQL's does not."""
     noted = _noted(rows)
     values = ", ".join(["(" + ", ".join("?" * (9 if noted else 8)) + ")"] * len(rows))
-    sql = (
-        f"INSERT INTO outbox ({_outbox_columns(noted)}) VALUES {values} RETURNING key, id, "
-        "EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL AND e.channel_id = outbox.channel_id "
-        "AND e.id < outbox.id AND e.created_at > outbox.created_at - ?)"
+    sql = f"INSERT INTO outbox ({_outbox_columns(noted)}) VALUES {values} RETURNING key, id, " + _earlier_unsent(
+        "outbox"
     )
     params = [value for row in _announcement_rows(rows, now, noted=noted) for value in row]
     return Step(sql, (*params, GRACE_SECONDS), returning=True)
@@ -213,8 +222,7 @@ def _commit_moves_sql(noted: bool) -> str:
         "unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::float8[]"
         f"{follow_ups}) AS x RETURNING key, id, channel_id, created_at) "
         "SELECT NULL::text, NULL::bigint, NULL::boolean FROM m "
-        "UNION ALL SELECT ob.key, ob.id, EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL "
-        "AND e.channel_id = ob.channel_id AND e.created_at > ob.created_at - ?) FROM ob"
+        f"UNION ALL SELECT ob.key, ob.id, {_earlier_unsent('ob', ordered=False)} FROM ob"
     )
 
 
@@ -641,7 +649,7 @@ class Store:
         )
         if not any(r[0] is None for r in returned):  # the match row was not at `expected_version`
             raise StaleVersion(f"match {match_id} is no longer at version {expected_version}")
-        return expected_version + 1, _first_fresh(announce, [r for r in returned if r[0] is not None], now)
+        return expected_version + 1, _first_fresh(announce, returned, now)
 
     @staticmethod
     async def _insert_moves(
@@ -813,9 +821,7 @@ class Store:
         """The row of `key`, and whether a row of its channel saved before it (and at most
         `window` seconds before it) is still unsent: what a post needs to know, in one read."""
         row = await self.db.fetch_one(
-            f"SELECT {_OUTBOX_COLUMNS}, EXISTS (SELECT 1 FROM outbox e WHERE e.sent_at IS NULL "
-            "AND e.channel_id = o.channel_id AND e.id < o.id AND e.created_at > o.created_at - ?) "
-            "FROM outbox o WHERE o.key = ?",
+            f"SELECT {_OUTBOX_COLUMNS}, {_earlier_unsent('o')} FROM outbox o WHERE o.key = ?",
             (window, key),
         )
         return (_announcement(row), bool(row[-1])) if row else (None, False)
