@@ -13,6 +13,8 @@ restart at worst, by design: a language is no secret and nothing is lost).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.i18n import DEFAULT, Locale, from_discord, tr
 from bot.i18n.locales import known
 from bot.services.matches import ServiceError, database_unavailable
@@ -38,24 +40,10 @@ class Languages:
     async def user_choice(self, user_id: int) -> Locale | None:
         """The user's stored choice (None: none, or the database is away: a refusal during an
         outage must still be said, in the client's language)."""
-        if user_id not in self._users:
-            try:
-                self._users[user_id] = known(await self.store.user_language(user_id))
-            except Exception as error:
-                if not database_unavailable(error):
-                    raise
-                return None
-        return self._users[user_id]
+        return await _remembered(self._users, user_id, self.store.user_language)
 
     async def guild_choice(self, guild_id: int) -> Locale | None:
-        if guild_id not in self._guilds:
-            try:
-                self._guilds[guild_id] = known(await self.store.guild_language(guild_id))
-            except Exception as error:
-                if not database_unavailable(error):
-                    raise
-                return None
-        return self._guilds[guild_id]
+        return await _remembered(self._guilds, guild_id, self.store.guild_language)
 
     async def for_user(self, user_id: int, client_locale: object = None, *, guild: Locale = DEFAULT) -> Locale:
         """The language to answer `user_id` in (`client_locale`: the interaction's, if any;
@@ -97,3 +85,18 @@ class Languages:
         if locale is None:
             raise ServiceError(tr("`{choice}` is not a language I speak.", choice=choice))
         return locale
+
+
+async def _remembered(
+    known_choices: dict[int, Locale | None], key: int, load: Callable[[int], Awaitable[str | None]]
+) -> Locale | None:
+    """A stored language choice, read once and then remembered (None while the database is away,
+    and then not remembered, so it is read again when it is back)."""
+    if key not in known_choices:
+        try:
+            known_choices[key] = known(await load(key))
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            return None
+    return known_choices[key]
