@@ -447,13 +447,22 @@ class DominanceState(GameState):
         return "roll " + " ".join(str(d) for d in sorted(rng.randint(1, 6) for _ in range(count)))
 
     def describe(self, before: GameState, entry: LogEntry) -> str | None:
-        """Rolls in words (setup, turn and return), so notifications and screen readers carry them."""
+        """Rolls in words (setup, turn and return), so notifications and screen readers carry them.
+
+        A turn roll that leaves nothing to do says so: otherwise the channel reads as one side
+        rolling twice in a row, with nothing between the two rolls to explain it."""
         if entry.seat != CHANCE or not isinstance(before, DominanceState) or before.phase == "layout":
             return None
         dice = entry.move.split()[1:]
         if before.phase == "setup":
             return tr("Setup roll for {seat}: {dice}", seat=SEAT_NAMES[before.to_move], dice=" + ".join(dice))
         if before.phase == "roll":
+            if self.phase == "roll" and self.to_move != before.to_move:  # the engine skipped the turn
+                return tr(
+                    "{seat} rolls {dice}: nothing can move or capture, and the turn passes",
+                    seat=SEAT_NAMES[before.to_move],
+                    dice=", ".join(dice),
+                )
             return tr("{seat} rolls {dice}", seat=SEAT_NAMES[before.to_move], dice=", ".join(dice))
         return tr("Return roll for {seat}: {dice}", seat=SEAT_NAMES[before.to_move], dice=" + ".join(dice))
 

@@ -240,6 +240,32 @@ def test_a_turn_with_nothing_to_do_passes_to_the_opponent() -> None:
     assert view["active"] == []
 
 
+def test_a_passed_turn_says_so_in_its_roll_sentence() -> None:
+    before = position({"a1": BLUE, "f7": ORANGE})
+    passed = before.play(CHANCE, "roll 4 4 4 4")
+    [(_, sentence)] = before.narrate(passed.applied)
+    assert sentence == "Blue rolls 4, 4, 4, 4: nothing can move or capture, and the turn passes"
+    played = before.play(CHANCE, "roll 1 2 3 4")  # a1 is a 1: Blue may move
+    [(_, sentence)] = before.narrate(played.applied)
+    assert sentence == "Blue rolls 1, 2, 3, 4"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_in_random_games_a_roll_says_the_turn_passes_exactly_when_the_other_side_rolls_next(seed: int) -> None:
+    """Reference from the log's shape alone: a turn roll (four dice) followed at once by
+    another turn roll left its roller nothing to do; any other next entry (a move, `done`,
+    a return roll of two dice) is the roller's own."""
+    rng = random.Random(seed)
+    told: list[tuple[bool, str | None]] = []  # (a turn roll?, its sentence), in log order
+    for before, seat, move in playout(RULES.start(), rng):
+        for entry, sentence in before.narrate(before.play(seat, move).applied):
+            told.append((entry.seat == CHANCE and len(entry.move.split()) == 1 + 4, sentence))
+    passes = [i for i, (roll, _) in enumerate(told[:-1]) if roll and told[i + 1][0]]
+    said = [i for i, (_, sentence) in enumerate(told) if (sentence or "").endswith("and the turn passes")]
+    assert said == passes
+    assert passes, "no turn passed in this game: the seed tests nothing"
+
+
 def test_underworld_walk_u4_to_u0_and_return_in_the_same_turn() -> None:
     under = ([0] * 7, [0, 0, 0, 1, 0, 0, 0])  # Blue stone on u4
     state = position({"a1": BLUE, "f7": ORANGE}, under=under).play(CHANCE, "roll 4 5 6 6")
