@@ -171,6 +171,14 @@ def _ability(before: WonderlandState, after: WonderlandState, seat: int, move: A
     )
     whom = f"{card_name(target.card)} ({before.board.names[target.square]})" if target is not None else move.target
     card, name = card_name(move.card), SEAT_NAMES[seat]
+    if source is not None and target == source:  # "Q♠ (f4) gives Q♠ (f4) −2 Def" reads as two cards
+        return tr(
+            "{name}'s {card} (on {square}) gives itself {effect}",
+            name=name,
+            card=card,
+            square=before.board.names[source.square],
+            effect=effect,
+        )
     if source is not None:
         return tr(
             "{name}'s {card} (from {square}) gives {whom} {effect}",

@@ -16,7 +16,7 @@ import pytest
 from bot.games import CHANCE
 from bot.games.base import LogEntry
 from bot.games.wonderland.cards import DECK
-from tests.games.wonderland.helpers import RULES, after_pools, being, factors, position, sq
+from tests.games.wonderland.helpers import RULES, after_pools, being, corridor, factors, position, sq
 
 CARD = re.compile(r"(?<![\w@])((?:10|[2-9AJQK])[♣♦♥♠])")
 SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -131,3 +131,22 @@ def test_summon_attack_and_reckoning_in_words() -> None:
     told = [t for _e, t in duel.narrate(fought.applied)]
     assert told[0] == "Orange's 5♦ attacks A♣ on d6 (4 points)" and "Blue's A♣ is destroyed" in told[-1]
     assert sq("d6") not in {b.square for b in fought.beings}
+
+
+def test_an_ability_used_on_its_own_being_says_itself() -> None:
+    alone = position(beings=[being(0, "QS", "d5")], f0=factors(f=2), summoned=(["QS"], []))
+    moves = [m for m in alone.legal_moves(0) if m.startswith("ability QS")]
+    on_itself = next(m for m in moves if m.split()[-1] in {"QS", "d5"})
+    (_entry, text), *_ = alone.narrate(alone.play(0, on_itself).applied)
+    amount = on_itself.split()[2].lstrip("+-")
+    assert text == f"Orange's Q♠ (on d5) gives itself −{amount} Def"
+
+    pair = position(
+        paths=[(0, corridor("d5", "d6"))],
+        beings=[being(0, "QS", "d5"), being(0, "5D", "d6")],
+        f0=factors(f=1),
+        summoned=(["QS", "5D"], []),
+    )
+    other = next(m for m in pair.legal_moves(0) if m.startswith("ability QS") and m.split()[-1] in {"5D", "d6"})
+    (_entry, text), *_ = pair.narrate(pair.play(0, other).applied)
+    assert text == "Orange's Q♠ (from d5) gives 5♦ (d6) −1 Def"
