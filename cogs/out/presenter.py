@@ -113,9 +113,10 @@ class Presenter:
         status line of the private message edited next (memory only: a restart in between
         only loses the wording, the line then names the move)."""
         self._dms_closed: set[tuple[int, int]] = set()
-        """(match, user) whose DM failed with 50007: not DMed again for that match until they
-        use `/hand` or a DM to them succeeds (failed DMs count toward Discord's limit of
-        invalid requests)."""
+        """(match, user) whose DM failed with 50007 (a private view) or 403 (a turn notice): not
+        DMed again for that match, and pinged on its boards instead of a DM notice, until they
+        use `/hand` or `/notify`, or a DM to them succeeds (failed DMs count toward Discord's
+        limit of invalid requests)."""
 
     # --- names -------------------------------------------------------------------------
 
@@ -665,6 +666,14 @@ class Presenter:
         except discord.HTTPException:
             log.exception("could not DM the private view of match %d to %d", row.id, user_id)
             return False
+
+    def dms_closed(self, match_id: int, user_id: int) -> bool:
+        """Whether a DM to `user_id` about `match_id` was refused (and nothing reopened them since)."""
+        return (match_id, user_id) in self._dms_closed
+
+    def note_dms_closed(self, match_id: int, user_id: int) -> None:
+        """A DM to `user_id` about `match_id` was refused: no more DMs of that match for now."""
+        self._dms_closed.add((match_id, user_id))
 
     def dms_reopened(self, user_id: int, match_id: int | None = None) -> None:
         """DM `user_id` again (all matches, or `match_id` only): a DM to them went through,

@@ -392,3 +392,37 @@ async def test_zones_are_offered_as_typed_and_a_wrong_one_changes_nothing(harnes
     assert "different hours" in refused
     shown = await harness.ephemeral_reply(await harness.command("notify", user=alice))
     assert "**a direct message**" in shown and "**Asia/Tokyo**" in shown and "**23:00–06:00**" in shown
+
+
+@pytest.mark.parametrize("seed", [5, 23])
+async def test_a_dm_notice_refused_by_closed_dms_becomes_a_ping_explained_once_per_match(
+    harness: Harness, seed: int
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    rng = random.Random(seed)
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    fake.close_dms(bob)
+    match_id = await start(harness, alice, bob, "none")
+    explained: list[int] = []
+    for turn in range(3):
+        if turn == 2:  # the refusal is remembered in memory only, the explanation in the store
+            await harness.restart()
+        mark = fake.mark().snowflake
+        await move(harness, alice, match_id, rng)
+        assert await harness.to_move(match_id) == [bob.id]
+        assert pings(harness, fake.channel, mark) == [bob.id], f"turn {turn}: one ping instead of the DM"
+        assert dms(harness, bob, mark) == []
+        said = [m.content for m in fake.bot_messages(fake.channel) if m.id > mark]
+        explained += [turn for text in said if "direct messages are closed" in text and "/notify how:ping" in text]
+        await move(harness, bob, match_id, rng)
+    assert explained == [0], "why the ping came is said once per match, at the first refusal"
+
+    fake.close_dms(bob, closed=False)  # opened again, and said so with /notify: DMs again
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    mark = fake.mark().snowflake
+    await move(harness, alice, match_id, rng)
+    assert pings(harness, fake.channel, mark) == []
+    assert [m.content.split(" — ")[0] for m in dms(harness, bob, mark)] == [
+        f"♟ Your move in **Focus** against {alice.name}"
+    ]
