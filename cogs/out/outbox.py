@@ -77,6 +77,9 @@ class Post:
     picture: Picture | None = None
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = USER_MENTIONS
+    after: Callable[[], Awaitable[None]] | None = None
+    """What follows the post once it is marked posted, by the one delivery that marked it (a
+    board's turn notices): never twice, since a row is marked once."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,8 @@ class Dispatcher:
                 return await self._act(row, post, behind)
             try:
                 if await self._posted_before_restart(row):
+                    if post.after is not None:
+                        await post.after()
                     return False
                 if behind:
                     await self._after_earlier_rows(row)
@@ -169,7 +174,9 @@ class Dispatcher:
                 return False
             await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
-            return True
+        if post.after is not None:
+            await post.after()
+        return True
 
     async def _refused(self, row: Announcement, error: Exception) -> None:
         """A post Discord refused: given up after `MAX_ATTEMPTS`, else counted for the drain's retry."""
@@ -254,20 +261,30 @@ class Dispatcher:
                 changed.notify_all()
 
     async def deliver_by(
-        self, key: str, send: Send, *, follow_up_of: int | None = None, fresh: Fresh | None = None
+        self,
+        key: str,
+        send: Send,
+        *,
+        follow_up_of: int | None = None,
+        fresh: Fresh | None = None,
+        after: Callable[[], Awaitable[None]] | None = None,
     ) -> bool | None:
         """Post the announcement `key` with the caller's own `send` (the presenter's board,
         turn post or quiet line), once: True when this call posted it, False when it was
         already posted (by the drain, or before a restart), None when `send` failed (the row
         stays unsent and the drain retries it).  `follow_up_of`: the interaction whose follow-up
         `send` posts, if it does.  `fresh`: the row as the caller's own commit just stored it
-        (used instead of reading it, see `_as_stored`).  The same never-twice steps as `deliver`."""
+        (used instead of reading it, see `_as_stored`).  `after`: what follows the post, run
+        once the row is marked by this call, whether `send` posted it or it was found posted
+        before a restart (`Post.after` says why).  The same never-twice steps as `deliver`."""
         async with self._lock(key):
             await self._reconcile()
             row, behind, just_stored = await self._as_stored(key, fresh)
             if row is None or row.sent:
                 return False
             if not just_stored and await self._posted_before_restart(row):
+                if after is not None:
+                    await after()
                 return False
             if behind:
                 await self._after_earlier_rows(row)
@@ -286,7 +303,9 @@ class Dispatcher:
             crashpoints.reached("outbox.posted")
             await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
-            return True
+        if after is not None:
+            await after()
+        return True
 
     async def _as_stored(self, key: str, fresh: Fresh | None) -> tuple[Announcement | None, bool, bool]:
         """The row of `key`, whether an earlier row of its channel is unsent, and whether the row

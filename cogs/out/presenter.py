@@ -33,6 +33,7 @@ from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
+    from cogs.out.notices import TurnRoutes
 
 log = logging.getLogger(__name__)
 
@@ -330,11 +331,15 @@ class Presenter:
         async def picture() -> discord.File:
             return await self.board_file(row, self._with_actions(update, actions))
 
-        # the players' choices hold here too (a ping only for who wants one, quiet hours held);
-        # a DM notice is not sent from this recovery path, which may retry a post
+        # the players' choices hold here too (a ping only for who wants one); the DM notices and
+        # the held ones follow once the row is marked posted (`Post.after`), as on the live path
         routes = await self.bot.notifier.turn_routes(update, self._pings(update))
-        await self.bot.notifier.hold(row, routes)
-        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale), routes.mentions())
+
+        async def notices() -> None:
+            await self.bot.notifier.deliver(update, routes)
+
+        buttons = localize_view(await self._board_buttons(update), locale)
+        return Post(text[:2000], picture, buttons, routes.mentions(), after=notices)
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -352,7 +357,10 @@ class Presenter:
 
         An update the service stored an announcement for (`update.announcement`) is posted
         through the outbox dispatcher (`deliver_by`), which marks it sent: after a crash the
-        drain announces it (through here), and never twice.
+        drain announces it (through here), and never twice.  The turn notices of a new board
+        (DMs, held ones) follow the mark, by whoever marked it: the mark is their claim, so a
+        board posted again after a crash (its nonce brings back the same message) is never
+        noticed twice; a crash between the mark and the DM loses that DM, never repeats it.
 
         Returns None once the channel was told, else why it could not be (Discord's error
         text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
@@ -365,17 +373,32 @@ class Presenter:
         text = "\n".join(told) if update.quiet else await self.describe(update, told=told, locale=locale)
 
         replied_to = interaction if not private_reply else None
+        shown: list[TurnRoutes | None] = []  # what `show` did: a board with its routes, or None
 
         async def show(nonce: str | None = None) -> str | None:
             if post is not None and await self._extend(post, update, told):
+                shown.append(None)
                 return None
             if update.quiet:
+                shown.append(None)
                 return await self._post_text(row, text, nonce=nonce) if told else None
-            return await self._post_board(update, told, replied_to, text=text, nonce=nonce)
+            routes = await self.bot.notifier.turn_routes(update, self._pings(update))
+            why_not = await self._post_board(update, told, replied_to, routes, text=text, nonce=nonce)
+            shown.append(routes)
+            return why_not
+
+        async def notices() -> None:
+            """The turn's notices of a board this call marked posted; without `show`, it was
+            found posted before a restart, as an interaction's reply: a board."""
+            routes = shown[0] if shown else await self.bot.notifier.turn_routes(update, self._pings(update))
+            if routes is not None:
+                await self.bot.notifier.deliver(update, routes)
 
         not_posted: str | None = None
         if update.announcement is None:
             not_posted = await show()
+            if not_posted is None:
+                await notices()
         else:
             why_not: list[str] = []
 
@@ -388,7 +411,7 @@ class Presenter:
 
             follow_up_of = replied_to.id if replied_to is not None and not update.quiet else None
             delivered = await self.bot.outbox.deliver_by(
-                update.announcement, send, follow_up_of=follow_up_of, fresh=update.fresh
+                update.announcement, send, follow_up_of=follow_up_of, fresh=update.fresh, after=notices
             )
             if delivered is False:  # posted already (by the drain, or before a restart)
                 if interaction is not None:
@@ -470,16 +493,17 @@ class Presenter:
         update: Update,
         told: list[str],
         interaction: discord.Interaction | None,
+        routes: TurnRoutes,
         *,
         text: str | None = None,
         nonce: str | None = None,
     ) -> str | None:
         """Post the board (as `interaction`'s reply when given, else in the channel with `nonce`:
-        its outbox row's key); None once posted, else why not."""
+        its outbox row's key), pinging whom `routes` says; None once posted, else why not.  The
+        caller delivers the routes' other notices once the post is marked (`announce`)."""
         row = update.match
         if text is None:
             text = await self.describe(update, told=told)
-        routes = await self.bot.notifier.turn_routes(update, self._pings(update))
         mentions = routes.mentions()
         buttons = localize_view(await self._board_buttons(update), await self.public_locale(row))
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
@@ -504,7 +528,6 @@ class Presenter:
             self.turn_posts.interrupted(row.id)
             return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
         self.turn_posts.started(update, message, told)
-        await self.bot.notifier.deliver(update, routes)
         return None
 
     @staticmethod
