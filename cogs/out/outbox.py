@@ -12,8 +12,10 @@ Never twice, step by step:
 - channel posts carry the row's key as nonce (discord.py adds `enforce_nonce`): a post repeated after a
   crash gets back the message Discord already created for that key, not a second one;
 - a post that is an interaction's follow-up (no nonce there) records the interaction first:
-  in the change's own write when the service was given it (a move's `reply_to`), else just
-  before the post (`posting_as_follow_up`); a row found with one may have been posted just
+  in the change's own write when the service was given it (`reply_to` of a move, `/abort`,
+  `/draw`), else just before the post (`posting_as_follow_up`: still `/claim`, whose change is
+  a loss, a timeout move or a completed draft, and a row delivered with `interaction`); a row
+  found with one may have been posted just
   before a crash, and is matched to that interaction's reply in the channel.  Never by text: the same sentence
   (a player repeating `d2-e2` two turns later) is posted again under another board;
 - posted is posted: a row whose post succeeded but whose mark the database refused (it went

@@ -490,9 +490,12 @@ class MatchService:
             outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
             return await self.end(row, outcome, MatchStatus.FINISHED, line=line)
 
-    async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Update | None:
+    async def abort(
+        self, match_id: int, user_id: int, *, moderator: bool = False, reply_to: int | None = None
+    ) -> Update | None:
         """Abort when both players asked (or a moderator does).  Returns None while the
-        other player's agreement is still missing."""
+        other player's agreement is still missing.  `reply_to`: the interaction whose follow-up
+        the final board is (noted by the ending's own write, as a move's)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status == MatchStatus.CHALLENGE:
@@ -509,7 +512,7 @@ class MatchService:
                     return None
             line = MODERATOR_ABORT_RECORD if moderator else ABORT_RECORD
             outcome = Outcome(frozenset(), ending_reason(line, self._rules(row.game).info.seat_names))
-            return await self.end(row, outcome, MatchStatus.ABORTED, line=line)
+            return await self.end(row, outcome, MatchStatus.ABORTED, line=line, reply_to=reply_to)
 
     async def claim_timeout(self, match_id: int, loser_seat: int) -> Update:
         """End a match on time, `loser_seat` losing (its ending line and reason are the ones
@@ -795,10 +798,12 @@ class MatchService:
         line: str,
         note: str | None = None,
         intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """End `row`'s running match for a reason outside the game (its lock held): a
         resignation, an abort, a loss on time, an agreed draw.  The clock stops; `line` (the
-        ending's text, `bot.records.move_log`) is appended to the log in the same commit."""
+        ending's text, `bot.records.move_log`) is appended to the log in the same commit, with
+        the interaction the final board answers (`reply_to`) noted on its outbox row."""
         state = await self.state_of(row)
         clock = clock_of(row)
         stopped = clock.stop_all(self.now()) if clock is not None else None
@@ -812,6 +817,7 @@ class MatchService:
             clock=stopped,
             note=note,
             intro=intro,
+            reply_to=reply_to,
         )
         return await self.commit(ending)
 
