@@ -19,7 +19,7 @@ import discord
 
 import renderers
 from bot.games import GAMES
-from bot.i18n import Joined, Locale, joined, tr, tr_n, translate
+from bot.i18n import Joined, Locale, Text, joined, tr, tr_n, translate
 from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
@@ -109,7 +109,7 @@ class Presenter:
         self._names: dict[int, str] = {}
         self.turn_posts = TurnPosts()
         self.private_dms = PrivateDms(bot, bot.private_messages)
-        self._receipts: dict[tuple[int, int], str] = {}
+        self._receipts: dict[tuple[int, int], Text] = {}
         """(match, user) -> the receipt of a move just played from private controls, for the
         status line of the private message edited next (memory only: a restart in between
         only loses the wording, the line then names the move)."""
@@ -121,9 +121,10 @@ class Presenter:
 
     # --- names -------------------------------------------------------------------------
 
-    def note_receipt(self, match_id: int, user_id: int, text: str) -> None:
-        """The words a private control used to confirm a move (`cogs.ui.private`): the next
-        edit of that player's private message says them instead of the bare notation."""
+    def note_receipt(self, match_id: int, user_id: int, text: Text) -> None:
+        """The words a private control used to confirm a move (`cogs.ui.private`), not yet in
+        the player's language: the next edit of that player's private message says them instead
+        of the bare notation, translated once with the rest of its status line."""
         self._receipts[(match_id, user_id)] = text
 
     def remember(self, user: discord.abc.User) -> None:
