@@ -410,7 +410,7 @@ class Presenter:
                     raise NotPosted(reason, gone=reason == CHANNEL_GONE)
                 return None
 
-            follow_up_of = replied_to.id if replied_to is not None and not update.quiet else None
+            follow_up_of = replied_to.id if replied_to is not None else None
             delivered = await self.bot.outbox.deliver_by(
                 update.announcement, send, follow_up_of=follow_up_of, fresh=update.fresh, after=notices
             )
@@ -436,9 +436,9 @@ class Presenter:
             log.info("could not answer interaction %s", interaction.id)
 
     def private_reply(self, update: Update) -> bool:
-        """Whether the reply to the player who made `update` is only for them: their move was
-        secret, it posts no board, or it extends the turn's post."""
-        return update.secret_move or update.quiet or self.turn_posts.continuing(update) is not None
+        """Whether the reply to the player who made `update` is only for them: it is no public
+        reply (`Update.public_reply`: a secret move, or no board), or it extends the turn's post."""
+        return not update.public_reply or self.turn_posts.continuing(update) is not None
 
     async def _acknowledge(self, interaction: discord.Interaction, update: Update) -> None:
         """The private reply to a mover whose move is not (or not only) answered in public;

@@ -187,8 +187,7 @@ class Transition:
     def board(self) -> Announcement:
         """The board's outbox row (its payload built once: the result row shares it)."""
         row = replace(self.update, announcement=self.key).outbox_row()
-        public_reply = not self.update.secret_move and not self.update.quiet
-        return replace(row, follow_up_of=self.reply_to) if public_reply else row
+        return replace(row, follow_up_of=self.reply_to) if self.update.public_reply else row
 
     @cached_property
     def followups(self) -> tuple[Announcement, ...]:
