@@ -220,6 +220,8 @@ class Notifier:
             name=by_name,
             match=row.id,
         )
+        if route == "dm" and self.bot.presenter.dms_closed(row.id, target):
+            route = "ping"  # a DM of this match was refused already: no second refusal
         if route == "ping":
             await self.post(row, text, ping=[target])
             return tr("Your opponent was pinged in the match's thread.")
@@ -230,7 +232,10 @@ class Notifier:
                 match=row.id,
                 link=channel_link(row),
             )
-            await self.dm(target, told)
+            if await self.send_dm(target, told) == "closed":  # their DMs are closed: a ping instead
+                self.bot.presenter.note_dms_closed(row.id, target)
+                await self.post(row, text, ping=[target])
+                return tr("Your opponent was pinged in the match's thread.")
             return tr("Your opponent was told by DM.")
         if route == "hold":
             await self.bot.notices.hold(target, row.id, self.bot.service.now())

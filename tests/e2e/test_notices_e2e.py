@@ -426,3 +426,23 @@ async def test_a_dm_notice_refused_by_closed_dms_becomes_a_ping_explained_once_p
     assert [m.content.split(" — ")[0] for m in dms(harness, bob, mark)] == [
         f"♟ Your move in **Focus** against {alice.name}"
     ]
+
+
+@pytest.mark.parametrize("closed_since_the_turn", [False, True])
+async def test_a_nudge_to_closed_dms_pings_in_the_thread_and_says_so(
+    harness: Harness, closed_since_the_turn: bool
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    fake.close_dms(bob, closed=closed_since_the_turn)  # known refused by the turn's notice, or not yet
+    match_id = await start(harness, alice, bob, "none")
+    await move(harness, alice, match_id, random.Random(7))
+    assert (dms(harness, bob, 0) == []) == closed_since_the_turn
+    fake.close_dms(bob)
+    mark = fake.mark().snowflake
+    done = await harness.ephemeral_reply(await harness.command("nudge", user=alice))
+    assert "pinged in the match's thread" in done and "by DM" not in done
+    nudges = [m for m in fake.bot_messages(fake.channel) if m.id > mark and "is waiting for your move" in m.content]
+    assert [m.pinged_ids for m in nudges] == [[bob.id]]
+    assert dms(harness, bob, mark) == []
