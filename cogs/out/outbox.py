@@ -13,9 +13,9 @@ Never twice, step by step:
   crash gets back the message Discord already created for that key, not a second one;
 - a post that is an interaction's follow-up (no nonce there) records the interaction first:
   in the change's own write when the service was given it (`reply_to` of a move, `/abort`,
-  `/draw`), else just before the post (`posting_as_follow_up`: still `/claim`, whose change is
-  a loss, a timeout move or a completed draft, and a row delivered with `interaction`); a row
-  found with one may have been posted just
+  `/draw`, `/claim`), else just before the post (`posting_as_follow_up`: kept for a row
+  delivered with `interaction`, and as the net for a change that did not say whom it answers;
+  no caller today); a row found with one may have been posted just
   before a crash, and is matched to that interaction's reply in the channel.  Never by text: the same sentence
   (a player repeating `d2-e2` two turns later) is posted again under another board;
 - posted is posted: a row whose post succeeded but whose mark the database refused (it went

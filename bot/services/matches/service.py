@@ -548,11 +548,12 @@ class MatchService:
                 return None
             return await self._time_out(row, await self.state_of(row), clock, seat, now, intro=TIME_UP)
 
-    async def claim_time(self, match_id: int, user_id: int) -> Update:
+    async def claim_time(self, match_id: int, user_id: int, *, reply_to: int | None = None) -> Update:
         """A player claims that the opponent's time ran out.
 
         The clock task should have ended the match already; a claim only succeeds when it
         was missed, so it can never end a match early.  Raises ServiceError otherwise.
+        `reply_to`: the interaction whose follow-up the board is (noted by the change's write).
         """
         async with self._lock(match_id):
             row = await self._get(match_id)
@@ -565,32 +566,60 @@ class MatchService:
             other, now = 1 - seat, self.now()
             if clock.paused or not clock.expired(other, now):
                 raise ServiceError(tr("Your opponent still has time: `{other}`.", other=clock.display(other, now)))
-            return await self._time_out(row, await self.state_of(row), clock, other, now)
+            return await self._time_out(row, await self.state_of(row), clock, other, now, reply_to=reply_to)
 
     async def _time_out(
-        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
+        self,
+        row: MatchRow,
+        state: GameState,
+        clock: ClockState,
+        seat: int,
+        now: float,
+        *,
+        intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """`seat` ran out of time (lock held): complete its draft at random when the draft's
-        own limit ran out, else play its timeout move, or it loses."""
+        own limit ran out, else play its timeout move, or it loses.  `reply_to`: the
+        interaction (a `/claim`) whose follow-up the board is, whichever of the three it is."""
         if clock.seats[seat].hard:
-            return await self._complete_draft(row, state, clock, seat, now, intro=intro)
+            return await self._complete_draft(row, state, clock, seat, now, intro=intro, reply_to=reply_to)
         if clock.control.on_timeout == "pass":
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
-                return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
-        return await self._lose_on_time(row, seat, clock, now, intro=intro)
+                return await self._play_seat(
+                    row, state, seat, move, clock, now, note="timeout", intro=intro, reply_to=reply_to
+                )
+        return await self._lose_on_time(row, seat, clock, now, intro=intro, reply_to=reply_to)
 
     async def _lose_on_time(
-        self, row: MatchRow, seat: int, clock: ClockState | None, now: float, *, intro: str | None = None
+        self,
+        row: MatchRow,
+        seat: int,
+        clock: ClockState | None,
+        now: float,
+        *,
+        intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """`seat` loses on time (lock held); the ending line keeps its stopped clock's reading."""
         reading = clock.stop_all(now).display(seat, now) if clock is not None else ""
         line = timeout_record(seat, reading)
         outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
-        return await self.end(row, outcome, MatchStatus.FINISHED, line=line, note="timeout", intro=intro)
+        return await self.end(
+            row, outcome, MatchStatus.FINISHED, line=line, note="timeout", intro=intro, reply_to=reply_to
+        )
 
     async def _complete_draft(
-        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
+        self,
+        row: MatchRow,
+        state: GameState,
+        clock: ClockState,
+        seat: int,
+        now: float,
+        *,
+        intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """The draft limit ran out (lock held): play random legal picks for `seat` until it
         need not act any more, drawn from the match seed (so the log replays and anyone can
@@ -609,7 +638,7 @@ class MatchService:
             clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
         rules = self._rules(row.game)
         moves = Transition.of_moves(
-            rules, row, state, new, ply + 1, record, clock=clock, intro=intro, completed_for=seat
+            rules, row, state, new, ply + 1, record, clock=clock, intro=intro, completed_for=seat, reply_to=reply_to
         )
         # the marker goes first in the same commit; it is not a move, so it is not narrated
         return await self.commit(replace(moves, first_ply=ply, moves=(marker, *moves.moves)))
