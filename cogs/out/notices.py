@@ -204,8 +204,10 @@ class Notifier:
         if mode == "dm":
             lines: list[str] = [tr("🌅 While your quiet hours lasted, these matches came to your move:")]
             lines += [tr("• match #{match}: {link}", match=w.match.id, link=channel_link(w.match)) for w in waiting]
-            await self.dm(user_id, joined("\n", lines))
-            return
+            if await self.send_dm(user_id, joined("\n", lines)) != "closed":
+                return
+            for item in waiting:  # their DMs are closed: each match's thread pings them instead
+                self.bot.presenter.note_dms_closed(item.match.id, user_id)
         for item in waiting:
             held = tr("<@{user}>, your move (held back during your quiet hours).", user=user_id)
             await self.post(item.match, held, ping=[user_id])
