@@ -268,13 +268,18 @@ class Notifier:
             await self.post(row, back, ping=[])
 
     async def _tell(self, row: MatchRow, user_id: int | None, text: str) -> None:
-        """One line in the match's thread naming `user_id`, notifying them their way."""
+        """One line in the match's thread naming `user_id`, notifying them their way (by DM
+        when they chose it; a DM their closed DMs refuse becomes the line's ping)."""
         if user_id is None:
             return
         route = await self.bot.notices.turn_route(user_id, row.guild_id, self.bot.service.now())
+        if route == "dm" and (
+            self.bot.presenter.dms_closed(row.id, user_id)
+            or await self.send_dm(user_id, Joined(" ", [text, channel_link(row)])) == "closed"
+        ):
+            self.bot.presenter.note_dms_closed(row.id, user_id)
+            route = "ping"  # their DMs are closed: the line pings them instead
         await self.post(row, Joined(": ", [f"<@{user_id}>", text]), ping=[user_id] if route == "ping" else [])
-        if route == "dm":
-            await self.dm(user_id, Joined(" ", [text, channel_link(row)]))
 
     @staticmethod
     def _opponent(row: MatchRow, user_id: int) -> int | None:

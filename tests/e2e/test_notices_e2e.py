@@ -447,3 +447,21 @@ async def test_a_nudge_to_closed_dms_pings_in_the_thread_and_says_so(
     nudges = [m for m in fake.bot_messages(fake.channel) if m.id > mark and "is waiting for your move" in m.content]
     assert [m.pinged_ids for m in nudges] == [[bob.id]]
     assert dms(harness, bob, mark) == []
+
+
+@pytest.mark.parametrize("closed", [False, True])
+async def test_a_vacation_notice_by_dm_to_closed_dms_pings_in_the_thread_instead(
+    harness: Harness, closed: bool
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    await start(harness, alice, bob, "daily")
+    fake.close_dms(bob, closed=closed)
+    mark = fake.mark().snowflake
+    await harness.ephemeral_reply(await harness.command("vacation start", {"days": 2}, user=alice))
+    await fake.wait_until_idle()
+    [told] = [m for m in fake.bot_messages(fake.channel) if m.id > mark]
+    assert told.content.startswith(f"{bob.mention}: 🏖 {alice.name} is on vacation until")
+    assert told.pinged_ids == ([bob.id] if closed else [])
+    assert len(dms(harness, bob, mark)) == (0 if closed else 1)
