@@ -103,7 +103,7 @@ class ClockCog(BoneyardCog):
         await defer(interaction)
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
-        update = await service.claim_time(row.id, interaction.user.id)
+        update = await service.claim_time(row.id, interaction.user.id, reply_to=interaction.id)
         await announce_move(self.bot, update, mover_id=interaction.user.id, interaction=interaction)
 
     async def _vote(self, interaction: discord.Interaction, action: str) -> None:

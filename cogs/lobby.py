@@ -144,7 +144,7 @@ class LobbyCog(BoneyardCog):
         await defer(interaction)
         row = await service_of(interaction).match_in_channel(interaction.channel_id or 0, interaction.user.id)
         bot = bot_of(interaction)
-        result = await bot.agreements.draw(row.id, interaction.user.id)
+        result = await bot.agreements.draw(row.id, interaction.user.id, reply_to=interaction.id)
         if isinstance(result, Offered):
             await answer(
                 interaction,

@@ -255,7 +255,7 @@ class MovesCog(BoneyardCog):
         service = service_of(interaction)
         row = await service.match_in_channel(interaction.channel_id or 0, interaction.user.id)
         moderator = await moderates(interaction, row)
-        update = await service.abort(row.id, interaction.user.id, moderator=moderator)
+        update = await service.abort(row.id, interaction.user.id, moderator=moderator, reply_to=interaction.id)
         if update is None:
             other = [u for u in (row.seats or ()) if u != interaction.user.id]
             who = interaction.user.mention

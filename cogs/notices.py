@@ -100,6 +100,8 @@ class NoticesCog(BoneyardCog):
             prefs = await notices.choose(
                 interaction.user.id, mode=how.value if how else None, zone=zone, hour=hour, quiet=quiet
             )
+            if how is not None:  # a new choice after closed DMs: a DM notice is tried again
+                bot_of(interaction).presenter.dms_reopened(interaction.user.id)
         server = await notices.server(interaction.guild_id)
         await answer(interaction, describe_prefs(prefs, server), ephemeral=True)
 

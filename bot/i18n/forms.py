@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from babel import Locale as BabelLocale
 from babel.dates import format_skeleton, format_timedelta
@@ -31,10 +31,20 @@ _F = TypeVar("_F", bound="Formatted")
 
 
 class Formatted(Text):
-    """A value shown to people; `said(locale)` is how that locale writes it."""
+    """A value shown to people; `said(locale)` is how that locale writes it.
+
+    Pickled as its class and `made_of` (pictures are drawn in worker processes): each kind
+    names the attributes it was made from, in its constructor's order, and this one
+    `__reduce__` serves them all (Text's own would rebuild a plain sentence)."""
+
+    made_of: ClassVar[tuple[str, ...]]
+    """The constructor's arguments, as attribute names."""
 
     def said(self, locale: Locale) -> str:
         raise NotImplementedError
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), tuple(getattr(self, name) for name in self.made_of))
 
 
 class Number(Formatted):
@@ -45,6 +55,8 @@ class Number(Formatted):
     decimals: int
     grouped: bool
 
+    made_of = ("value", "decimals", "grouped")
+
     def __new__(cls, value: float, decimals: int = 0, grouped: bool = True) -> Number:
         made = _make(cls, number_text(DEFAULT, value, decimals, grouped=grouped))
         made.value, made.decimals, made.grouped = value, decimals, grouped
@@ -53,14 +65,13 @@ class Number(Formatted):
     def said(self, locale: Locale) -> str:
         return number_text(locale, self.value, self.decimals, grouped=self.grouped)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Number, (self.value, self.decimals, self.grouped))
-
 
 class Percent(Formatted):
     """A fraction as a whole percentage: 0.42 is `42%` (`42 %` in German)."""
 
     fraction: float
+
+    made_of = ("fraction",)
 
     def __new__(cls, fraction: float) -> Percent:
         made = _make(cls, percent_text(DEFAULT, fraction))
@@ -70,14 +81,13 @@ class Percent(Formatted):
     def said(self, locale: Locale) -> str:
         return percent_text(locale, self.fraction)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Percent, (self.fraction,))
-
 
 class Day(Formatted):
     """A day of the year, short: `Nov 1`, `1. Nov.`, `1 nov`, `1 de nov.`."""
 
     day: dt.date
+
+    made_of = ("day",)
 
     def __new__(cls, day: dt.date) -> Day:
         made = _make(cls, day_text(DEFAULT, day))
@@ -87,9 +97,6 @@ class Day(Formatted):
     def said(self, locale: Locale) -> str:
         return day_text(locale, self.day)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Day, (self.day,))
-
 
 class Duration(Formatted):
     """A long span in its two largest units, rounded down: `2d 5h`, `23h 10m`, `45m`, `30s`
@@ -97,6 +104,8 @@ class Duration(Formatted):
 
     seconds: float
     english: str
+
+    made_of = ("seconds", "english")
 
     def __new__(cls, seconds: float, english: str | None = None) -> Duration:
         """`english`: another English form of the same time (a reminder's `5 min`)."""
@@ -107,14 +116,13 @@ class Duration(Formatted):
     def said(self, locale: Locale) -> str:
         return self.english if locale == DEFAULT else duration_text(locale, self.seconds)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Duration, (self.seconds, self.english))
-
 
 class Ago(Formatted):
     """How long ago something happened: `42 s ago`, `5 min ago` (`vor 5 Min.`, `hace 5 min`)."""
 
     seconds: float
+
+    made_of = ("seconds",)
 
     def __new__(cls, seconds: float) -> Ago:
         made = _make(cls, ago_text(DEFAULT, seconds))
@@ -123,9 +131,6 @@ class Ago(Formatted):
 
     def said(self, locale: Locale) -> str:
         return ago_text(locale, self.seconds)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Ago, (self.seconds,))
 
 
 def _make(cls: type[_F], english: str) -> _F:

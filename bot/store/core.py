@@ -164,23 +164,9 @@ def _announcement(row: Sequence[Any]) -> Announcement:
 
 
 _INSERT_MOVE = "INSERT INTO moves (match_id, ply, seat, move, public, forced, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_OUTBOX_INSERTED = "key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at"
-"""The columns an outbox INSERT names; `, follow_up_of` too only when a row notes its interaction
-(`_noted`), so every other insert is the statement it always was (also on a database made before
-migration 9, the schema tests/bot/test_ending_lines_migration.py plays on)."""
-
-
-def _noted(rows: Sequence[Announcement]) -> bool:
-    return any(a.follow_up_of is not None for a in rows)
-
-
-def _outbox_columns(noted: bool) -> str:
-    return _OUTBOX_INSERTED + (", follow_up_of" if noted else "")
-
-
-def _insert_announcement(noted: bool) -> str:
-    marks = ", ".join("?" * (9 if noted else 8))
-    return f"INSERT INTO outbox ({_outbox_columns(noted)}) VALUES ({marks})"
+_OUTBOX_INSERTED = "key, kind, guild_id, channel_id, match_id, tournament_id, payload, created_at, follow_up_of"
+"""The columns an outbox INSERT names (`_announcement_rows` gives their values)."""
+_INSERT_ANNOUNCEMENT = f"INSERT INTO outbox ({_OUTBOX_INSERTED}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 def _earlier_unsent(row: str, *, ordered: bool = True) -> str:
@@ -199,34 +185,25 @@ def _insert_announcements_returning(rows: Sequence[Announcement], now: float) ->
     channel (saved at most `GRACE_SECONDS` before) is unsent: a scalar subquery in RETURNING
     (PostgreSQL; SQLite since 3.35).  Only the first row's answer is used (`Store.commit_moves`):
     SQLite's subquery sees the rows inserted before it by the same statement, PostgreSQL's does not."""
-    noted = _noted(rows)
-    values = ", ".join(["(" + ", ".join("?" * (9 if noted else 8)) + ")"] * len(rows))
-    sql = f"INSERT INTO outbox ({_outbox_columns(noted)}) VALUES {values} RETURNING key, id, " + _earlier_unsent(
-        "outbox"
-    )
-    params = [value for row in _announcement_rows(rows, now, noted=noted) for value in row]
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+    sql = f"INSERT INTO outbox ({_OUTBOX_INSERTED}) VALUES {values} RETURNING key, id, " + _earlier_unsent("outbox")
+    params = [value for row in _announcement_rows(rows, now) for value in row]
     return Step(sql, (*params, GRACE_SECONDS), returning=True)
 
 
-def _commit_moves_sql(noted: bool) -> str:
-    """`_COMMIT_MOVES`, naming `follow_up_of` or not (`_noted`)."""
-    follow_ups = ", ?::bigint[]" if noted else ""
-    return (
-        "WITH m AS (UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
-        "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active' RETURNING id), "
-        "mv AS (INSERT INTO moves (match_id, ply, seat, move, public, forced, at) "
-        "SELECT m.id, x.ply, x.seat, x.move, x.public, x.forced, ? FROM m, "
-        "unnest(?::bigint[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) "
-        "AS x (ply, seat, move, public, forced)), "
-        f"ob AS (INSERT INTO outbox ({_outbox_columns(noted)}) SELECT x.* FROM m, "
-        "unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::float8[]"
-        f"{follow_ups}) AS x RETURNING key, id, channel_id, created_at) "
-        "SELECT NULL::text, NULL::bigint, NULL::boolean FROM m "
-        f"UNION ALL SELECT ob.key, ob.id, {_earlier_unsent('ob', ordered=False)} FROM ob"
-    )
-
-
-_COMMIT_MOVES = {noted: _commit_moves_sql(noted) for noted in (False, True)}
+_COMMIT_MOVES = (
+    "WITH m AS (UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
+    "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active' RETURNING id), "
+    "mv AS (INSERT INTO moves (match_id, ply, seat, move, public, forced, at) "
+    "SELECT m.id, x.ply, x.seat, x.move, x.public, x.forced, ? FROM m, "
+    "unnest(?::bigint[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) "
+    "AS x (ply, seat, move, public, forced)), "
+    f"ob AS (INSERT INTO outbox ({_OUTBOX_INSERTED}) SELECT x.* FROM m, "
+    "unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::float8[], "
+    "?::bigint[]) AS x RETURNING key, id, channel_id, created_at) "
+    "SELECT NULL::text, NULL::bigint, NULL::boolean FROM m "
+    f"UNION ALL SELECT ob.key, ob.id, {_earlier_unsent('ob', ordered=False)} FROM ob"
+)
 """`Store.commit_moves` on PostgreSQL, in one statement: the match row under the version check
 (`m`: no row when another writer won, and then nothing else is written, every part selecting
 from `m`), the log lines and the outbox rows (one array parameter per column), then one row
@@ -244,8 +221,8 @@ def _move_rows(
     ]
 
 
-def _announcement_rows(rows: Sequence[Announcement], now: float, *, noted: bool) -> list[tuple[Any, ...]]:
-    """The values of `rows` for `_outbox_columns(noted)`."""
+def _announcement_rows(rows: Sequence[Announcement], now: float) -> list[tuple[Any, ...]]:
+    """The values of `rows` for `_OUTBOX_INSERTED`."""
     return [
         (
             a.key,
@@ -256,7 +233,7 @@ def _announcement_rows(rows: Sequence[Announcement], now: float, *, noted: bool)
             a.tournament_id,
             json.dumps(a.payload),
             now,
-            *((a.follow_up_of,) if noted else ()),
+            a.follow_up_of,
         )
         for a in rows
     ]
@@ -628,10 +605,9 @@ class Store:
         """`commit_moves` on PostgreSQL: the same writes as ONE statement (`_COMMIT_MOVES`), so a
         move waits for one round trip and one commit instead of BEGIN, three statements, COMMIT."""
         logged = _move_rows(match_id, first_ply, moves, now)
-        noted = _noted(announce)
-        stored = _announcement_rows(announce, now, noted=noted)
+        stored = _announcement_rows(announce, now)
         returned = await db.write_returning(
-            _COMMIT_MOVES[noted],
+            _COMMIT_MOVES,
             (
                 json.dumps(snapshot),
                 str(status),
@@ -642,7 +618,7 @@ class Store:
                 expected_version,
                 now,
                 *[[r[column] for r in logged] for column in range(1, 6)],  # ply, seat, move, public, forced
-                *[[r[column] for r in stored] for column in range(9 if noted else 8)],
+                *[[r[column] for r in stored] for column in range(9)],
                 GRACE_SECONDS,
             ),
             "moves",
@@ -772,8 +748,7 @@ class Store:
     async def insert_announcements(tx: Tx, rows: Sequence[Announcement], now: float) -> None:
         """Inside the caller's transaction: the announcements of the change it commits."""
         if rows:
-            noted = _noted(rows)
-            await tx.executemany(_insert_announcement(noted), _announcement_rows(rows, now, noted=noted))
+            await tx.executemany(_INSERT_ANNOUNCEMENT, _announcement_rows(rows, now))
 
     async def announce(self, rows: Sequence[Announcement]) -> None:
         """Store announcements on their own (a change that has no other row to write)."""

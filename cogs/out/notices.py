@@ -3,9 +3,12 @@ reminders' routes, held-back notices, digests, nudges and vacation notes.
 
 Why beside the presenter: the presenter posts boards; who of the players named under a board
 is notified, and how, is this module's one job, so the presenter asks it (`turn_routes`)
-and hands the rest over after the board is posted (`deliver`).  A DM that cannot be sent
-(DMs closed) falls back to nothing: the thread names the player anyway, and a ping they did
-not choose would be worse.
+and hands the rest over after the board is posted (`deliver`).  A turn notice by DM that
+Discord refuses (the player's DMs are closed) becomes a ping in the match's channel: a notice
+that reaches nobody is worse than a ping they did not choose.  The first such ping of a match
+says why (their DMs are closed: open them, or choose pings), once per player and match even
+across restarts (the store's closed-DM notice, shared with the private view's); the match's
+later boards then ping them directly, until a DM to them goes through or they use `/notify`.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -32,6 +35,9 @@ log = logging.getLogger(__name__)
 
 NOTICE_DUTY = "notices"
 NOTICE_POLL_SECONDS = 60.0
+
+Sent = Literal["sent", "closed", "failed"]
+"""What became of a DM: delivered, refused by the player's settings (403), or failed otherwise."""
 
 
 @dataclass
@@ -63,6 +69,8 @@ class Notifier:
             except Exception:  # the database away: the board still goes out, with the default ping
                 log.warning("could not read how %d wants to be told; pinging", user_id, exc_info=True)
                 route = "ping"
+            if route == "dm" and self.bot.presenter.dms_closed(update.match.id, user_id):
+                route = "ping"  # a DM of this match was refused: the board pings them instead
             if route == "ping":
                 routes.ping.append(user_id)
             elif route == "dm":
@@ -86,8 +94,37 @@ class Notifier:
         for user_id in routes.dm:
             if row.seat_of(user_id) in prompted:
                 continue
-            await self.dm(user_id, await self._turn_text(row, user_id))
+            if await self.send_dm(user_id, await self._turn_text(row, user_id)) == "closed":
+                await self._turn_by_ping(row, user_id)
         await self.hold(row, routes)
+
+    async def _turn_by_ping(self, row: MatchRow, user_id: int) -> None:
+        """The turn notice of a player whose DMs are closed: a ping in the match's channel,
+        saying why the first time in this match (never again, restarts included: the claim is
+        stored before the line is posted); the match's next boards ping them (`turn_routes`)."""
+        self.bot.presenter.note_dms_closed(row.id, user_id)
+        try:
+            first = await self.bot.announcements.first_dm_notice(row.id, user_id)
+        except Exception:  # the database away: the ping matters more than the explanation
+            log.warning("could not claim the closed-DM notice of %d in match %d", user_id, row.id, exc_info=True)
+            first = False
+        if first and GAMES[row.game].info.has_private_info:  # the private view's notice is this one
+            text = tr(
+                "<@{user}>, your move. I could not send you the DM you chose for your turns: your direct "
+                "messages are closed. Allow DMs from this server's members (Privacy Settings), or choose "
+                "`/notify how:ping`; `/hand` shows your private view here, just for you.",
+                user=user_id,
+            )
+        elif first:
+            text = tr(
+                "<@{user}>, your move. I could not send you the DM you chose for your turns: your direct "
+                "messages are closed. Allow DMs from this server's members (Privacy Settings), or choose "
+                "`/notify how:ping`.",
+                user=user_id,
+            )
+        else:
+            text = tr("<@{user}>, your move.", user=user_id)
+        await self.post(row, text, ping=[user_id])
 
     async def hold(self, row: MatchRow, routes: TurnRoutes) -> None:
         """Keep the notices of the players in their quiet hours for when those end."""
@@ -167,8 +204,10 @@ class Notifier:
         if mode == "dm":
             lines: list[str] = [tr("🌅 While your quiet hours lasted, these matches came to your move:")]
             lines += [tr("• match #{match}: {link}", match=w.match.id, link=channel_link(w.match)) for w in waiting]
-            await self.dm(user_id, joined("\n", lines))
-            return
+            if await self.send_dm(user_id, joined("\n", lines)) != "closed":
+                return
+            for item in waiting:  # their DMs are closed: each match's thread pings them instead
+                self.bot.presenter.note_dms_closed(item.match.id, user_id)
         for item in waiting:
             held = tr("<@{user}>, your move (held back during your quiet hours).", user=user_id)
             await self.post(item.match, held, ping=[user_id])
@@ -183,6 +222,8 @@ class Notifier:
             name=by_name,
             match=row.id,
         )
+        if route == "dm" and self.bot.presenter.dms_closed(row.id, target):
+            route = "ping"  # a DM of this match was refused already: no second refusal
         if route == "ping":
             await self.post(row, text, ping=[target])
             return tr("Your opponent was pinged in the match's thread.")
@@ -193,7 +234,10 @@ class Notifier:
                 match=row.id,
                 link=channel_link(row),
             )
-            await self.dm(target, told)
+            if await self.send_dm(target, told) == "closed":  # their DMs are closed: a ping instead
+                self.bot.presenter.note_dms_closed(row.id, target)
+                await self.post(row, text, ping=[target])
+                return tr("Your opponent was pinged in the match's thread.")
             return tr("Your opponent was told by DM.")
         if route == "hold":
             await self.bot.notices.hold(target, row.id, self.bot.service.now())
@@ -224,13 +268,18 @@ class Notifier:
             await self.post(row, back, ping=[])
 
     async def _tell(self, row: MatchRow, user_id: int | None, text: str) -> None:
-        """One line in the match's thread naming `user_id`, notifying them their way."""
+        """One line in the match's thread naming `user_id`, notifying them their way (by DM
+        when they chose it; a DM their closed DMs refuse becomes the line's ping)."""
         if user_id is None:
             return
         route = await self.bot.notices.turn_route(user_id, row.guild_id, self.bot.service.now())
+        if route == "dm" and (
+            self.bot.presenter.dms_closed(row.id, user_id)
+            or await self.send_dm(user_id, Joined(" ", [text, channel_link(row)])) == "closed"
+        ):
+            self.bot.presenter.note_dms_closed(row.id, user_id)
+            route = "ping"  # their DMs are closed: the line pings them instead
         await self.post(row, Joined(": ", [f"<@{user_id}>", text]), ping=[user_id] if route == "ping" else [])
-        if route == "dm":
-            await self.dm(user_id, Joined(" ", [text, channel_link(row)]))
 
     @staticmethod
     def _opponent(row: MatchRow, user_id: int) -> int | None:
@@ -241,16 +290,25 @@ class Notifier:
     # --- sending ---------------------------------------------------------------------------
 
     async def dm(self, user_id: int, text: str) -> bool:
+        return await self.send_dm(user_id, text) == "sent"
+
+    async def send_dm(self, user_id: int, text: str) -> Sent:
+        """DM `text` to the player in their language; what became of it (never raises for
+        Discord's refusals: the caller decides the fallback)."""
         if self.bot.user is not None and user_id == self.bot.user.id:
-            return False
+            return "failed"
         text = translate(await user_locale(self.bot, user_id), text)  # the player's language
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(content=text[:2000])
+        except discord.Forbidden as error:  # 50007 on the send, or a 403 creating the DM channel
+            log.info("notice DM to %d refused: %s", user_id, error)
+            return "closed"
         except discord.HTTPException as error:
             log.info("notice DM to %d failed: %s", user_id, error)
-            return False
-        return True
+            return "failed"
+        self.bot.presenter.dms_reopened(user_id)
+        return "sent"
 
     async def post(self, row: MatchRow, text: str, *, ping: Sequence[int]) -> bool:
         channel = await self.bot.presenter.channel(row.channel_id)

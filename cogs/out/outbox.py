@@ -12,8 +12,10 @@ Never twice, step by step:
 - channel posts carry the row's key as nonce (discord.py adds `enforce_nonce`): a post repeated after a
   crash gets back the message Discord already created for that key, not a second one;
 - a post that is an interaction's follow-up (no nonce there) records the interaction first:
-  in the change's own write when the service was given it (a move's `reply_to`), else just
-  before the post (`posting_as_follow_up`); a row found with one may have been posted just
+  in the change's own write when the service was given it (`reply_to` of a move, `/abort`,
+  `/draw`, `/claim`), else just before the post (`posting_as_follow_up`: kept for a row
+  delivered with `interaction`, and as the net for a change that did not say whom it answers;
+  no caller today); a row found with one may have been posted just
   before a crash, and is matched to that interaction's reply in the channel.  Never by text: the same sentence
   (a player repeating `d2-e2` two turns later) is posted again under another board;
 - posted is posted: a row whose post succeeded but whose mark the database refused (it went
@@ -77,6 +79,9 @@ class Post:
     picture: Picture | None = None
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = USER_MENTIONS
+    after: Callable[[], Awaitable[None]] | None = None
+    """What follows the post once it is marked posted, by the one delivery that marked it (a
+    board's turn notices): never twice, since a row is marked once."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,8 @@ class Dispatcher:
                 return await self._act(row, post, behind)
             try:
                 if await self._posted_before_restart(row):
+                    if post.after is not None:
+                        await post.after()
                     return False
                 if behind:
                     await self._after_earlier_rows(row)
@@ -169,7 +176,9 @@ class Dispatcher:
                 return False
             await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
-            return True
+        if post.after is not None:
+            await post.after()
+        return True
 
     async def _refused(self, row: Announcement, error: Exception) -> None:
         """A post Discord refused: given up after `MAX_ATTEMPTS`, else counted for the drain's retry."""
@@ -254,20 +263,30 @@ class Dispatcher:
                 changed.notify_all()
 
     async def deliver_by(
-        self, key: str, send: Send, *, follow_up_of: int | None = None, fresh: Fresh | None = None
+        self,
+        key: str,
+        send: Send,
+        *,
+        follow_up_of: int | None = None,
+        fresh: Fresh | None = None,
+        after: Callable[[], Awaitable[None]] | None = None,
     ) -> bool | None:
         """Post the announcement `key` with the caller's own `send` (the presenter's board,
         turn post or quiet line), once: True when this call posted it, False when it was
         already posted (by the drain, or before a restart), None when `send` failed (the row
         stays unsent and the drain retries it).  `follow_up_of`: the interaction whose follow-up
         `send` posts, if it does.  `fresh`: the row as the caller's own commit just stored it
-        (used instead of reading it, see `_as_stored`).  The same never-twice steps as `deliver`."""
+        (used instead of reading it, see `_as_stored`).  `after`: what follows the post, run
+        once the row is marked by this call, whether `send` posted it or it was found posted
+        before a restart (`Post.after` says why).  The same never-twice steps as `deliver`."""
         async with self._lock(key):
             await self._reconcile()
             row, behind, just_stored = await self._as_stored(key, fresh)
             if row is None or row.sent:
                 return False
             if not just_stored and await self._posted_before_restart(row):
+                if after is not None:
+                    await after()
                 return False
             if behind:
                 await self._after_earlier_rows(row)
@@ -286,7 +305,9 @@ class Dispatcher:
             crashpoints.reached("outbox.posted")
             await self._mark_posted(row, message_id)
             crashpoints.reached("outbox.marked")
-            return True
+        if after is not None:
+            await after()
+        return True
 
     async def _as_stored(self, key: str, fresh: Fresh | None) -> tuple[Announcement | None, bool, bool]:
         """The row of `key`, whether an earlier row of its channel is unsent, and whether the row

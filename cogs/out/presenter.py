@@ -19,7 +19,7 @@ import discord
 
 import renderers
 from bot.games import GAMES
-from bot.i18n import Joined, Locale, joined, tr, tr_n, translate
+from bot.i18n import Joined, Locale, Text, joined, tr, tr_n, translate
 from bot.services.matches import ClockNotice, MatchRow, MatchStatus, Update, clock_of
 from cogs.acknowledge import answer
 from cogs.out.outbox import NotPosted, Post
@@ -33,6 +33,7 @@ from cogs.ui.verify_button import verify_view
 
 if TYPE_CHECKING:
     from bot.app.client import Boneyard
+    from cogs.out.notices import TurnRoutes
 
 log = logging.getLogger(__name__)
 
@@ -108,20 +109,22 @@ class Presenter:
         self._names: dict[int, str] = {}
         self.turn_posts = TurnPosts()
         self.private_dms = PrivateDms(bot, bot.private_messages)
-        self._receipts: dict[tuple[int, int], str] = {}
+        self._receipts: dict[tuple[int, int], Text] = {}
         """(match, user) -> the receipt of a move just played from private controls, for the
         status line of the private message edited next (memory only: a restart in between
         only loses the wording, the line then names the move)."""
         self._dms_closed: set[tuple[int, int]] = set()
-        """(match, user) whose DM failed with 50007: not DMed again for that match until they
-        use `/hand` or a DM to them succeeds (failed DMs count toward Discord's limit of
-        invalid requests)."""
+        """(match, user) whose DM failed with 50007 (a private view) or 403 (a turn notice): not
+        DMed again for that match, and pinged on its boards instead of a DM notice, until they
+        use `/hand` or `/notify`, or a DM to them succeeds (failed DMs count toward Discord's
+        limit of invalid requests)."""
 
     # --- names -------------------------------------------------------------------------
 
-    def note_receipt(self, match_id: int, user_id: int, text: str) -> None:
-        """The words a private control used to confirm a move (`cogs.ui.private`): the next
-        edit of that player's private message says them instead of the bare notation."""
+    def note_receipt(self, match_id: int, user_id: int, text: Text) -> None:
+        """The words a private control used to confirm a move (`cogs.ui.private`), not yet in
+        the player's language: the next edit of that player's private message says them instead
+        of the bare notation, translated once with the rest of its status line."""
         self._receipts[(match_id, user_id)] = text
 
     def remember(self, user: discord.abc.User) -> None:
@@ -329,11 +332,15 @@ class Presenter:
         async def picture() -> discord.File:
             return await self.board_file(row, self._with_actions(update, actions))
 
-        # the players' choices hold here too (a ping only for who wants one, quiet hours held);
-        # a DM notice is not sent from this recovery path, which may retry a post
+        # the players' choices hold here too (a ping only for who wants one); the DM notices and
+        # the held ones follow once the row is marked posted (`Post.after`), as on the live path
         routes = await self.bot.notifier.turn_routes(update, self._pings(update))
-        await self.bot.notifier.hold(row, routes)
-        return Post(text[:2000], picture, localize_view(await self._board_buttons(update), locale), routes.mentions())
+
+        async def notices() -> None:
+            await self.bot.notifier.deliver(update, routes)
+
+        buttons = localize_view(await self._board_buttons(update), locale)
+        return Post(text[:2000], picture, buttons, routes.mentions(), after=notices)
 
     async def announce(
         self, update: Update, *, intro: str | None = None, interaction: discord.Interaction | None = None
@@ -351,7 +358,10 @@ class Presenter:
 
         An update the service stored an announcement for (`update.announcement`) is posted
         through the outbox dispatcher (`deliver_by`), which marks it sent: after a crash the
-        drain announces it (through here), and never twice.
+        drain announces it (through here), and never twice.  The turn notices of a new board
+        (DMs, held ones) follow the mark, by whoever marked it: the mark is their claim, so a
+        board posted again after a crash (its nonce brings back the same message) is never
+        noticed twice; a crash between the mark and the DM loses that DM, never repeats it.
 
         Returns None once the channel was told, else why it could not be (Discord's error
         text), so the caller can tell the players (`cogs.playing.board_not_posted`)."""
@@ -364,17 +374,32 @@ class Presenter:
         text = "\n".join(told) if update.quiet else await self.describe(update, told=told, locale=locale)
 
         replied_to = interaction if not private_reply else None
+        shown: list[TurnRoutes | None] = []  # what `show` did: a board with its routes, or None
 
         async def show(nonce: str | None = None) -> str | None:
             if post is not None and await self._extend(post, update, told):
+                shown.append(None)
                 return None
             if update.quiet:
+                shown.append(None)
                 return await self._post_text(row, text, nonce=nonce) if told else None
-            return await self._post_board(update, told, replied_to, text=text, nonce=nonce)
+            routes = await self.bot.notifier.turn_routes(update, self._pings(update))
+            why_not = await self._post_board(update, told, replied_to, routes, text=text, nonce=nonce)
+            shown.append(routes)
+            return why_not
+
+        async def notices() -> None:
+            """The turn's notices of a board this call marked posted; without `show`, it was
+            found posted before a restart, as an interaction's reply: a board."""
+            routes = shown[0] if shown else await self.bot.notifier.turn_routes(update, self._pings(update))
+            if routes is not None:
+                await self.bot.notifier.deliver(update, routes)
 
         not_posted: str | None = None
         if update.announcement is None:
             not_posted = await show()
+            if not_posted is None:
+                await notices()
         else:
             why_not: list[str] = []
 
@@ -385,9 +410,9 @@ class Presenter:
                     raise NotPosted(reason, gone=reason == CHANNEL_GONE)
                 return None
 
-            follow_up_of = replied_to.id if replied_to is not None and not update.quiet else None
+            follow_up_of = replied_to.id if replied_to is not None else None
             delivered = await self.bot.outbox.deliver_by(
-                update.announcement, send, follow_up_of=follow_up_of, fresh=update.fresh
+                update.announcement, send, follow_up_of=follow_up_of, fresh=update.fresh, after=notices
             )
             if delivered is False:  # posted already (by the drain, or before a restart)
                 if interaction is not None:
@@ -411,9 +436,9 @@ class Presenter:
             log.info("could not answer interaction %s", interaction.id)
 
     def private_reply(self, update: Update) -> bool:
-        """Whether the reply to the player who made `update` is only for them: their move was
-        secret, it posts no board, or it extends the turn's post."""
-        return update.secret_move or update.quiet or self.turn_posts.continuing(update) is not None
+        """Whether the reply to the player who made `update` is only for them: it is no public
+        reply (`Update.public_reply`: a secret move, or no board), or it extends the turn's post."""
+        return not update.public_reply or self.turn_posts.continuing(update) is not None
 
     async def _acknowledge(self, interaction: discord.Interaction, update: Update) -> None:
         """The private reply to a mover whose move is not (or not only) answered in public;
@@ -469,16 +494,17 @@ class Presenter:
         update: Update,
         told: list[str],
         interaction: discord.Interaction | None,
+        routes: TurnRoutes,
         *,
         text: str | None = None,
         nonce: str | None = None,
     ) -> str | None:
         """Post the board (as `interaction`'s reply when given, else in the channel with `nonce`:
-        its outbox row's key); None once posted, else why not."""
+        its outbox row's key), pinging whom `routes` says; None once posted, else why not.  The
+        caller delivers the routes' other notices once the post is marked (`announce`)."""
         row = update.match
         if text is None:
             text = await self.describe(update, told=told)
-        routes = await self.bot.notifier.turn_routes(update, self._pings(update))
         mentions = routes.mentions()
         buttons = localize_view(await self._board_buttons(update), await self.public_locale(row))
         extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
@@ -503,7 +529,6 @@ class Presenter:
             self.turn_posts.interrupted(row.id)
             return CHANNEL_GONE if isinstance(error, discord.NotFound) else error.text or str(error)
         self.turn_posts.started(update, message, told)
-        await self.bot.notifier.deliver(update, routes)
         return None
 
     @staticmethod
@@ -665,6 +690,14 @@ class Presenter:
         except discord.HTTPException:
             log.exception("could not DM the private view of match %d to %d", row.id, user_id)
             return False
+
+    def dms_closed(self, match_id: int, user_id: int) -> bool:
+        """Whether a DM to `user_id` about `match_id` was refused (and nothing reopened them since)."""
+        return (match_id, user_id) in self._dms_closed
+
+    def note_dms_closed(self, match_id: int, user_id: int) -> None:
+        """A DM to `user_id` about `match_id` was refused: no more DMs of that match for now."""
+        self._dms_closed.add((match_id, user_id))
 
     def dms_reopened(self, user_id: int, match_id: int | None = None) -> None:
         """DM `user_id` again (all matches, or `match_id` only): a DM to them went through,

@@ -121,9 +121,13 @@ async def resign(world: World, match_id: int) -> Update:
     return await world.service.resign(match_id, BOB)
 
 
+INTERACTION = 2**61 + 7
+"""The interaction a slash command's change answers (`reply_to`): its board's row names it."""
+
+
 async def abort(world: World, match_id: int) -> Update:
     assert await world.service.abort(match_id, ALICE) is None  # waits for Bob's agreement
-    update = await world.service.abort(match_id, BOB)
+    update = await world.service.abort(match_id, BOB, reply_to=INTERACTION)
     assert update is not None
     return update
 
@@ -133,7 +137,7 @@ async def offer_draw(world: World, match_id: int) -> None:
 
 
 async def accept_draw(world: World, match_id: int) -> Update:
-    update = await world.agreements.draw(match_id, BOB)
+    update = await world.agreements.draw(match_id, BOB, reply_to=INTERACTION)
     assert isinstance(update, Update)
     return update
 
@@ -159,7 +163,7 @@ async def let_the_draft_run_out(world: World, match_id: int) -> None:
 
 
 async def claim_alices_time(world: World, match_id: int) -> Update:
-    return await world.service.claim_time(match_id, BOB)
+    return await world.service.claim_time(match_id, BOB, reply_to=INTERACTION)
 
 
 KINDS: dict[str, tuple[str, Step, Step, MatchStatus]] = {
@@ -223,6 +227,10 @@ async def test_every_kind_of_change_is_one_transition_with_the_same_steps_after_
     board = await store.announcement(update.announcement)
     assert board is not None and board.match_id == match_id
     assert board.payload["version"] == after.version
+    # the board that answers /abort, /draw or /claim in public names it; a completed draft's
+    # picks are secret, so that /claim is answered privately and its board is no reply
+    answered = kind in ("abort", "draw", "timeout")
+    assert board.follow_up_of == (INTERACTION if answered else None), "noted by the change's own write"
 
     # the log grew by the transition's lines, written where the log ended
     assert transition.first_ply == plies_before

@@ -4,7 +4,9 @@ then holds; nothing else is touched.
 
 The old database is made by opening the store with the first seven migrations only, playing
 and ending matches through the service, then deleting the ending lines (what the service of
-schema 7 wrote is exactly that: the same rows, the same reasons, no line).
+schema 7 wrote is exactly that: the same rows, the same reasons, no line).  Today's service
+writes the outbox's `follow_up_of` (migration 9) with every board, so the column is there
+while it plays, and dropped before the upgrade, as schema 7 had no such column.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ async def _old_store(where: str, monkeypatch: pytest.MonkeyPatch) -> Store:
         patch.setattr("bot.store.core.POSTGRES_MIGRATIONS", POSTGRES_MIGRATIONS[:PREVIOUS])
         store = await Store.open(where)
     assert await store.schema_version() == PREVIOUS
+    async with store.transaction() as tx:  # what today's service writes with each board
+        await tx.execute("ALTER TABLE outbox ADD COLUMN follow_up_of INTEGER")
     return store
 
 
@@ -104,6 +108,7 @@ async def test_old_endings_get_the_line_their_outcome_proves(where: str, monkeyp
     async with store.transaction() as tx:
         await tx.execute("DELETE FROM moves WHERE seat = ?", (ENDING_SEAT,))  # as schema 7 left them
         await tx.execute("UPDATE matches SET outcome = ? WHERE id = ?", (json.dumps(odd_outcome), odd))
+        await tx.execute("ALTER TABLE outbox DROP COLUMN follow_up_of")  # schema 7 had none
     await store.close()
 
     store = await Store.open(where)  # the upgrade: migration 8 runs (and the later ones)

@@ -13,7 +13,8 @@ from bench.statements import counting
 from bot.services.matches import MatchService, ServiceError
 from bot.services.notices import NoticeService
 from bot.services.notices.route_cache import ROUTE_TTL, RouteCache
-from tests.bot.conftest import ALICE, BOB, GUILD
+from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
+from tests.bot.match_driver import play_randomly, start_match
 
 NOON = datetime(2026, 1, 14, 12, tzinfo=UTC).timestamp()
 MIDNIGHT = datetime(2026, 1, 14, 23, 30, tzinfo=UTC).timestamp()
@@ -132,3 +133,52 @@ async def test_a_read_that_raced_a_change_is_not_remembered(service: MatchServic
     assert await notices.turn_route(BOB, GUILD, NOON) == "ping", "the read from before the change"
     notices.store.route_facts = read  # type: ignore[method-assign]
     assert await notices.turn_route(BOB, GUILD, NOON) == "none"
+
+
+@pytest.mark.parametrize("seed", [2, 13])
+async def test_waiting_for_lists_the_matches_at_the_players_turn_without_building_a_view(
+    service: MatchService, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(seed)
+    notices = NoticeService(service)
+    players = (ALICE, BOB, CAROL)
+    for channel in range(40, 40 + rng.randrange(6, 10)):  # random games, pairs, lengths; some end
+        a, b = rng.sample(players, 2)
+        game = rng.choice(["focus", "domineering", "dominance", "domino_wars", "wonderland"])
+        match_id = await start_match(service, game, channel=channel, challenger=a, opponent=b)
+        await play_randomly(service, match_id, rng, max_moves=rng.choice([0, 1, 3, 9, 400]))
+    expected: dict[int, list[int]] = {}  # told independently: the public view's turn, as a board shows it
+    for user_id in players:
+        expected[user_id] = []
+        for row in sorted(await service.of_player(user_id), key=lambda r: r.id):
+            seat = row.seat_of(user_id)
+            if row.status == "active" and seat is not None and seat in (await service.view(row.id, None))["turn"]:
+                expected[user_id].append(row.id)
+    assert any(expected.values()), "some match waits for someone"
+
+    views: list[int] = []
+    looked: list[int] = []
+    state_of = service.state_of
+
+    async def counted_view(match_id: int, user_id: int | None) -> dict[str, Any]:
+        views.append(match_id)
+        raise AssertionError("waiting_for built a view")
+
+    async def counted_state(row: Any) -> Any:
+        looked.append(row.id)
+        return await state_of(row)
+
+    monkeypatch.setattr(service, "view", counted_view)
+    monkeypatch.setattr(service, "state_of", counted_state)
+    for user_id in players:
+        waiting = await notices.waiting_for(user_id)
+        assert [w.match.id for w in waiting] == expected[user_id]
+        for w in waiting:
+            assert w.match.seats is not None and w.opponent_id in w.match.seats and w.opponent_id != user_id
+        running = [r.id for r in await service.of_player(user_id) if r.status == "active"]
+        among = set(rng.sample(running, len(running) // 2)) if running else set()
+        looked.clear()
+        kept = await notices.waiting_for(user_id, among=among)
+        assert [w.match.id for w in kept] == [m for m in expected[user_id] if m in among]
+        assert sorted(looked) == sorted(among), "only the matches asked about are looked at"
+    assert views == []

@@ -197,6 +197,7 @@ async def move_case(tmp_path: Path, point: str) -> None:
     async with bot_process(tmp_path) as (fake, harness, process):
         alice, bob, _ = fake.players
         match_id, _ = await harness.start_match("focus", alice, bob)
+        await harness.ephemeral_reply(await harness.command("notify", {"how": "dm"}, user=bob))
         await process.stop()
 
         await process.start(crash_at=point)
@@ -215,6 +216,10 @@ async def move_case(tmp_path: Path, point: str) -> None:
         assert len(boards) == 1, texts(fake, fake.channel)
         board_png(boards[0])
         assert f"{bob.mention} to move" in boards[0].content
+        # bob's turn notice by DM follows the board's mark: once, whoever posted the board (a
+        # kill between the mark and the DM loses it: a DM is never sent twice)
+        notices = [m for m in fake.dms_to(bob) if m.content.startswith("♟ Your move")]
+        assert len(notices) == (0 if point == "outbox.marked" else 1), [m.content for m in notices]
 
         # and the match goes on
         await harness.slash_move(bob, "c2-c1")

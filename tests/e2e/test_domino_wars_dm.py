@@ -8,11 +8,13 @@ that was ever secret, and every board picture there was rendered from a public v
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections import Counter
 
 import pytest
 
+from bot.i18n import catalogue, tr, translate
 from cogs.ui.private.domino_wars import decode_tiles
 from tests.e2e.harness import Harness, record_board_views
 from tests.fake_discord import FakeInteraction, FakeMessage, FakeUser
@@ -324,3 +326,52 @@ async def test_a_choice_survives_a_restart_between_two_steps(harness: Harness, m
     assert harness.updated(click), click.callback_data
     assert (await harness.bot.service.view(match_id, alice.id))["private"]["draft"] == tiles
     assert service is not harness.bot.service
+
+
+@pytest.mark.parametrize("seed", [3, 17])
+async def test_a_german_players_receipts_are_said_in_german_once(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    rng = random.Random(seed)
+    fixed_seed(monkeypatch)
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    german = rng.choice([alice, bob])
+    german.locale = "de"  # the language of her clicks and, never having chosen one, of her DMs
+    again: list[str] = []  # German sentences translated as if they were English
+    plain = catalogue._translate_plain
+
+    def recording(locale: str, text: str) -> str:
+        if locale == "de" and ("Du hast `" in text or "Draft abgeschickt" in text):
+            again.append(text)
+        return plain(locale, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(catalogue, "_translate_plain", recording)
+    match_id, _ = await harness.start_match("domino_wars", alice, bob)
+    players = {u.id: ScriptedPlayer(harness, u, drafts_high=rng.random() < 0.5) for u in (alice, bob)}
+    receipts = 0
+    while receipts < 4 and (movers := await harness.to_move(match_id)):
+        mover = german if german.id in movers and rng.random() < 0.7 else players[movers[0]].user
+        message = await newest_controls(harness, mover)
+        final = bool(FINAL_STEPS & set(steps(message)))
+        await harness.settled(await players[mover.id].act(message))
+        await fake.wait_until_idle()
+        if mover is not german or not final:
+            continue
+        receipts += 1
+        last = fake.message(message.id).content.splitlines()[-1]
+        move = players[german.id].played[-1]
+        wanted = (
+            translate(
+                "de", tr("✅ Draft sent: `{draft}`. The match starts when both players have drafted.", draft=move[6:])
+            )
+            if move.startswith("draft ")
+            else translate("de", tr("✅ You played `{move}`.", move=move))
+        )
+        assert last.startswith("▸ " + wanted) and last.count(wanted) == 1, "the receipt's line, in German, once"
+        assert "You played" not in last and "Draft sent" not in last
+        newest = max(fake.dms_to(german), key=lambda m: m.id)  # her private view, edited or new
+        status = newest.content.splitlines()[-1]
+        assert status.startswith("▸ " + wanted) and status.count(wanted) == 1, status
+    assert receipts == 4
+    assert again == [], "a German receipt was translated again"

@@ -140,7 +140,7 @@ async def test_a_server_default_applies_to_who_never_chose(harness: Harness) -> 
     assert pings(harness, fake.channel, mark) == [alice.id] and dms(harness, alice, mark) == []
 
 
-@pytest.mark.parametrize("how", ["ping", "dm"])
+@pytest.mark.parametrize("how", ["ping", "dm", "dm, closed"])
 async def test_quiet_hours_hold_notices_back_until_they_end_then_deliver_once(harness: Harness, how: str) -> None:
     fake = harness.fake
     alice, bob, _ = fake.players
@@ -149,7 +149,8 @@ async def test_quiet_hours_hold_notices_back_until_they_end_then_deliver_once(ha
     harness.prepare += [quick_duties, on_fake_time(clock)]
     await harness.restart()
     await slow_clocks(harness, clock)
-    await harness.command("notify", {"how": how, "zone": "Europe/Berlin", "quiet": "23-7"}, user=bob)
+    await harness.command("notify", {"how": how.split(",")[0], "zone": "Europe/Berlin", "quiet": "23-7"}, user=bob)
+    fake.close_dms(bob, closed=how == "dm, closed")  # then the held notice pings instead of a lost DM
     rng = random.Random(9)
     match_id = await start(harness, alice, bob, "none")
     mark = fake.mark().snowflake
@@ -162,7 +163,7 @@ async def test_quiet_hours_hold_notices_back_until_they_end_then_deliver_once(ha
     await duty_passes(harness.bot)
     await clock.advance(HOUR)
     await duty_passes(harness.bot)
-    if how == "ping":
+    if how != "dm":
         assert pings(harness, fake.channel, mark) == [bob.id]
         assert dms(harness, bob, mark) == []
     else:
@@ -392,3 +393,75 @@ async def test_zones_are_offered_as_typed_and_a_wrong_one_changes_nothing(harnes
     assert "different hours" in refused
     shown = await harness.ephemeral_reply(await harness.command("notify", user=alice))
     assert "**a direct message**" in shown and "**Asia/Tokyo**" in shown and "**23:00–06:00**" in shown
+
+
+@pytest.mark.parametrize("seed", [5, 23])
+async def test_a_dm_notice_refused_by_closed_dms_becomes_a_ping_explained_once_per_match(
+    harness: Harness, seed: int
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    rng = random.Random(seed)
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    fake.close_dms(bob)
+    match_id = await start(harness, alice, bob, "none")
+    explained: list[int] = []
+    for turn in range(3):
+        if turn == 2:  # the refusal is remembered in memory only, the explanation in the store
+            await harness.restart()
+        mark = fake.mark().snowflake
+        await move(harness, alice, match_id, rng)
+        assert await harness.to_move(match_id) == [bob.id]
+        assert pings(harness, fake.channel, mark) == [bob.id], f"turn {turn}: one ping instead of the DM"
+        assert dms(harness, bob, mark) == []
+        said = [m.content for m in fake.bot_messages(fake.channel) if m.id > mark]
+        explained += [turn for text in said if "direct messages are closed" in text and "/notify how:ping" in text]
+        await move(harness, bob, match_id, rng)
+    assert explained == [0], "why the ping came is said once per match, at the first refusal"
+
+    fake.close_dms(bob, closed=False)  # opened again, and said so with /notify: DMs again
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    mark = fake.mark().snowflake
+    await move(harness, alice, match_id, rng)
+    assert pings(harness, fake.channel, mark) == []
+    assert [m.content.split(" — ")[0] for m in dms(harness, bob, mark)] == [
+        f"♟ Your move in **Focus** against {alice.name}"
+    ]
+
+
+@pytest.mark.parametrize("closed_since_the_turn", [False, True])
+async def test_a_nudge_to_closed_dms_pings_in_the_thread_and_says_so(
+    harness: Harness, closed_since_the_turn: bool
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    fake.close_dms(bob, closed=closed_since_the_turn)  # known refused by the turn's notice, or not yet
+    match_id = await start(harness, alice, bob, "none")
+    await move(harness, alice, match_id, random.Random(7))
+    assert (dms(harness, bob, 0) == []) == closed_since_the_turn
+    fake.close_dms(bob)
+    mark = fake.mark().snowflake
+    done = await harness.ephemeral_reply(await harness.command("nudge", user=alice))
+    assert "pinged in the match's thread" in done and "by DM" not in done
+    nudges = [m for m in fake.bot_messages(fake.channel) if m.id > mark and "is waiting for your move" in m.content]
+    assert [m.pinged_ids for m in nudges] == [[bob.id]]
+    assert dms(harness, bob, mark) == []
+
+
+@pytest.mark.parametrize("closed", [False, True])
+async def test_a_vacation_notice_by_dm_to_closed_dms_pings_in_the_thread_instead(
+    harness: Harness, closed: bool
+) -> None:
+    fake = harness.fake
+    alice, bob, _ = fake.players
+    await harness.command("notify", {"how": "dm"}, user=bob)
+    await start(harness, alice, bob, "daily")
+    fake.close_dms(bob, closed=closed)
+    mark = fake.mark().snowflake
+    await harness.ephemeral_reply(await harness.command("vacation start", {"days": 2}, user=alice))
+    await fake.wait_until_idle()
+    [told] = [m for m in fake.bot_messages(fake.channel) if m.id > mark]
+    assert told.content.startswith(f"{bob.mention}: 🏖 {alice.name} is on vacation until")
+    assert told.pinged_ids == ([bob.id] if closed else [])
+    assert len(dms(harness, bob, mark)) == (0 if closed else 1)

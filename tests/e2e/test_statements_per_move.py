@@ -10,6 +10,7 @@ this test, and whoever adds it says why here.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -44,9 +45,62 @@ def a_move(backend: str) -> list[str]:
     ]
 
 
+ENDING_READS = [
+    "SELECT changes FROM rated_matches",  # the final board's rating line
+    "SELECT tournament_id FROM tournament_games",  # the tournaments' finish listener
+    "SELECT 1 FROM tournament_games",  # whether the final board offers Rematch
+]
+"""What a final board reads after its commit (in an order that varies: listeners run as tasks)."""
+RATING_TRANSACTION = [
+    "BEGIN",
+    "INSERT INTO rated_matches (match_id)",
+    *["SELECT user_id, game, value"] * 2,
+    *["INSERT INTO ratings"] * 2,
+    "INSERT INTO rated_matches (match_id, changes)",
+    "COMMIT",
+]
+"""A rated match's end: both ratings, claimed once (bot/services/ratings.py)."""
+ABORT_VOTE = ["BEGIN", "INSERT INTO abort_votes", "SELECT user_id FROM abort_votes", "COMMIT"]
+
+
+DRAW_ACCEPTED = [
+    "SELECT kind, user_id, version FROM match_offers",
+    "BEGIN",
+    "DELETE FROM match_offers",
+    "COMMIT",
+]
+"""The standing offer read and taken (its own transaction, before the ending's)."""
+
+
+def an_ending(kind: str) -> list[str]:
+    """What the second `/abort` or `/draw` (the match ends) and a click on `/resign`'s
+    confirmation cost on SQLite: the ending's one transaction, like a move's.  The board of
+    `/abort` and `/draw` is the reply to its interaction, noted by the ending's own INSERT
+    (`follow_up_of`), no UPDATE of its own; a resignation's board is posted in the channel (the
+    confirmation is private), with its nonce."""
+    looked_up = ["SELECT m.id"] * 2  # the channel's match, then read again under the match's lock
+    after = [*ENDING_READS, "UPDATE outbox SET sent_at"]
+    if kind == "abort":
+        return [*looked_up, *ABORT_VOTE, *MOVE_TRANSACTION, *after]
+    if kind == "draw":
+        return [*looked_up, *DRAW_ACCEPTED, *MOVE_TRANSACTION, *RATING_TRANSACTION, *after]
+    return [*looked_up, *MOVE_TRANSACTION, *RATING_TRANSACTION, *after]
+
+
 def beginnings(seen: Statements) -> list[str]:
     """Each statement by the words it starts with, as the lists above name them."""
-    named = [*MOVE_TRANSACTION, *MOVE_STATEMENT, *a_move("sqlite")]
+    named = sorted(
+        {
+            *MOVE_TRANSACTION,
+            *MOVE_STATEMENT,
+            *a_move("sqlite"),
+            *an_ending("abort"),
+            *an_ending("draw"),
+            *an_ending("resign"),
+        },
+        key=len,
+        reverse=True,
+    )
     out = []
     for text in seen.texts:
         flat = " ".join(text.split()).rstrip(";")
@@ -111,3 +165,45 @@ async def test_a_move_costs_its_listed_statements_on_postgresql(
         finally:
             await harness.stop()
             restore_discord_defaults()
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+async def test_an_abort_a_draw_and_a_resignation_cost_their_listed_statements_on_sqlite(
+    harness: Harness, seed: int
+) -> None:
+    fake = harness.fake
+    bot = harness.bot
+    rng = random.Random(seed)
+    for duty in bot.duties.health():  # nothing else may reach the database while counting
+        await bot.duties.stop(duty.name)
+    bot.notices.routes = RouteCache(ttl=24 * 3600.0)
+    for kind in rng.sample(["abort", "draw", "resign"], 3):
+        first, second = rng.sample(fake.players[:2], 2)
+        match_id, _ = await harness.start_match("focus", first, second)
+        for _ in range(rng.randrange(3)):  # a few moves first, or none
+            row = await bot.service.get(match_id)
+            assert row.seats is not None
+            state = await bot.service.state_of(row)
+            [seat] = state.turn
+            mover = first if row.seats[seat] == first.id else second
+            await harness.slash_move(mover, rng.choice(state.legal_moves(seat)))
+        if kind in ("abort", "draw"):
+            await harness.command(kind, {}, user=first)
+            await fake.wait_until_idle()
+            async with counting(bot.store.db) as seen:
+                ended = await harness.command(kind, {}, user=second)
+                await fake.wait_until_idle()
+        else:
+            asked = await fake.slash_command("resign", {}, user=first)
+            confirm = await fake.wait_for_answer(asked)
+            await fake.wait_until_idle()
+            async with counting(bot.store.db) as seen:
+                ended = await fake.click_button(confirm, f"boneyard:resign:{match_id}", user=first)
+                await fake.wait_until_idle()
+        assert (await bot.service.get(match_id)).status.value == ("aborted" if kind == "abort" else "finished")
+        assert Counter(beginnings(seen)) == Counter(an_ending(kind)), "\n".join(seen.texts)
+        [board] = await bot.store.fetch_all(
+            "SELECT follow_up_of FROM outbox WHERE kind = 'board' ORDER BY id DESC LIMIT 1"
+        )
+        assert board[0] == (None if kind == "resign" else ended.id), "the board names the interaction it answers"
+        assert seen.commits == (4 if kind == "draw" else 3)  # votes, offers, the ending, ratings; the mark

@@ -13,6 +13,8 @@ from babel.numbers import parse_decimal
 
 from bot.clocks import format_clock, format_duration
 from bot.i18n import Day, Duration, Number, Percent, tr, translate
+from bot.i18n.forms import Ago, Formatted
+from bot.i18n.locales import LOCALES
 
 
 def _old_compact(seconds: float) -> str:
@@ -77,3 +79,24 @@ def test_a_duration_inside_a_sentence_is_said_in_the_readers_language_after_pick
     assert str(clock) == "23h 3m + 3d 2h"
     assert translate("de", clock).replace("\u00a0", " ") == "23 Std. 3 Min. + 3 Tg. 2 Std."
     assert str(format_clock(42, 150)) == "0:42 + 2:30" == translate("de", format_clock(42, 150))
+
+
+@pytest.mark.parametrize("seed", [1, 8])
+def test_every_formatted_kind_pickles_to_the_same_value_in_every_language(seed: int) -> None:
+    rng = random.Random(seed)
+    made = [
+        Number(rng.uniform(-1e6, 1e6), rng.randrange(3), rng.random() < 0.5),
+        Percent(rng.random()),
+        Day(dt.date(2026, 1, 1) + dt.timedelta(days=rng.randrange(365))),
+        Duration(rng.uniform(0, 9 * 86400)),
+        Duration(rng.randrange(1, 60) * 60.0, f"{rng.randrange(1, 60)} min"),  # another English form
+        Ago(rng.uniform(0, 7200)),
+    ]
+    assert {type(value) for value in made} == set(Formatted.__subclasses__()), "every kind is tried"
+    for value in made:
+        back = pickle.loads(pickle.dumps(value))
+        assert type(back) is type(value) and str(back) == str(value)
+        for name in value.made_of:
+            assert getattr(back, name) == getattr(value, name), name
+        for locale in LOCALES:
+            assert back.said(locale) == value.said(locale), locale

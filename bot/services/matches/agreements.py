@@ -95,9 +95,12 @@ class Agreements:
 
     # --- draws -------------------------------------------------------------------------
 
-    async def draw(self, match_id: int, user_id: int, *, accept_only: bool = False) -> Offered | Update:
+    async def draw(
+        self, match_id: int, user_id: int, *, accept_only: bool = False, reply_to: int | None = None
+    ) -> Offered | Update:
         """Offer a draw, or accept the opponent's standing offer (then the match ends drawn).
-        `accept_only` (the offer's button): never turn a stale offer into a new one."""
+        `accept_only` (the offer's button): never turn a stale offer into a new one.
+        `reply_to`: the interaction whose follow-up the final board is (`/draw`)."""
         async with self.matches.lock_for(match_id):
             row, seat = await self._running(match_id, user_id)
             info = self.matches.games[row.game].info
@@ -110,7 +113,12 @@ class Agreements:
                     raise ServiceError(tr("Your draw offer stands; your opponent can accept it with `/draw`."))
                 await self.store.drop_offer(match_id, DRAW)
                 return await self.matches.end(
-                    row, Outcome(frozenset(), DRAW_REASON), MatchStatus.FINISHED, line=DRAW_RECORD, note=DRAW
+                    row,
+                    Outcome(frozenset(), DRAW_REASON),
+                    MatchStatus.FINISHED,
+                    line=DRAW_RECORD,
+                    note=DRAW,
+                    reply_to=reply_to,
                 )
             if accept_only:
                 raise ServiceError(

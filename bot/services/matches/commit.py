@@ -140,12 +140,14 @@ class Transition:
         clock: ClockState | None,
         note: str | None = None,
         intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Transition:
         """The match ends for a reason outside the game (resignation, abort, time, agreement):
         the state stays as it is, the outcome is the match's; `clock` is the stopped clock.
         `line` is the ending's text in the log (`bot.records.move_log`: `resign 1`, `timeout 0
         0:00`, `draw agreed`, `abort`), appended at `first_ply` in the same transaction, so the
-        record alone proves how the match ended.  The board's note is `note`, else the status."""
+        record alone proves how the match ended.  The board's note is `note`, else the status.
+        `reply_to`: the interaction whose follow-up the final board is (`/abort`, `/draw`)."""
         if not is_ending_text(line):
             raise ValueError(f"not an ending line: {line!r}")
         public = decorate(row, state.view(None))
@@ -162,6 +164,7 @@ class Transition:
             status=status,
             outcome=outcome,
             clock=clock,
+            reply_to=reply_to,
         )
 
     # --- what the commit writes ----------------------------------------------------------
@@ -184,8 +187,7 @@ class Transition:
     def board(self) -> Announcement:
         """The board's outbox row (its payload built once: the result row shares it)."""
         row = replace(self.update, announcement=self.key).outbox_row()
-        public_reply = not self.update.secret_move and not self.update.quiet
-        return replace(row, follow_up_of=self.reply_to) if public_reply else row
+        return replace(row, follow_up_of=self.reply_to) if self.update.public_reply else row
 
     @cached_property
     def followups(self) -> tuple[Announcement, ...]:

@@ -490,9 +490,12 @@ class MatchService:
             outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
             return await self.end(row, outcome, MatchStatus.FINISHED, line=line)
 
-    async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Update | None:
+    async def abort(
+        self, match_id: int, user_id: int, *, moderator: bool = False, reply_to: int | None = None
+    ) -> Update | None:
         """Abort when both players asked (or a moderator does).  Returns None while the
-        other player's agreement is still missing."""
+        other player's agreement is still missing.  `reply_to`: the interaction whose follow-up
+        the final board is (noted by the ending's own write, as a move's)."""
         async with self._lock(match_id):
             row = await self._get(match_id)
             if row.status == MatchStatus.CHALLENGE:
@@ -509,7 +512,7 @@ class MatchService:
                     return None
             line = MODERATOR_ABORT_RECORD if moderator else ABORT_RECORD
             outcome = Outcome(frozenset(), ending_reason(line, self._rules(row.game).info.seat_names))
-            return await self.end(row, outcome, MatchStatus.ABORTED, line=line)
+            return await self.end(row, outcome, MatchStatus.ABORTED, line=line, reply_to=reply_to)
 
     async def claim_timeout(self, match_id: int, loser_seat: int) -> Update:
         """End a match on time, `loser_seat` losing (its ending line and reason are the ones
@@ -545,11 +548,12 @@ class MatchService:
                 return None
             return await self._time_out(row, await self.state_of(row), clock, seat, now, intro=TIME_UP)
 
-    async def claim_time(self, match_id: int, user_id: int) -> Update:
+    async def claim_time(self, match_id: int, user_id: int, *, reply_to: int | None = None) -> Update:
         """A player claims that the opponent's time ran out.
 
         The clock task should have ended the match already; a claim only succeeds when it
         was missed, so it can never end a match early.  Raises ServiceError otherwise.
+        `reply_to`: the interaction whose follow-up the board is (noted by the change's write).
         """
         async with self._lock(match_id):
             row = await self._get(match_id)
@@ -562,32 +566,60 @@ class MatchService:
             other, now = 1 - seat, self.now()
             if clock.paused or not clock.expired(other, now):
                 raise ServiceError(tr("Your opponent still has time: `{other}`.", other=clock.display(other, now)))
-            return await self._time_out(row, await self.state_of(row), clock, other, now)
+            return await self._time_out(row, await self.state_of(row), clock, other, now, reply_to=reply_to)
 
     async def _time_out(
-        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
+        self,
+        row: MatchRow,
+        state: GameState,
+        clock: ClockState,
+        seat: int,
+        now: float,
+        *,
+        intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """`seat` ran out of time (lock held): complete its draft at random when the draft's
-        own limit ran out, else play its timeout move, or it loses."""
+        own limit ran out, else play its timeout move, or it loses.  `reply_to`: the
+        interaction (a `/claim`) whose follow-up the board is, whichever of the three it is."""
         if clock.seats[seat].hard:
-            return await self._complete_draft(row, state, clock, seat, now, intro=intro)
+            return await self._complete_draft(row, state, clock, seat, now, intro=intro, reply_to=reply_to)
         if clock.control.on_timeout == "pass":
             move = timeout_move(state.legal_moves(seat))
             if move is not None:
-                return await self._play_seat(row, state, seat, move, clock, now, note="timeout", intro=intro)
-        return await self._lose_on_time(row, seat, clock, now, intro=intro)
+                return await self._play_seat(
+                    row, state, seat, move, clock, now, note="timeout", intro=intro, reply_to=reply_to
+                )
+        return await self._lose_on_time(row, seat, clock, now, intro=intro, reply_to=reply_to)
 
     async def _lose_on_time(
-        self, row: MatchRow, seat: int, clock: ClockState | None, now: float, *, intro: str | None = None
+        self,
+        row: MatchRow,
+        seat: int,
+        clock: ClockState | None,
+        now: float,
+        *,
+        intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """`seat` loses on time (lock held); the ending line keeps its stopped clock's reading."""
         reading = clock.stop_all(now).display(seat, now) if clock is not None else ""
         line = timeout_record(seat, reading)
         outcome = Outcome(frozenset((1 - seat,)), ending_reason(line, self._rules(row.game).info.seat_names))
-        return await self.end(row, outcome, MatchStatus.FINISHED, line=line, note="timeout", intro=intro)
+        return await self.end(
+            row, outcome, MatchStatus.FINISHED, line=line, note="timeout", intro=intro, reply_to=reply_to
+        )
 
     async def _complete_draft(
-        self, row: MatchRow, state: GameState, clock: ClockState, seat: int, now: float, *, intro: str | None = None
+        self,
+        row: MatchRow,
+        state: GameState,
+        clock: ClockState,
+        seat: int,
+        now: float,
+        *,
+        intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """The draft limit ran out (lock held): play random legal picks for `seat` until it
         need not act any more, drawn from the match seed (so the log replays and anyone can
@@ -606,7 +638,7 @@ class MatchService:
             clock = clock.on_move(seat, player_seats(new.turn), now, draft=new.drafting)
         rules = self._rules(row.game)
         moves = Transition.of_moves(
-            rules, row, state, new, ply + 1, record, clock=clock, intro=intro, completed_for=seat
+            rules, row, state, new, ply + 1, record, clock=clock, intro=intro, completed_for=seat, reply_to=reply_to
         )
         # the marker goes first in the same commit; it is not a move, so it is not narrated
         return await self.commit(replace(moves, first_ply=ply, moves=(marker, *moves.moves)))
@@ -795,10 +827,12 @@ class MatchService:
         line: str,
         note: str | None = None,
         intro: str | None = None,
+        reply_to: int | None = None,
     ) -> Update:
         """End `row`'s running match for a reason outside the game (its lock held): a
         resignation, an abort, a loss on time, an agreed draw.  The clock stops; `line` (the
-        ending's text, `bot.records.move_log`) is appended to the log in the same commit."""
+        ending's text, `bot.records.move_log`) is appended to the log in the same commit, with
+        the interaction the final board answers (`reply_to`) noted on its outbox row."""
         state = await self.state_of(row)
         clock = clock_of(row)
         stopped = clock.stop_all(self.now()) if clock is not None else None
@@ -812,6 +846,7 @@ class MatchService:
             clock=stopped,
             note=note,
             intro=intro,
+            reply_to=reply_to,
         )
         return await self.commit(ending)
 

@@ -135,6 +135,16 @@ class Update:
         )
 
     @property
+    def public_reply(self) -> bool:
+        """Whether this update's board can be the public reply to the interaction that made it:
+        decided here once, for the commit that notes the interaction on the board's row
+        (`Transition.board`) and the presenter that posts it (`Presenter.private_reply`).  Not
+        a secret move's (the channel must not see it answered), not a quiet update's (it posts
+        no board).  The presenter alone also answers privately a move that only extends the
+        turn's post, which it alone can know (its turn posts live in memory)."""
+        return not self.secret_move and not self.quiet
+
+    @property
     def to_move(self) -> tuple[int, ...]:
         """User ids of the players who must act now."""
         seats = self.match.seats

@@ -18,6 +18,7 @@ for long ones).  The digest is a personal choice only: it needs the player's hou
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
@@ -235,21 +236,24 @@ class NoticeService:
             if in_quiet(now, prefs.zone, prefs.quiet):
                 continue
             held = set(await self.store.take_held(user_id))
-            waiting = [w for w in await self.waiting_for(user_id) if w.match.id in held]
+            waiting = await self.waiting_for(user_id, among=held)
             if waiting:
                 released.append((user_id, waiting))
         return released
 
-    async def waiting_for(self, user_id: int) -> list[Waiting]:
-        """The running matches where it is `user_id`'s turn, oldest first."""
+    async def waiting_for(self, user_id: int, *, among: Collection[int] | None = None) -> list[Waiting]:
+        """The running matches where it is `user_id`'s turn, oldest first (only those of
+        `among` when given).  Each match kept is looked at once, in its state (cached, else
+        loaded): whose turn it is needs no view built and no second read of its row."""
         now = self.matches.now()
         found = []
         for row in sorted(await self.matches.of_player(user_id), key=lambda r: r.id):
             seat = row.seat_of(user_id)
             if row.status != MatchStatus.ACTIVE or row.seats is None or seat is None:
                 continue
-            view = await self.matches.view(row.id, None)
-            if seat not in view.get("turn", []):
+            if among is not None and row.id not in among:
+                continue
+            if seat not in (await self.matches.state_of(row)).turn:
                 continue
             clock = clock_of(row)
             shown = clock.display(seat, now) if clock is not None else ""

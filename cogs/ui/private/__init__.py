@@ -25,7 +25,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import tr, translate
+from bot.i18n import Text, tr, translate
 from bot.services.matches import MatchStatus, NoMatchHere, NotInMatch, NotYourTurn, ServiceError, Update
 from cogs.acknowledge import answer, defer
 from cogs.common import bot_of, presenter_of, report_error, service_of
@@ -140,25 +140,31 @@ async def check_owner(interaction: discord.Interaction, match_id: int, seat: int
 
 
 async def receipt_and_announce(
-    interaction: discord.Interaction, update: Update, *, intro: str | None = None, **receipt: Any
+    interaction: discord.Interaction,
+    update: Update,
+    said: Text,
+    *,
+    intro: str | None = None,
+    shown: Callable[[str], str] = str,
+    **fields: Any,
 ) -> None:
     """After a move played from private controls: turn the message into a receipt (its
-    controls removed; `receipt` are `edit_message` fields), then announce the update.  The
+    controls removed, `fields` are more `edit_message` fields), then announce the update.  The
     move is announced even if the receipt cannot be shown: it was already played.  (The
     click was acknowledged before the move was played: `cogs.acknowledge`.)
 
-    The receipt's last line is also handed to the presenter, which edits the player's private
-    message right after with the new view: that message then says what was played in the
-    same words (`Presenter.note_receipt`)."""
-    content = receipt.get("content")
-    if isinstance(content, str) and content.strip():
-        last = content.strip().splitlines()[-1].removeprefix("▸ ")
-        presenter_of(interaction).note_receipt(update.match.id, interaction.user.id, last)
+    `said` is the sentence confirming the move, not yet in the reader's language: it is
+    translated ONCE here, and the receipt's content is `shown` of it (the whole content, or a
+    message's own text with `said` as its last line: that text is already in the reader's
+    language, and translating it again could take their words for an English template).  The
+    presenter gets `said` untranslated too, for the player's private message edited right
+    after with the new view, which then says what was played in the same words in its own
+    language (`Presenter.note_receipt`)."""
+    presenter_of(interaction).note_receipt(update.match.id, interaction.user.id, said)
     try:
         await defer(interaction)
-        if isinstance(receipt.get("content"), str):
-            receipt["content"] = translate(await reader_locale(interaction), receipt["content"])
-        await interaction.edit_original_response(view=None, **receipt)
+        content = shown(translate(await reader_locale(interaction), said))
+        await interaction.edit_original_response(content=content, view=None, **fields)
     except discord.HTTPException:
         log.warning("could not mark the private controls of match %d as used", update.match.id, exc_info=True)
     await announce_move(bot_of(interaction), update, mover_id=interaction.user.id, intro=intro, told=interaction)

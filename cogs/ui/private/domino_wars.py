@@ -34,7 +34,7 @@ import discord
 
 from bot.games.domino_wars import DRAFT_SIZE, SEAT_NAMES
 from bot.games.dominoes import no_doubles
-from bot.i18n import tr, tr_n, translate
+from bot.i18n import Text, tr, tr_n, translate
 from bot.services.matches import ServiceError, Update
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
@@ -630,7 +630,7 @@ async def _next_step(interaction: discord.Interaction, match_id: int, seat: int,
         await report_or_refresh(interaction, match_id, seat, error)
 
 
-async def _play(interaction: discord.Interaction, match_id: int, seat: int, move: str, done: str) -> None:
+async def _play(interaction: discord.Interaction, match_id: int, seat: int, move: str, done: Text) -> None:
     """The final step: play `move`, mark the message done (controls removed), then announce.
 
     A draft is secret: the channel gets only the engine's line that the seat has drafted."""
@@ -645,5 +645,5 @@ async def _play(interaction: discord.Interaction, match_id: int, seat: int, move
     except Exception as error:
         await report_or_refresh(interaction, match_id, seat, error)
         return
-    said = translate(await reader_locale(interaction), done)
-    await receipt_and_announce(interaction, update, content=with_status(_content(interaction), said))
+    content = _content(interaction)  # already in the reader's language: only `done` is translated
+    await receipt_and_announce(interaction, update, done, shown=lambda said: with_status(content, said))

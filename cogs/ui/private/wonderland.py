@@ -34,7 +34,7 @@ from typing import Any, Final, Self
 import discord
 
 from bot.games.wonderland.cards import CARDS, DECK, FACTOR_NAMES, POOL_SIZE, RANKS, SUIT_SYMBOLS, faces_of, kind_of
-from bot.i18n import joined, tr, tr_n, translate
+from bot.i18n import Text, joined, tr, tr_n, translate
 from bot.services.matches import MatchStatus, NoMatchHere, ServiceError
 from cogs.acknowledge import defer
 from cogs.common import presenter_of, service_of
@@ -333,10 +333,10 @@ async def _situation(interaction: discord.Interaction, match_id: int) -> tuple[d
     return await service.view(match_id, user_id), await service.legal_moves(match_id, user_id)
 
 
-async def _play(interaction: discord.Interaction, match_id: int, move: str, done_text: str) -> None:
+async def _play(interaction: discord.Interaction, match_id: int, move: str, done_text: Text) -> None:
     """The final step: play, then the DM becomes a receipt (picture dropped) and the update is announced."""
     update = await service_of(interaction).play(match_id, interaction.user.id, move)
-    await receipt_and_announce(interaction, update, content=done_text, attachments=[])
+    await receipt_and_announce(interaction, update, done_text, attachments=[])
 
 
 class PoolSelect(
