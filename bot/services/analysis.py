@@ -17,6 +17,11 @@ turn with every other, so it cannot starve them.  At most `runners` spans run at
   a player (and its secret moves are not public).
 * A span that fails (a worker died twice, a bug) fails its request with a sentence; the
   runners themselves are supervised duties (`bot.infra.duties`) and outlive any exception.
+* An analysis made while the database is away is not thrown away with the minutes of search
+  behind it: its askers get it all the same, it is kept in memory (`unstored`, answered from
+  there, so no second job recomputes it), and a duty stores it once the database is back.
+  The keeper's puts hold one lock and drop an entry only after its put succeeded: it is
+  stored once, and cannot be lost while the process lives.
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ SPAN: Final = 24
 PROGRESS_EVERY: Final = 1.0
 """Seconds between two progress reports to the same asker, at least."""
 DUTY: Final = "analysis runner {}"
+KEEPER: Final = "analysis keeper"
+KEEP_EVERY: Final = 30.0
+"""Seconds between two looks for analyses made while the database was away (failures back off)."""
 
 Progress = Callable[[int, int], Awaitable[None]]
 """`progress(done, total)`: log lines judged so far, of all."""
@@ -172,14 +180,22 @@ class AnalysisService:
         self.queue = FairQueue()
         self._jobs: dict[int, Job] = {}
         self._starting = asyncio.Lock()
+        self.unstored: dict[int, tuple[Analysis, float]] = {}
+        """Analyses made but not yet stored (the database was away), with when they were made."""
+        self._storing = asyncio.Lock()
 
     def start(self, duties: Duties) -> None:
-        """Start the runners, each a supervised duty that runs one span per step."""
+        """Start the runners, each a supervised duty that runs one span per step, and the
+        keeper, which stores what was made while the database was away."""
         for number in range(self.runners):
             duties.start(DUTY.format(number + 1), self.run_one, every=0.0)
+        duties.start(KEEPER, self.store_unstored, every=KEEP_EVERY)
 
     async def stored(self, match_id: int) -> Analysis | None:
         """The kept analysis of a match, or None (never starts one)."""
+        unstored = self.unstored.get(match_id)
+        if unstored is not None:
+            return unstored[0]
         data = await self.rows.get(match_id)
         return Analysis.from_json(data) if data is not None else None
 
@@ -256,13 +272,28 @@ class AnalysisService:
     async def _complete(self, job: Job) -> None:
         judgements = tuple(j for start in sorted(job.judged) for j in job.judged[start])
         analysis = Analysis(job.game, judgements, self.wide, self.focused)
+        made = self.matches.now()
         try:
-            await self.rows.put(job.match_id, analysis.to_json(), self.matches.now())
-        except Exception as error:
-            self._fail(job, error)
-            return
+            await self.rows.put(job.match_id, analysis.to_json(), made)
+        except Exception:
+            self.unstored[job.match_id] = (analysis, made)
+            log.warning(
+                "the analysis of match %d is made but could not be stored; it is kept in memory, "
+                "given to its askers, and stored when the database answers again",
+                job.match_id,
+                exc_info=True,
+            )
         self._jobs.pop(job.match_id, None)
         job.future.set_result(analysis)
+
+    async def store_unstored(self) -> None:
+        """Store the analyses made while the database was away (the keeper's step; raises, to
+        be retried, while it still is away).  Each is dropped from memory only once stored."""
+        async with self._storing:
+            for match_id, (analysis, made) in list(self.unstored.items()):
+                await self.rows.put(match_id, analysis.to_json(), made)
+                del self.unstored[match_id]
+                log.info("the analysis of match %d, made while the database was away, is stored now", match_id)
 
     def _fail(self, job: Job, error: Exception) -> None:
         log.error("the analysis of match %d failed", job.match_id, exc_info=error)

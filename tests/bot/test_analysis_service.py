@@ -4,7 +4,9 @@ backends), one job per match, fair turns between servers, progress at most once 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 
 from bot.ai.analysis import Analysis
 from bot.infra.duties import Duties
-from bot.services.analysis import AnalysisService, FairQueue, Job, NotFinished, Throttled
+from bot.services.analysis import KEEPER, AnalysisService, FairQueue, Job, NotFinished, Throttled
 from bot.services.matches import MatchService
 from bot.store.analyses import AnalysisStore
 from tests.bot.match_driver import play_randomly, start_match
@@ -91,6 +93,53 @@ async def test_a_failing_span_fails_its_request_and_the_runner_goes_on(service: 
             await analyses.analyse(broken)
         assert await analyses.stored(broken) is None
         assert (await analyses.analyse(broken)).judgements  # asked again: made this time
+    finally:
+        await duties.close()
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+async def test_an_analysis_made_while_the_database_is_away_is_given_and_stored_later(
+    service: MatchService, caplog: pytest.LogCaptureFixture, seed: int
+) -> None:
+    rng = random.Random(seed)  # one span or many, and the game
+    run = InProcess()
+    analyses = AnalysisService(service, run, span=rng.choice([3, 10, 1000]), wide=4, focused=2)
+    put = analyses.rows.put
+    tried: list[int] = []
+    stored: list[int] = []
+    away = True
+
+    async def flaky_put(match_id: int, result: dict[str, Any], at: float) -> None:
+        tried.append(match_id)
+        if away:
+            raise sqlite3.OperationalError("database is locked")
+        await put(match_id, result, at)
+        stored.append(match_id)
+
+    analyses.rows.put = flaky_put  # type: ignore[method-assign]
+    duties = Duties(backoff_first=0.01, backoff_max=0.05, max_interval=0.05)
+    analyses.start(duties)
+    try:
+        match_id = await finished_match(service, rng.choice(["domino_wars", "domineering"]), seed=seed)
+        with caplog.at_level(logging.WARNING, logger="bot.services.analysis"):
+            made = await analyses.analyse(match_id)  # the asker gets it, though the put failed
+        assert made.judgements
+        assert any("could not be stored" in r.getMessage() for r in caplog.records)
+        assert await analyses.rows.get(match_id) is None and match_id in analyses.unstored
+        # Asked again (the database still away): answered from memory, nothing recomputed.
+        spans = len(run.calls)
+        assert await analyses.stored(match_id) == made
+        assert await analyses.analyse(match_id) == made
+        assert len(run.calls) == spans
+        # The database answers again: the keeper stores it, once.
+        away = False
+        await asyncio.wait_for(duties.wait_for(lambda: not analyses.unstored), timeout=60)
+        assert await analyses.rows.get(match_id) == made.to_json()
+        await analyses.store_unstored()  # the keeper's next look stores nothing again
+        assert stored == [match_id] and len(tried) >= 2
+        health = duties.of(KEEPER)
+        assert health is not None and health.last_success is not None
+        assert await AnalysisService(service, InProcess()).stored(match_id) == made
     finally:
         await duties.close()
 
