@@ -54,6 +54,9 @@ KEEPER: Final = "analysis keeper"
 KEEP_EVERY: Final = 30.0
 """Seconds between two looks for analyses made while the database was away (failures back off)."""
 
+REPORTING: Final[set[asyncio.Task[None]]] = set()
+"""Progress reports under way, referenced until they end."""
+
 Progress = Callable[[int, int], Awaitable[None]]
 """`progress(done, total)`: log lines judged so far, of all."""
 Run = Callable[..., Awaitable[Any]]
@@ -72,22 +75,57 @@ class AnalysisFailed(ServiceError):
 
 @dataclass
 class Throttled:
-    """An asker's progress callback, called at most once every `every` seconds."""
+    """An asker's progress callback, told at most once every `every` seconds, never awaited
+    by whoever tells it.
+
+    Why a task per report and not an await: the callback edits a Discord message, which a
+    rate limit can hold for seconds, and the runner that tells it would hold every analysis
+    queued behind it that long.  So `tell` returns at once; one report runs at a time, and a
+    count told while one runs replaces any count still waiting (only the latest is sent, so
+    an older count never follows a newer one).  The running task is kept in `REPORTING` until
+    it ends (the loop keeps only weak references to tasks, and an asker that went away keeps
+    nothing); `settle` lets the asker wait for it, so that a late progress edit never
+    overwrites the result."""
 
     callback: Progress
     every: float = PROGRESS_EVERY
     now: Callable[[], float] = time.monotonic
     last: float | None = None
+    waiting: tuple[int, int] | None = None
+    """The latest count told and not yet reported."""
+    reporting: asyncio.Task[None] | None = None
 
-    async def __call__(self, done: int, total: int) -> None:
+    def tell(self, done: int, total: int) -> None:
+        """Report `done` of `total` soon (unless one was told less than `every` seconds ago)."""
         at = self.now()
         if self.last is not None and at - self.last < self.every:
             return
         self.last = at
-        try:
-            await self.callback(done, total)
-        except Exception:  # a progress message that cannot be edited must not end the analysis
-            log.warning("could not report the analysis's progress", exc_info=True)
+        self.waiting = (done, total)
+        if self.reporting is None or self.reporting.done():
+            self.reporting = asyncio.create_task(self._report(), name="analysis progress")
+            REPORTING.add(self.reporting)
+            self.reporting.add_done_callback(REPORTING.discard)
+
+    async def reported(self) -> None:
+        """Until every count told is reported (or failed to be)."""
+        while self.reporting is not None and not self.reporting.done():
+            await asyncio.shield(self.reporting)
+
+    async def settle(self) -> None:
+        """Drop the count still waiting (the result supersedes it) and wait for the report
+        under way, if any."""
+        self.waiting = None
+        await self.reported()
+
+    async def _report(self) -> None:
+        while self.waiting is not None:
+            done, total = self.waiting
+            self.waiting = None
+            try:
+                await self.callback(done, total)
+            except Exception:  # a progress message that cannot be edited must not end the analysis
+                log.warning("could not report the analysis's progress", exc_info=True)
 
 
 @dataclass
@@ -213,9 +251,14 @@ class AnalysisService:
                     return Analysis(job.game, (), self.wide, self.focused)
                 self._jobs[match_id] = job
                 self.queue.add(job)
-        if progress is not None:
-            job.askers.append(Throttled(progress, self.progress_every))
-        return await asyncio.shield(job.future)
+        if progress is None:
+            return await asyncio.shield(job.future)
+        asker = Throttled(progress, self.progress_every)
+        job.askers.append(asker)
+        try:
+            return await asyncio.shield(job.future)
+        finally:
+            await asker.settle()
 
     def queued_ahead(self, match_id: int) -> int:
         """How many other requests wait with spans still to run (for a "queued" note)."""
@@ -265,7 +308,7 @@ class AnalysisService:
         job.judged[start] = judged
         job.done += stop - start
         for asker in job.askers:
-            await asker(job.done, len(job.log))
+            asker.tell(job.done, len(job.log))
         if job.finished:
             await self._complete(job)
 
