@@ -17,6 +17,11 @@ turn with every other, so it cannot starve them.  At most `runners` spans run at
   a player (and its secret moves are not public).
 * A span that fails (a worker died twice, a bug) fails its request with a sentence; the
   runners themselves are supervised duties (`bot.infra.duties`) and outlive any exception.
+* An analysis made while the database is away is not thrown away with the minutes of search
+  behind it: its askers get it all the same, it is kept in memory (`unstored`, answered from
+  there, so no second job recomputes it), and a duty stores it once the database is back.
+  The keeper's puts hold one lock and drop an entry only after its put succeeded: it is
+  stored once, and cannot be lost while the process lives.
 """
 
 from __future__ import annotations
@@ -45,6 +50,12 @@ SPAN: Final = 24
 PROGRESS_EVERY: Final = 1.0
 """Seconds between two progress reports to the same asker, at least."""
 DUTY: Final = "analysis runner {}"
+KEEPER: Final = "analysis keeper"
+KEEP_EVERY: Final = 30.0
+"""Seconds between two looks for analyses made while the database was away (failures back off)."""
+
+REPORTING: Final[set[asyncio.Task[None]]] = set()
+"""Progress reports under way, referenced until they end."""
 
 Progress = Callable[[int, int], Awaitable[None]]
 """`progress(done, total)`: log lines judged so far, of all."""
@@ -64,22 +75,57 @@ class AnalysisFailed(ServiceError):
 
 @dataclass
 class Throttled:
-    """An asker's progress callback, called at most once every `every` seconds."""
+    """An asker's progress callback, told at most once every `every` seconds, never awaited
+    by whoever tells it.
+
+    Why a task per report and not an await: the callback edits a Discord message, which a
+    rate limit can hold for seconds, and the runner that tells it would hold every analysis
+    queued behind it that long.  So `tell` returns at once; one report runs at a time, and a
+    count told while one runs replaces any count still waiting (only the latest is sent, so
+    an older count never follows a newer one).  The running task is kept in `REPORTING` until
+    it ends (the loop keeps only weak references to tasks, and an asker that went away keeps
+    nothing); `settle` lets the asker wait for it, so that a late progress edit never
+    overwrites the result."""
 
     callback: Progress
     every: float = PROGRESS_EVERY
     now: Callable[[], float] = time.monotonic
     last: float | None = None
+    waiting: tuple[int, int] | None = None
+    """The latest count told and not yet reported."""
+    reporting: asyncio.Task[None] | None = None
 
-    async def __call__(self, done: int, total: int) -> None:
+    def tell(self, done: int, total: int) -> None:
+        """Report `done` of `total` soon (unless one was told less than `every` seconds ago)."""
         at = self.now()
         if self.last is not None and at - self.last < self.every:
             return
         self.last = at
-        try:
-            await self.callback(done, total)
-        except Exception:  # a progress message that cannot be edited must not end the analysis
-            log.warning("could not report the analysis's progress", exc_info=True)
+        self.waiting = (done, total)
+        if self.reporting is None or self.reporting.done():
+            self.reporting = asyncio.create_task(self._report(), name="analysis progress")
+            REPORTING.add(self.reporting)
+            self.reporting.add_done_callback(REPORTING.discard)
+
+    async def reported(self) -> None:
+        """Until every count told is reported (or failed to be)."""
+        while self.reporting is not None and not self.reporting.done():
+            await asyncio.shield(self.reporting)
+
+    async def settle(self) -> None:
+        """Drop the count still waiting (the result supersedes it) and wait for the report
+        under way, if any."""
+        self.waiting = None
+        await self.reported()
+
+    async def _report(self) -> None:
+        while self.waiting is not None:
+            done, total = self.waiting
+            self.waiting = None
+            try:
+                await self.callback(done, total)
+            except Exception:  # a progress message that cannot be edited must not end the analysis
+                log.warning("could not report the analysis's progress", exc_info=True)
 
 
 @dataclass
@@ -172,14 +218,22 @@ class AnalysisService:
         self.queue = FairQueue()
         self._jobs: dict[int, Job] = {}
         self._starting = asyncio.Lock()
+        self.unstored: dict[int, tuple[Analysis, float]] = {}
+        """Analyses made but not yet stored (the database was away), with when they were made."""
+        self._storing = asyncio.Lock()
 
     def start(self, duties: Duties) -> None:
-        """Start the runners, each a supervised duty that runs one span per step."""
+        """Start the runners, each a supervised duty that runs one span per step, and the
+        keeper, which stores what was made while the database was away."""
         for number in range(self.runners):
             duties.start(DUTY.format(number + 1), self.run_one, every=0.0)
+        duties.start(KEEPER, self.store_unstored, every=KEEP_EVERY)
 
     async def stored(self, match_id: int) -> Analysis | None:
         """The kept analysis of a match, or None (never starts one)."""
+        unstored = self.unstored.get(match_id)
+        if unstored is not None:
+            return unstored[0]
         data = await self.rows.get(match_id)
         return Analysis.from_json(data) if data is not None else None
 
@@ -197,9 +251,14 @@ class AnalysisService:
                     return Analysis(job.game, (), self.wide, self.focused)
                 self._jobs[match_id] = job
                 self.queue.add(job)
-        if progress is not None:
-            job.askers.append(Throttled(progress, self.progress_every))
-        return await asyncio.shield(job.future)
+        if progress is None:
+            return await asyncio.shield(job.future)
+        asker = Throttled(progress, self.progress_every)
+        job.askers.append(asker)
+        try:
+            return await asyncio.shield(job.future)
+        finally:
+            await asker.settle()
 
     def queued_ahead(self, match_id: int) -> int:
         """How many other requests wait with spans still to run (for a "queued" note)."""
@@ -249,20 +308,35 @@ class AnalysisService:
         job.judged[start] = judged
         job.done += stop - start
         for asker in job.askers:
-            await asker(job.done, len(job.log))
+            asker.tell(job.done, len(job.log))
         if job.finished:
             await self._complete(job)
 
     async def _complete(self, job: Job) -> None:
         judgements = tuple(j for start in sorted(job.judged) for j in job.judged[start])
         analysis = Analysis(job.game, judgements, self.wide, self.focused)
+        made = self.matches.now()
         try:
-            await self.rows.put(job.match_id, analysis.to_json(), self.matches.now())
-        except Exception as error:
-            self._fail(job, error)
-            return
+            await self.rows.put(job.match_id, analysis.to_json(), made)
+        except Exception:
+            self.unstored[job.match_id] = (analysis, made)
+            log.warning(
+                "the analysis of match %d is made but could not be stored; it is kept in memory, "
+                "given to its askers, and stored when the database answers again",
+                job.match_id,
+                exc_info=True,
+            )
         self._jobs.pop(job.match_id, None)
         job.future.set_result(analysis)
+
+    async def store_unstored(self) -> None:
+        """Store the analyses made while the database was away (the keeper's step; raises, to
+        be retried, while it still is away).  Each is dropped from memory only once stored."""
+        async with self._storing:
+            for match_id, (analysis, made) in list(self.unstored.items()):
+                await self.rows.put(match_id, analysis.to_json(), made)
+                del self.unstored[match_id]
+                log.info("the analysis of match %d, made while the database was away, is stored now", match_id)
 
     def _fail(self, job: Job, error: Exception) -> None:
         log.error("the analysis of match %d failed", job.match_id, exc_info=error)

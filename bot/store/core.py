@@ -191,7 +191,7 @@ def _insert_announcements_returning(rows: Sequence[Announcement], now: float) ->
     return Step(sql, (*params, GRACE_SECONDS), returning=True)
 
 
-_COMMIT_MOVES = (
+_COMMIT_MOVES_WRITES = (
     "WITH m AS (UPDATE matches SET snapshot = ?, version = version + 1, status = ?, outcome = ?, updated_at = ?, "
     "clock = COALESCE(?, clock) WHERE id = ? AND version = ? AND status = 'active' RETURNING id), "
     "mv AS (INSERT INTO moves (match_id, ply, seat, move, public, forced, at) "
@@ -201,15 +201,25 @@ _COMMIT_MOVES = (
     f"ob AS (INSERT INTO outbox ({_OUTBOX_INSERTED}) SELECT x.* FROM m, "
     "unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::float8[], "
     "?::bigint[]) AS x RETURNING key, id, channel_id, created_at) "
+)
+_COMMIT_MOVES_RESULT = (
     "SELECT NULL::text, NULL::bigint, NULL::boolean FROM m "
     f"UNION ALL SELECT ob.key, ob.id, {_earlier_unsent('ob', ordered=False)} FROM ob"
 )
+_COMMIT_MOVES = _COMMIT_MOVES_WRITES + _COMMIT_MOVES_RESULT
 """`Store.commit_moves` on PostgreSQL, in one statement: the match row under the version check
 (`m`: no row when another writer won, and then nothing else is written, every part selecting
 from `m`), the log lines and the outbox rows (one array parameter per column), then one row
 `(NULL, NULL, NULL)` when the match row was written, and per outbox row its key, id and whether
 an earlier row of its channel (saved at most `GRACE_SECONDS` before) is unsent.  The writes of a
-statement are invisible to its own reads, so the new rows never count as earlier ones."""
+statement are invisible to its own reads, so the new rows never count as earlier ones.
+`_COMMIT_MOVES_TAKING_OFFERS` also removes the standing offers the change answers (`off`, an
+array of kinds): a statement of its own, so that a move, which answers none, runs no DELETE."""
+_COMMIT_MOVES_TAKING_OFFERS = (
+    _COMMIT_MOVES_WRITES
+    + ", off AS (DELETE FROM match_offers o USING m WHERE o.match_id = m.id AND o.kind = ANY(?::text[])) "
+    + _COMMIT_MOVES_RESULT
+)
 
 
 def _move_rows(
@@ -549,19 +559,33 @@ class Store:
         outcome: dict[str, Any] | None = None,
         clock: dict[str, Any] | None = None,
         announce: Sequence[Announcement] = (),
+        offers_taken: Sequence[str] = (),
     ) -> tuple[int, Fresh | None]:
         """Append `moves` (seat, move, public, forced) and write the new snapshot, atomically.
 
         `clock` (a `ClockState.to_json()`), when given, is saved in the same transaction, so a
         restart never finds a move without the clock it started; so are the outbox rows of
-        `announce`, so a move is never committed without its announcement.  Returns the new
+        `announce`, so a move is never committed without its announcement; so is the removal of
+        the match's standing offers of the kinds `offers_taken` (an accepted draw or takeback),
+        so a commit that fails leaves the offer standing, to be accepted again.  Returns the new
         version and the first row of `announce` as stored (`Fresh`: its post needs no read);
         raises StaleVersion when the stored version moved on.
         """
         now = time.time()
         if isinstance(self.db, PostgresDatabase):
             return await self._commit_moves_in_one_statement(
-                self.db, match_id, expected_version, first_ply, moves, snapshot, status, outcome, clock, announce, now
+                self.db,
+                match_id,
+                expected_version,
+                first_ply,
+                moves,
+                snapshot,
+                status,
+                outcome,
+                clock,
+                announce,
+                offers_taken,
+                now,
             )
         written = await self.db.write_steps(
             [
@@ -581,6 +605,17 @@ class Store:
                 ),
                 Step(_INSERT_MOVE, _move_rows(match_id, first_ply, moves, now), many=True),
                 *([_insert_announcements_returning(announce, now)] if announce else []),
+                *(
+                    [
+                        Step(
+                            "DELETE FROM match_offers WHERE match_id = ? AND kind = ?",
+                            [(match_id, kind) for kind in offers_taken],
+                            many=True,
+                        )
+                    ]
+                    if offers_taken
+                    else []
+                ),
             ],
             "moves",
         )
@@ -600,6 +635,7 @@ class Store:
         outcome: dict[str, Any] | None,
         clock: dict[str, Any] | None,
         announce: Sequence[Announcement],
+        offers_taken: Sequence[str],
         now: float,
     ) -> tuple[int, Fresh | None]:
         """`commit_moves` on PostgreSQL: the same writes as ONE statement (`_COMMIT_MOVES`), so a
@@ -607,7 +643,7 @@ class Store:
         logged = _move_rows(match_id, first_ply, moves, now)
         stored = _announcement_rows(announce, now)
         returned = await db.write_returning(
-            _COMMIT_MOVES,
+            _COMMIT_MOVES_TAKING_OFFERS if offers_taken else _COMMIT_MOVES,
             (
                 json.dumps(snapshot),
                 str(status),
@@ -619,6 +655,7 @@ class Store:
                 now,
                 *[[r[column] for r in logged] for column in range(1, 6)],  # ply, seat, move, public, forced
                 *[[r[column] for r in stored] for column in range(9)],
+                *([list(offers_taken)] if offers_taken else []),
                 GRACE_SECONDS,
             ),
             "moves",

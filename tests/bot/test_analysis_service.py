@@ -4,7 +4,9 @@ backends), one job per match, fair turns between servers, progress at most once 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 
 from bot.ai.analysis import Analysis
 from bot.infra.duties import Duties
-from bot.services.analysis import AnalysisService, FairQueue, Job, NotFinished, Throttled
+from bot.services.analysis import KEEPER, AnalysisService, FairQueue, Job, NotFinished, Throttled
 from bot.services.matches import MatchService
 from bot.store.analyses import AnalysisStore
 from tests.bot.match_driver import play_randomly, start_match
@@ -95,6 +97,53 @@ async def test_a_failing_span_fails_its_request_and_the_runner_goes_on(service: 
         await duties.close()
 
 
+@pytest.mark.parametrize("seed", [3, 8])
+async def test_an_analysis_made_while_the_database_is_away_is_given_and_stored_later(
+    service: MatchService, caplog: pytest.LogCaptureFixture, seed: int
+) -> None:
+    rng = random.Random(seed)  # one span or many, and the game
+    run = InProcess()
+    analyses = AnalysisService(service, run, span=rng.choice([3, 10, 1000]), wide=4, focused=2)
+    put = analyses.rows.put
+    tried: list[int] = []
+    stored: list[int] = []
+    away = True
+
+    async def flaky_put(match_id: int, result: dict[str, Any], at: float) -> None:
+        tried.append(match_id)
+        if away:
+            raise sqlite3.OperationalError("database is locked")
+        await put(match_id, result, at)
+        stored.append(match_id)
+
+    analyses.rows.put = flaky_put  # type: ignore[method-assign]
+    duties = Duties(backoff_first=0.01, backoff_max=0.05, max_interval=0.05)
+    analyses.start(duties)
+    try:
+        match_id = await finished_match(service, rng.choice(["domino_wars", "domineering"]), seed=seed)
+        with caplog.at_level(logging.WARNING, logger="bot.services.analysis"):
+            made = await analyses.analyse(match_id)  # the asker gets it, though the put failed
+        assert made.judgements
+        assert any("could not be stored" in r.getMessage() for r in caplog.records)
+        assert await analyses.rows.get(match_id) is None and match_id in analyses.unstored
+        # Asked again (the database still away): answered from memory, nothing recomputed.
+        spans = len(run.calls)
+        assert await analyses.stored(match_id) == made
+        assert await analyses.analyse(match_id) == made
+        assert len(run.calls) == spans
+        # The database answers again: the keeper stores it, once.
+        away = False
+        await asyncio.wait_for(duties.wait_for(lambda: not analyses.unstored), timeout=60)
+        assert await analyses.rows.get(match_id) == made.to_json()
+        await analyses.store_unstored()  # the keeper's next look stores nothing again
+        assert stored == [match_id] and len(tried) >= 2
+        health = duties.of(KEEPER)
+        assert health is not None and health.last_success is not None
+        assert await AnalysisService(service, InProcess()).stored(match_id) == made
+    finally:
+        await duties.close()
+
+
 async def test_analyses_are_kept_on_both_backends(service: MatchService) -> None:
     rows = AnalysisStore(service.store)
     match_id = await finished_match(service, "domineering")
@@ -134,15 +183,87 @@ async def test_progress_is_told_at_most_once_a_second() -> None:
     throttled = Throttled(progress, 1.0, lambda: clock[0])
     for at, done in ((0.0, 1), (0.4, 2), (0.99, 3), (1.0, 4), (1.5, 5), (2.2, 6)):
         clock[0] = at
-        await throttled(done, 10)
+        throttled.tell(done, 10)
+        await throttled.reported()
     assert told == [1, 4, 6]
 
 
-async def test_a_progress_message_that_cannot_be_edited_does_not_stop_the_analysis() -> None:
+async def test_a_slow_report_is_not_waited_for_and_only_the_latest_count_follows_it() -> None:
+    release = asyncio.Event()
+    told: list[int] = []
+
+    async def slow(done: int, total: int) -> None:
+        told.append(done)
+        if done == 1:
+            await release.wait()  # a message edit held by a rate limit
+
+    throttled = Throttled(slow, 0.0)
+    throttled.tell(1, 10)
+    await asyncio.sleep(0)  # the report starts, and hangs
+    for done in (2, 3, 4):
+        throttled.tell(done, 10)  # returns at once, the first report still hanging
+    assert told == [1]
+    release.set()
+    await throttled.reported()
+    assert told == [1, 4]  # the latest count only, after the older one
+    throttled.tell(5, 10)
+    await throttled.settle()  # the result is ready: a count not yet reported is dropped
+    assert told == [1, 4]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+async def test_a_hanging_progress_message_holds_no_analysis_and_reports_only_go_forward(
+    service: MatchService, seed: int
+) -> None:
+    rng = random.Random(seed)
+    run = InProcess()
+    analyses = AnalysisService(service, run, span=rng.choice([2, 3, 5]), wide=4, focused=2, progress_every=0.0)
+    duties = Duties()
+    analyses.start(duties)
+    try:
+        match_id = await finished_match(service, rng.choice(["domino_wars", "domineering"]), seed=seed)
+        release, hanging = asyncio.Event(), asyncio.Event()
+        hung: list[int] = []
+        told: list[int] = []
+
+        async def hangs(done: int, total: int) -> None:
+            hung.append(done)
+            hanging.set()
+            await release.wait()
+
+        async def slow(done: int, total: int) -> None:  # an edit that takes a while, varying
+            for _ in range(rng.randrange(6)):
+                await asyncio.sleep(0)
+            told.append(done)
+
+        first = asyncio.create_task(analyses.analyse(match_id, hangs))
+        second = asyncio.create_task(analyses.analyse(match_id, slow))
+        await hanging.wait()
+        # The first asker's report hangs; the analysis runs on to its end all the same.
+        made = await asyncio.wait_for(second, timeout=120)
+        assert made.judgements and await analyses.rows.get(match_id) == made.to_json()
+        total = sum(stop - start for start, stop in run.calls)
+        assert told and told == sorted(set(told)) and told[-1] <= total
+        assert not first.done()  # that asker waits for its own report, so it never lands after the result
+        release.set()
+        assert await first == made
+        assert hung == [hung[0]]  # the counts told while it hung were superseded by the result
+    finally:
+        release.set()
+        await duties.close()
+
+
+async def test_a_progress_message_that_cannot_be_edited_does_not_stop_the_analysis(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     async def broken(done: int, total: int) -> None:
         raise OSError("message deleted")
 
-    await Throttled(broken)(1, 2)  # logged, not raised
+    throttled = Throttled(broken)
+    throttled.tell(1, 2)
+    await throttled.reported()  # logged, not raised
+    assert throttled.reporting is not None and throttled.reporting.exception() is None
+    assert any("could not report" in r.getMessage() for r in caplog.records)
 
 
 def test_an_empty_analysis_has_no_accuracy() -> None:

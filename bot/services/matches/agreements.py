@@ -15,7 +15,10 @@ the current state.
 
 Both are changes of a match like a move: taken under the same match lock and written through
 the same `MatchService.commit` (an agreed draw through `MatchService.end`, a takeback as a
-`Transition` built here).  Agreements use the service's public members only.
+`Transition` built here).  The accepted offer is removed by that same commit
+(`Transition.offers_taken`), not in a write of its own before it: a commit that fails (the
+database away) leaves the offer standing, so accepting again works.  Agreements use the
+service's public members only.
 """
 
 from __future__ import annotations
@@ -76,7 +79,15 @@ class _Plan:
         update = describe(
             rules, at_next_version(row), self.state, before, [], ply=first_ply + 1, note=TAKEBACK, intro=TAKEBACK_INTRO
         )
-        return Transition(row=row, state=self.state, update=update, first_ply=first_ply, moves=(record,), clock=clock)
+        return Transition(
+            row=row,
+            state=self.state,
+            update=update,
+            first_ply=first_ply,
+            moves=(record,),
+            clock=clock,
+            offers_taken=(TAKEBACK,),
+        )
 
 
 class Agreements:
@@ -111,7 +122,6 @@ class Agreements:
             if offer is not None and offer.version == row.version:
                 if offer.user_id == user_id:
                     raise ServiceError(tr("Your draw offer stands; your opponent can accept it with `/draw`."))
-                await self.store.drop_offer(match_id, DRAW)
                 return await self.matches.end(
                     row,
                     Outcome(frozenset(), DRAW_REASON),
@@ -119,6 +129,7 @@ class Agreements:
                     line=DRAW_RECORD,
                     note=DRAW,
                     reply_to=reply_to,
+                    offers_taken=(DRAW,),
                 )
             if accept_only:
                 raise ServiceError(
@@ -146,8 +157,8 @@ class Agreements:
                 raise ServiceError(tr("There is no takeback request to answer (a move since then cancels it)."))
             if offer.user_id == user_id:
                 raise ServiceError(tr("Your opponent answers your takeback request, not you."))
-            await self.store.drop_offer(match_id, TAKEBACK)
             if not accept:
+                await self.store.drop_offer(match_id, TAKEBACK)
                 return row
             plan = await self._plan(row, 1 - seat)
             before = await self.matches.state_of(row)

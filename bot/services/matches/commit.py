@@ -4,9 +4,10 @@ A change — a move with the chance moves after it, a timeout, a resignation, an
 draw, a takeback, a draft completed at random — is first built as a `Transition`: one frozen
 value holding everything the change writes and announces.  `commit_transition` then writes it
 in ONE store transaction (the row under the optimistic version check, the log lines, the clock,
-the board's outbox row) and runs the SAME steps after it for every kind: the crash point, the
-cache (the new state with the log's length, or dropped once the match ended), the clock keeper
-(`track`, or `forget` at the end) and the finish listeners.  So a kind of change can only
+the board's outbox row, the removal of the offer it accepts) and runs the SAME steps after it
+for every kind: the crash point, the cache (the new state with the log's length, or dropped
+once the match ended), the clock keeper (`track`, or `forget` at the end) and the finish
+listeners.  So a kind of change can only
 differ in what it builds, never in how it is written or in what follows the write.
 
 `MatchService.commit` is the entry point (the match lock held); this module holds what the
@@ -81,6 +82,9 @@ class Transition:
     follow-up, so the board's row notes it (`Announcement.follow_up_of`) in this same write,
     not in a write of its own before the post.  Not for a board that is no public reply (a
     secret move, a quiet pick): nothing of that interaction in the channel is its post."""
+    offers_taken: tuple[str, ...] = ()
+    """The kinds of standing offer the change accepts (an agreed draw, a takeback): removed in
+    this same write, so a commit that fails leaves the offer standing, to be accepted again."""
 
     def __post_init__(self) -> None:
         shown = self.update.match
@@ -141,13 +145,15 @@ class Transition:
         note: str | None = None,
         intro: str | None = None,
         reply_to: int | None = None,
+        offers_taken: tuple[str, ...] = (),
     ) -> Transition:
         """The match ends for a reason outside the game (resignation, abort, time, agreement):
         the state stays as it is, the outcome is the match's; `clock` is the stopped clock.
         `line` is the ending's text in the log (`bot.records.move_log`: `resign 1`, `timeout 0
         0:00`, `draw agreed`, `abort`), appended at `first_ply` in the same transaction, so the
         record alone proves how the match ended.  The board's note is `note`, else the status.
-        `reply_to`: the interaction whose follow-up the final board is (`/abort`, `/draw`)."""
+        `reply_to`: the interaction whose follow-up the final board is (`/abort`, `/draw`);
+        `offers_taken`: the standing offers it accepts (`draw`)."""
         if not is_ending_text(line):
             raise ValueError(f"not an ending line: {line!r}")
         public = decorate(row, state.view(None))
@@ -165,6 +171,7 @@ class Transition:
             outcome=outcome,
             clock=clock,
             reply_to=reply_to,
+            offers_taken=offers_taken,
         )
 
     # --- what the commit writes ----------------------------------------------------------
@@ -245,6 +252,7 @@ async def commit_transition(
             outcome=t.outcome.to_json() if t.outcome is not None else None,
             clock=t.clock.to_json() if t.clock is not None else None,
             announce=[t.board, *t.followups],
+            offers_taken=t.offers_taken,
         )
     except StaleVersion:
         cache.drop(match_id)

@@ -828,11 +828,13 @@ class MatchService:
         note: str | None = None,
         intro: str | None = None,
         reply_to: int | None = None,
+        offers_taken: tuple[str, ...] = (),
     ) -> Update:
         """End `row`'s running match for a reason outside the game (its lock held): a
         resignation, an abort, a loss on time, an agreed draw.  The clock stops; `line` (the
         ending's text, `bot.records.move_log`) is appended to the log in the same commit, with
-        the interaction the final board answers (`reply_to`) noted on its outbox row."""
+        the interaction the final board answers (`reply_to`) noted on its outbox row and the
+        standing offers it accepts (`offers_taken`) removed."""
         state = await self.state_of(row)
         clock = clock_of(row)
         stopped = clock.stop_all(self.now()) if clock is not None else None
@@ -847,6 +849,7 @@ class MatchService:
             note=note,
             intro=intro,
             reply_to=reply_to,
+            offers_taken=offers_taken,
         )
         return await self.commit(ending)
 
