@@ -13,13 +13,14 @@ import asyncio
 
 import pytest
 
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, ready_once_every_guild_arrived
 
 pytestmark = pytest.mark.e2e
 
 
 async def test_closing_right_after_ready_leaves_no_ready_task_to_fail_later(harness: Harness) -> None:
-    bot = harness.bot
+    harness.prepare.remove(ready_once_every_guild_arrived)  # the product's 2 s wait for more guilds
+    bot = await harness.restart()
     ready_task = bot._connection._ready_task
     assert ready_task is not None and not ready_task.done(), "stopped within guild_ready_timeout of READY"
 
