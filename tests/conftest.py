@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import sys
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -15,6 +16,13 @@ from bot.store import Store
 from tests.postgres import PostgresServer, running_server
 
 _numbers = itertools.count(1)
+
+# The suite keeps its compiled modules even where PYTHONDONTWRITEBYTECODE is set (many
+# containers set it): without them every xdist worker rewrote the asserts of every test
+# module and compiled every module of the bot again, each run (3.5 s of CPU per worker of
+# the 5 s a collection took), and every bot subprocess compiled the bot again.  The files go
+# to the `__pycache__` directories git ignores.
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture(scope="session")
