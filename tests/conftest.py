@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import shutil
 import sys
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -30,6 +32,30 @@ def postgres_server() -> Iterator[PostgresServer]:
     """One server for the whole run (started on first use, about a second)."""
     with running_server() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with every migration applied, made once per test process and never
+    opened by a test: `sqlite_copy` gives each test its own copy.  Migrating a new file takes
+    about 0.04 s (a dozen transactions, each waiting for the disk); copying it 0.002 s.  Tests
+    of migrating a file make their own."""
+    path = tmp_path_factory.mktemp("migrated") / "boneyard.sqlite3"
+
+    async def make() -> None:
+        store = await Store.open(path)
+        await store.close()
+
+    with ThreadPoolExecutor(1) as thread:  # asked for from async fixtures: a loop of its own
+        thread.submit(asyncio.run, make()).result()
+    assert not path.with_name(path.name + "-wal").exists(), "the template was left with an unmerged log"
+    return path
+
+
+def sqlite_copy(template: Path, to: Path) -> Path:
+    """`to`, a copy of the migrated file `template` (`migrated_sqlite`)."""
+    shutil.copyfile(template, to)
+    return to
 
 
 MIGRATED_TEMPLATE = "boneyard_migrated"
