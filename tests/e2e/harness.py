@@ -62,14 +62,35 @@ BLITZ_REMINDERS = (
 source's reminder schedule written out here, not taken from `bot.clocks`."""
 
 
+class _KeptPool(WorkerPool):
+    """A picture pool that a bot's `close` leaves running for the next bot of this process."""
+
+    async def close(self) -> None:
+        """Kept: its workers end with this process (concurrent.futures stops them at exit,
+        and each worker watches this process, bot/infra/worker_pool.py)."""
+
+
+_kept_pool: _KeptPool | None = None
+
+
 def pictures_at_test_priority(bot: Boneyard) -> None:
-    """Give `bot` a picture pool whose workers run at this process's priority, not below it.
+    """Give `bot` the picture pool of this test process, whose workers run at its priority.
 
     The product lowers its workers' priority so that a busy machine serves the event loop
     first.  In a test that waits for a picture, a lowered worker waits in turn for whatever
     else runs, such as the other test worker's CPU-bound test (pytest-xdist).
-    `tests/bot/test_worker_pool.py` checks the product's own priority."""
-    bot.pictures = WorkerPool(preload=PICTURE_MODULES, niceness=0)
+    `tests/bot/test_worker_pool.py` checks the product's own priority.
+
+    Why one pool for every bot of the process: starting a bot's two workers and stopping them
+    at its close took about 0.06 s of each bot's start and stop, for some 110 bots of the
+    quick loop.  The workers draw pure functions of their arguments (their layer caches are
+    checked against fresh draws in tests/renderers/test_layer_caches.py), so a test learns
+    the same from them whichever bot started them; each test still has its own bot, database
+    and fake Discord."""
+    global _kept_pool
+    if _kept_pool is None:
+        _kept_pool = _KeptPool(preload=PICTURE_MODULES, niceness=0)
+    bot.pictures = _kept_pool
 
 
 class _UntilEveryGuildArrived(asyncio.Queue[discord.Guild]):
