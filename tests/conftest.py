@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import shutil
+import sys
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -16,6 +19,13 @@ from tests.postgres import PostgresServer, running_server
 
 _numbers = itertools.count(1)
 
+# The suite keeps its compiled modules even where PYTHONDONTWRITEBYTECODE is set (many
+# containers set it): without them every xdist worker rewrote the asserts of every test
+# module and compiled every module of the bot again, each run (3.5 s of CPU per worker of
+# the 5 s a collection took), and every bot subprocess compiled the bot again.  The files go
+# to the `__pycache__` directories git ignores.
+sys.dont_write_bytecode = False
+
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
@@ -24,13 +34,37 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with every migration applied, made once per test process and never
+    opened by a test: `sqlite_copy` gives each test its own copy.  Migrating a new file takes
+    about 0.04 s (a dozen transactions, each waiting for the disk); copying it 0.002 s.  Tests
+    of migrating a file make their own."""
+    path = tmp_path_factory.mktemp("migrated") / "boneyard.sqlite3"
+
+    async def make() -> None:
+        store = await Store.open(path)
+        await store.close()
+
+    with ThreadPoolExecutor(1) as thread:  # asked for from async fixtures: a loop of its own
+        thread.submit(asyncio.run, make()).result()
+    assert not path.with_name(path.name + "-wal").exists(), "the template was left with an unmerged log"
+    return path
+
+
+def sqlite_copy(template: Path, to: Path) -> Path:
+    """`to`, a copy of the migrated file `template` (`migrated_sqlite`)."""
+    shutil.copyfile(template, to)
+    return to
+
+
 MIGRATED_TEMPLATE = "boneyard_migrated"
 
 
 @pytest.fixture(scope="session")
 def migrated_template(postgres_server: PostgresServer) -> str:
     """A database with every migration applied, made once, never opened by a test: the stores
-    of the storage tests are copies of it (each test its own), not new databases migrated one
+    of the storage tests are copies of it (`MigratedCopies`), not new databases migrated one
     by one.  Tests of migrating or refusing a database use `postgres_url` (empty) instead."""
 
     async def make() -> None:
@@ -47,6 +81,123 @@ def migrated_template(postgres_server: PostgresServer) -> str:
     return MIGRATED_TEMPLATE
 
 
+SHAPE = """
+SELECT string_agg(line, E'\\n' ORDER BY line) FROM (
+    SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, column_default) AS line
+    FROM information_schema.columns WHERE table_schema = 'public'
+    UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'
+    UNION ALL SELECT format('constraint %s %s', conname, pg_get_constraintdef(oid))
+    FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+    UNION ALL SELECT format('sequence %s %s %s %s %s', sequencename, start_value, increment_by, max_value, cycle)
+    FROM pg_sequences WHERE schemaname = 'public'
+    UNION ALL SELECT format('trigger %s', tgname) FROM pg_trigger WHERE NOT tgisinternal
+    UNION ALL SELECT format('function %s', oid::regprocedure) FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+    UNION ALL SELECT format('view %s %s', viewname, definition) FROM pg_views WHERE schemaname = 'public'
+    UNION ALL SELECT format('setting %s', setconfig) FROM pg_db_role_setting
+    WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+    UNION ALL SELECT format('schema_version %s', row_to_json(v)) FROM schema_version AS v
+) AS shape
+"""
+"""Everything of a database a test could change besides its rows: tables, columns, indexes,
+constraints, sequences, triggers, functions, views, settings and the migrations applied."""
+
+
+class MigratedCopies:
+    """Copies of the migrated template for the storage tests, each test its own at a time.
+
+    Why copies are emptied and handed on rather than made anew: `CREATE DATABASE` costs the
+    server about 0.12 s even from a small template (it copies every catalog file), and some
+    170 storage tests of the quick loop each made one.  After a test, its copy is emptied as
+    a new copy is (TRUNCATE of the tables with rows, sequences restarted), but only if nothing
+    else of it changed (`SHAPE`, the migrations applied included); otherwise it is dropped
+    and the next test gets a new copy.  Rows and sequences are the only state a test of the
+    store leaves that a new copy would not have."""
+
+    def __init__(self, server: PostgresServer, template: str) -> None:
+        self.server = server
+        self.template = template
+        self._spare: list[str] = []
+        self._shape: str | None = None
+        self._tables: list[str] = []
+        self._sequences: list[str] = []
+
+    @asynccontextmanager
+    async def database(self) -> AsyncIterator[str]:
+        """The URL of an empty migrated database of this test's own."""
+        name = self._spare.pop() if self._spare else await self._copy()
+        reusable = False
+        try:
+            yield self.server.url(name)
+            reusable = await self._emptied(name)
+        finally:
+            if reusable:
+                self._spare.append(name)
+            else:
+                await _drop(self.server, name)
+
+    async def _copy(self) -> str:
+        name = f"test_{next(_numbers)}"
+        admin = await asyncpg.connect(self.server.url())
+        try:
+            await admin.execute(f"CREATE DATABASE {name} TEMPLATE {self.template} STRATEGY FILE_COPY")
+        finally:
+            await admin.close()
+        if self._shape is None:  # the template itself cannot be opened: a copy is used while it
+            connection = await asyncpg.connect(self.server.url(name))
+            try:
+                self._shape = await connection.fetchval(SHAPE)
+                self._tables = [
+                    row[0]
+                    for row in await connection.fetch(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_version'"
+                    )
+                ]
+                self._sequences = [
+                    row[0]
+                    for row in await connection.fetch(
+                        "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"
+                    )
+                ]
+            finally:
+                await connection.close()
+        return name
+
+    async def _emptied(self, name: str) -> bool:
+        """Empty database `name` as a new copy is; False when something besides rows changed."""
+        connection = await asyncpg.connect(self.server.url(name))
+        try:
+            await connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if await connection.fetchval(SHAPE) != self._shape:
+                return False
+            with_rows = " UNION ALL ".join(
+                f"SELECT '{table}' WHERE EXISTS (SELECT 1 FROM \"{table}\")" for table in self._tables
+            )
+            filled = ", ".join(f'"{row[0]}"' for row in await connection.fetch(with_rows))
+            if filled:
+                await connection.execute(f"TRUNCATE {filled} CASCADE")
+            for sequence in self._sequences:
+                await connection.execute(f'ALTER SEQUENCE "{sequence}" RESTART')
+            return True
+        finally:
+            await connection.close()
+
+
+@pytest.fixture(scope="session")
+def migrated_copies(postgres_server: PostgresServer, migrated_template: str) -> MigratedCopies:
+    return MigratedCopies(postgres_server, migrated_template)
+
+
+async def _drop(server: PostgresServer, name: str) -> None:
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
 @asynccontextmanager
 async def fresh_database(server: PostgresServer, *, template: str | None = None) -> AsyncIterator[str]:
     """The URL of a new database on `server`, dropped afterwards: empty, or a copy of `template`."""
@@ -60,11 +211,7 @@ async def fresh_database(server: PostgresServer, *, template: str | None = None)
     try:
         yield server.url(name)
     finally:
-        admin = await asyncpg.connect(server.url())
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        finally:
-            await admin.close()
+        await _drop(server, name)
 
 
 @pytest.fixture

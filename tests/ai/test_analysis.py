@@ -115,26 +115,27 @@ SHORT = {"focus": {"ply_limit": "80"}, "dominance": {"turn_limit": "30"}}
 """Options that end random games sooner: the tests analyse them whole."""
 
 
+@pytest.mark.parametrize("seed", slow_cases([1, 2], {2}))
 @pytest.mark.parametrize("key", slow_cases(sorted(GAMES), {"wonderland", "dominance", "focus"}))
-def test_random_finished_games_are_analysed_the_same_every_time(key: str) -> None:
-    for seed in (1, 2):
-        options = SHORT.get(key, {})
-        log = random_log(key, seed, options)[:SHOWN]
-        whole = analyse(key, options, log, seed, wide=6, focused=3)
-        assert whole == analyse(key, options, log, seed, wide=6, focused=3)
-        # Spans, as the service's workers get them, give the same judgements as the whole.
-        cut = len(log) // 3
-        spans = [analyse_span(key, options, log, seed, a, b, 6, 3) for a, b in ((0, cut), (cut, len(log)))]
-        assert tuple(spans[0] + spans[1]) == whole.judgements
-        decided = [index for index, _state in decisions(key, options, log)]
-        assert [j.ply for j in whole.judgements] == [log[i].ply for i in decided]
-        for j in whole.judgements:
-            assert 0.0 <= j.after <= 1.0 and 0.0 <= j.before <= 1.0 and j.seat == log[j.ply].seat
-        assert Analysis.from_json(json.loads(json.dumps(whole.to_json()))) == whole
-        for seat in (0, 1):
-            accuracy = whole.accuracy(seat)
-            assert accuracy is None or 0.0 <= accuracy <= 100.0
-            assert len(whole.costliest(seat)) <= 3
+def test_random_finished_games_are_analysed_the_same_every_time(key: str, seed: int) -> None:
+    """Two random games of each game in the full suite, one in the quick loop."""
+    options = SHORT.get(key, {})
+    log = random_log(key, seed, options)[:SHOWN]
+    whole = analyse(key, options, log, seed, wide=6, focused=3)
+    assert whole == analyse(key, options, log, seed, wide=6, focused=3)
+    # Spans, as the service's workers get them, give the same judgements as the whole.
+    cut = len(log) // 3
+    spans = [analyse_span(key, options, log, seed, a, b, 6, 3) for a, b in ((0, cut), (cut, len(log)))]
+    assert tuple(spans[0] + spans[1]) == whole.judgements
+    decided = [index for index, _state in decisions(key, options, log)]
+    assert [j.ply for j in whole.judgements] == [log[i].ply for i in decided]
+    for j in whole.judgements:
+        assert 0.0 <= j.after <= 1.0 and 0.0 <= j.before <= 1.0 and j.seat == log[j.ply].seat
+    assert Analysis.from_json(json.loads(json.dumps(whole.to_json()))) == whole
+    for seat in (0, 1):
+        accuracy = whole.accuracy(seat)
+        assert accuracy is None or 0.0 <= accuracy <= 100.0
+        assert len(whole.costliest(seat)) <= 3
 
 
 def test_a_different_seed_may_judge_differently_but_the_same_seed_never() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from bot.services.matches import MatchService
 from bot.store import Store
-from tests.conftest import fresh_database
+from tests.conftest import MigratedCopies, sqlite_copy
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
 CHANNEL, GUILD = 500, 900
@@ -20,12 +20,12 @@ BACKENDS = ("sqlite", "postgresql")
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     """The store on each backend: every test that uses it runs on SQLite and on PostgreSQL."""
     if request.param == "sqlite":
-        store = await Store.open(tmp_path / "boneyard.sqlite3")
+        store = await Store.open(sqlite_copy(request.getfixturevalue("migrated_sqlite"), tmp_path / "boneyard.sqlite3"))
         yield store
         await store.close()
         return
-    template = request.getfixturevalue("migrated_template")
-    async with fresh_database(request.getfixturevalue("postgres_server"), template=template) as url:
+    copies: MigratedCopies = request.getfixturevalue("migrated_copies")
+    async with copies.database() as url:
         store = await Store.open(url)
         yield store
         await store.close()

@@ -58,12 +58,14 @@ def rederive(text: str) -> list[tuple[int, str, str]]:
             continue
         if who == "end":
             continue
-        picks = [m.split()[1] for _, w, m in in_force if w == who and m.startswith("pick ")]
-        full = 8 if game == "domino_wars" else 15
-        if completing is not None and completing[0] == who and move.startswith("pick ") and len(picks) < full:
-            repeat = options.get("repeat") in (who, "both")
-            out.append((ply, move, completing[1].choice(sorted(f"pick {p}" for p in legal_picks(game, picks, repeat)))))
-            completing = completing if len(picks) + 1 < full else None
+        if completing is not None and completing[0] == who and move.startswith("pick "):
+            picks = [m.split()[1] for _, w, m in in_force if w == who and m.startswith("pick ")]
+            full = 8 if game == "domino_wars" else 15
+            if len(picks) < full:
+                repeat = options.get("repeat") in (who, "both")
+                legal = sorted(f"pick {p}" for p in legal_picks(game, picks, repeat))
+                out.append((ply, move, completing[1].choice(legal)))
+                completing = completing if len(picks) + 1 < full else None
         if who == "chance":
             out.append((ply, move, chance(game, move, rng_of(ply), in_force)))
         in_force.append((ply, who, move))

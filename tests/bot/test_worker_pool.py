@@ -112,8 +112,13 @@ def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
     assert [p for p in workers if _running(p)] == []
 
 
-async def test_the_cpu_the_workers_used_is_counted(pool: WorkerPool) -> None:
-    """The bench's load-independent figure: CPU time burnt in a worker shows in `cpu_seconds`."""
+async def test_the_cpu_the_workers_used_is_counted() -> None:
+    """The bench's load-independent figure: CPU time burnt in a worker shows in `cpu_seconds`.
+
+    Workers at this process's priority: at the product's lower one, the half second of CPU
+    waited seconds behind the other test worker on a busy machine (the priority itself is
+    checked above)."""
+    pool = WorkerPool(2, preload=("renderers", "renderers.focus"), niceness=0)
     assert pool.cpu_seconds() == 0.0  # not started
     try:
         await pool.warm()

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 import renderers
@@ -61,14 +62,78 @@ BLITZ_REMINDERS = (
 source's reminder schedule written out here, not taken from `bot.clocks`."""
 
 
+class _KeptPool(WorkerPool):
+    """A picture pool that a bot's `close` leaves running for the next bot of this process."""
+
+    async def close(self) -> None:
+        """Kept: its workers end with this process (concurrent.futures stops them at exit,
+        and each worker watches this process, bot/infra/worker_pool.py)."""
+
+
+_kept_pool: _KeptPool | None = None
+
+
 def pictures_at_test_priority(bot: Boneyard) -> None:
-    """Give `bot` a picture pool whose workers run at this process's priority, not below it.
+    """Give `bot` the picture pool of this test process, whose workers run at its priority.
 
     The product lowers its workers' priority so that a busy machine serves the event loop
     first.  In a test that waits for a picture, a lowered worker waits in turn for whatever
     else runs, such as the other test worker's CPU-bound test (pytest-xdist).
-    `tests/bot/test_worker_pool.py` checks the product's own priority."""
-    bot.pictures = WorkerPool(preload=PICTURE_MODULES, niceness=0)
+    `tests/bot/test_worker_pool.py` checks the product's own priority.
+
+    Why one pool for every bot of the process: starting a bot's two workers and stopping them
+    at its close took about 0.06 s of each bot's start and stop, for some 110 bots of the
+    quick loop.  The workers draw pure functions of their arguments (their layer caches are
+    checked against fresh draws in tests/renderers/test_layer_caches.py), so a test learns
+    the same from them whichever bot started them; each test still has its own bot, database
+    and fake Discord."""
+    global _kept_pool
+    if _kept_pool is None:
+        _kept_pool = _KeptPool(preload=PICTURE_MODULES, niceness=0)
+    bot.pictures = _kept_pool
+
+
+class _UntilEveryGuildArrived(asyncio.Queue[discord.Guild]):
+    """discord.py's queue of one shard's GUILD_CREATEs before `on_ready`, ended by a condition.
+
+    discord.py announces `on_ready` only once no GUILD_CREATE came for `guild_ready_timeout`
+    (2 s), because Discord never says how many will come.  The fake sends every guild right
+    behind READY, so that wait waits for nothing, and every test that needs `on_ready` (the
+    duties that start after it, a restarted bot's resume) paid the 2 s per start.  This queue
+    says "no more" (the timeout discord.py expects) as soon as it is empty and every guild that
+    READY announced on this shard has arrived: the same `on_ready`, after the same guilds."""
+
+    def __init__(self, state: Any, shard_id: int) -> None:
+        super().__init__()
+        self._state = state
+        self._shard_id = shard_id
+
+    def _every_guild_arrived(self) -> bool:
+        guilds = self._state._guilds.values()
+        return not any(guild.unavailable for guild in guilds if guild.shard_id == self._shard_id)
+
+    async def get(self) -> discord.Guild:
+        if self.empty() and self._every_guild_arrived():
+            raise TimeoutError
+        return await super().get()
+
+
+class _GuildQueues(dict[int, "asyncio.Queue[discord.Guild]"]):
+    """`AutoShardedConnectionState._ready_states` whose queues are `_UntilEveryGuildArrived`."""
+
+    def __init__(self, state: Any) -> None:
+        super().__init__()
+        self._state = state
+
+    def __setitem__(self, shard_id: int, queue: asyncio.Queue[discord.Guild]) -> None:
+        super().__setitem__(shard_id, _UntilEveryGuildArrived(self._state, shard_id))
+
+
+def ready_once_every_guild_arrived(bot: Boneyard) -> None:
+    """`bot` announces `on_ready` as soon as it read every guild READY listed, instead of 2 s
+    after the last one (`_UntilEveryGuildArrived`).  In `Harness.prepare` by default; a test
+    of what the product does during that wait removes it."""
+    bot._connection._ready_states = _GuildQueues(bot._connection)
 
 
 class Harness:
@@ -86,7 +151,7 @@ class Harness:
         self._runner: asyncio.Task[None] | None = None
         self.database_url: str | None = None
         """A PostgreSQL URL: the bot uses it instead of the SQLite file (DATABASE_URL)."""
-        self.prepare: list[Callable[[Boneyard], None]] = []
+        self.prepare: list[Callable[[Boneyard], None]] = [ready_once_every_guild_arrived]
         """Called on each new bot before it starts (a test shortens its duties' periods)."""
         self.expected_errors: list[str] = []
         """Beginnings of ERROR log messages a test provokes on purpose; any other ERROR fails the test."""

@@ -13,6 +13,8 @@ from tests.slow import slow_cases
 
 GAME_KEYS = sorted(GAMES)
 SEEDS = range(4)
+PLAYOUT_SEEDS = slow_cases(SEEDS, {2, 3})
+"""Random games per game for the per-seed tests: two in the quick loop, four in the full suite."""
 
 
 def _options_variants(key: str) -> list[dict[str, object]]:
@@ -24,7 +26,7 @@ def _options_variants(key: str) -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", PLAYOUT_SEEDS)
 def test_random_playout_ends_with_an_outcome(key: str, seed: int) -> None:
     state = final(start(key), random.Random(seed))
     outcome = state.outcome
@@ -160,7 +162,7 @@ SECRET_DRAFT_PHASE = {"domino_wars": "draft", "wonderland": "pool"}
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", PLAYOUT_SEEDS)
 def test_drafting_is_exactly_the_secret_draft_phase(key: str, seed: int) -> None:
     """`drafting` decides whether a time control's hard `draft=` limit applies, so a wrong
     answer either completes a player's mulligan at random or lets a drafter off the limit."""

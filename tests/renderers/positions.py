@@ -3,6 +3,7 @@ with long names in several scripts, big clocks and move numbers."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -55,11 +56,17 @@ def random_options(game: str, rng: random.Random) -> dict[str, Any]:
 
 def sample(game: str, seed: int, count: int, *, vary_options: bool = False) -> list[GameState]:
     """`count` states spread over random games (start, every phase met, the end), each game
-    with random options when `vary_options`."""
+    with random options when `vary_options`.  The same arguments give the same states, so they
+    are played once per test process (states are immutable; the list is the caller's)."""
+    return list(_sample(game, seed, count, vary_options))
+
+
+@functools.cache
+def _sample(game: str, seed: int, count: int, vary_options: bool) -> tuple[GameState, ...]:
     rng = random.Random(seed)
     chosen: list[GameState] = []
     while len(chosen) < count:
         states = playout(game, rng, random_options(game, rng) if vary_options else None)
         picks = {0, len(states) - 1, *rng.sample(range(len(states)), min(len(states), 4))}
         chosen += [states[i] for i in sorted(picks)]
-    return chosen
+    return tuple(chosen)

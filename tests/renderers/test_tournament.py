@@ -27,6 +27,7 @@ from renderers.tournament import (
     standings_png,
     standings_table,
 )
+from tests.slow import slow_cases
 
 
 def players(n: int) -> list[tuple[int, str]]:
@@ -292,7 +293,12 @@ def test_no_two_boxes_or_titles_of_a_bracket_overlap(fmt: Format) -> None:
                     assert not clash, (n, stage, a, b)
 
 
-@pytest.mark.parametrize("locale", LOCALES)
+PHONE_LOCALES = slow_cases(LOCALES, {"en", "es", "pt_BR"})
+"""German, the longest words of the catalogue, in the quick loop; every language in the full
+suite (the checks of the window's rounds do not depend on the language)."""
+
+
+@pytest.mark.parametrize("locale", PHONE_LOCALES)
 @pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
 def test_a_big_bracket_shows_the_round_being_played_and_the_next_readable_on_a_phone(
     fmt: Format, locale: Locale
@@ -320,7 +326,7 @@ def test_a_big_bracket_shows_the_round_being_played_and_the_next_readable_on_a_p
     assert whole.width > STANDINGS_WIDTH  # the whole thing is still there when asked for
 
 
-@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("locale", PHONE_LOCALES)
 def test_standings_and_round_pictures_read_on_a_phone(locale: Locale) -> None:
     for fmt in (Format.SWISS, Format.ROUND_ROBIN, Format.DOUBLE_ELIMINATION):
         t = Tournament.new(
