@@ -33,7 +33,7 @@ async def play_to_first_board(samples: int = 40) -> list[float]:
                 assert message is not None
                 match_id = int(message.custom_ids[0].rsplit(":", 1)[1])
                 click = await fake.click_button(message, f"boneyard:accept:{match_id}", user=bob)
-                await fake.wait_for_response(click)
+                await harness.settled(click)  # acknowledged first: the thread exists once it is answered
                 row = await harness.bot.service.get(match_id)
                 thread = fake.world.channels[row.channel_id]
                 await fake.wait_for_message(thread, lambda m: bool(m.attachments))
