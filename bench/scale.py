@@ -408,7 +408,7 @@ def _load() -> str:
 
 
 def scale_rows() -> list[tuple[str, str, str]]:
-    """(what, value, target) rows for bot.bench's table."""
+    """(what, value, target) rows for the bench's table."""
     rows: list[tuple[str, str, str]] = []
     database, built = cached_database()
     if built is not None:

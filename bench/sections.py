@@ -435,19 +435,21 @@ async def memory_with_stored_matches(directory: Path, count: int = 10_000) -> fl
     return resident_mb()
 
 
-def memory_in_fresh_process() -> float:
-    """Resident MB of a new interpreter holding the service and 10,000 stored matches.
+def memory_in_fresh_process(count: int = 10_000) -> float:
+    """Resident MB of a new interpreter holding the service and `count` stored matches.
 
     Why a subprocess: measured in this process the figure would include whatever the
-    playout, render and latency benchmarks left allocated, not what the bot needs.
+    playout, render and latency benchmarks left allocated, not what the bot needs.  It runs
+    in the checkout's root, where `bench` is importable whatever the caller's directory.
     """
     code = (
         "import asyncio, tempfile, pathlib\n"
-        "from bot.bench import memory_with_stored_matches\n"
+        "from bench.sections import memory_with_stored_matches\n"
         "with tempfile.TemporaryDirectory() as d:\n"
-        "    print(asyncio.run(memory_with_stored_matches(pathlib.Path(d))))\n"
+        f"    print(asyncio.run(memory_with_stored_matches(pathlib.Path(d), {count})))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     return float(result.stdout.split()[-1])
 
 

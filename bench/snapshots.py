@@ -99,7 +99,7 @@ def measure(game: str, options: dict[str, object], games: int, seed: int = 21) -
 
 
 def snapshot_rows(games: int = 20, focus_games: int = 5) -> list[tuple[str, str, str]]:
-    """Rows for bot.bench's table (Focus's games are long: fewer of them)."""
+    """Rows for the bench's table (Focus's games are long: fewer of them)."""
     rows = []
     for game, options in VARIANTS:
         found = measure(game, options, focus_games if game == "focus" else games)

@@ -6,7 +6,7 @@ what to do with a refusal (one line, exit 3); this module only knows how to ask 
 
 SQLite (a file): damaged or not a database (`PRAGMA quick_check`), newer schema, read-only.
 `quick_check` reads every page, about 1.8 s for a 650 MB file (100,000 matches; `python -m
-bot.bench scale`), which alone would break the start-up target.  So it runs before start-up
+bench scale`), which alone would break the start-up target.  So it runs before start-up
 only for files up to `FULL_CHECK_BYTES`; a larger file gets the cheap checks first (header,
 schema, version, write probe) and the full check right after, beside the running bot
 (`scan_sqlite_file`, started by bot/__main__.py), which stops the bot with the same one
