@@ -11,13 +11,14 @@ every board, timeout, result, game link and champion is there exactly once.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import re
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -120,19 +121,31 @@ class BotProcess:
 
 
 CONCURRENT_CASES = 4
-"""Cases run side by side (each its own fake Discord, database and bot process): they
-mostly wait for processes to start, so this divides the wall time, not the work."""
+"""At most this many cases run side by side in one test (each its own fake Discord, database
+and bot process): they mostly wait for processes to start, so this divides the wall time,
+not the work."""
+
+
+def case_groups(names: Sequence[str], size: int = CONCURRENT_CASES) -> list[Any]:
+    """`names` in even groups of at most `size`, one parametrized test each.  One test of
+    every case would be the run's long tail (started last, it is a minute alone on one
+    worker); as groups, the suite's workers share them, and each group's cases still run
+    side by side."""
+    count = -(-len(names) // size)
+    bounds = [len(names) * i // count for i in range(count + 1)]
+    return [
+        pytest.param(tuple(names[start:end]), id=f"cases{start + 1}-{end}") for start, end in itertools.pairwise(bounds)
+    ]
 
 
 async def every_case(tmp_path: Path, cases: Mapping[str, tuple[str, ...]], run: Callable[..., Awaitable[None]]) -> None:
-    """Run every case (a name and the crash points it arms); fail listing each case that failed."""
-    slots = asyncio.Semaphore(CONCURRENT_CASES)
+    """Run every case (a name and the crash points it arms), side by side; fail listing each
+    case that failed."""
 
     async def one(number: int, args: tuple[str, ...]) -> None:
-        async with slots:
-            folder = tmp_path / f"case{number}"
-            folder.mkdir()
-            await run(folder, *args)
+        folder = tmp_path / f"case{number}"
+        folder.mkdir()
+        await run(folder, *args)
 
     results = await asyncio.gather(*(one(i, args) for i, args in enumerate(cases.values())), return_exceptions=True)
     failed = [f"{name}: {result!r}" for name, result in zip(cases, results, strict=True) if result is not None]
@@ -189,8 +202,9 @@ async def resign(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, match_
 MOVE_POINTS = ["moves.commit", "moves.committed", "outbox.prepared", "outbox.posted", "outbox.marked"]
 
 
-async def test_a_move_and_its_board_survive_a_kill_at_every_step(tmp_path: Path) -> None:
-    await every_case(tmp_path, {point: (point,) for point in MOVE_POINTS}, move_case)
+@pytest.mark.parametrize("points", case_groups(MOVE_POINTS))
+async def test_a_move_and_its_board_survive_a_kill_at_every_step(tmp_path: Path, points: tuple[str, ...]) -> None:
+    await every_case(tmp_path, {point: (point,) for point in points}, move_case)
 
 
 async def move_case(tmp_path: Path, point: str) -> None:
@@ -233,8 +247,11 @@ async def move_case(tmp_path: Path, point: str) -> None:
 TIMEOUT_POINTS = ["moves.commit", "moves.committed", "outbox.prepared", "outbox.posted", "outbox.marked"]
 
 
-async def test_a_timeout_and_its_announcement_survive_a_kill_at_every_step(tmp_path: Path) -> None:
-    await every_case(tmp_path, {point: (point,) for point in TIMEOUT_POINTS}, timeout_case)
+@pytest.mark.parametrize("points", case_groups(TIMEOUT_POINTS))
+async def test_a_timeout_and_its_announcement_survive_a_kill_at_every_step(
+    tmp_path: Path, points: tuple[str, ...]
+) -> None:
+    await every_case(tmp_path, {point: (point,) for point in points}, timeout_case)
 
 
 async def timeout_case(tmp_path: Path, point: str) -> None:
@@ -334,9 +351,14 @@ async def resign_game(fake: FakeDiscord, process: BotProcess, crash_at: str) -> 
     return match_id
 
 
-async def test_a_tournament_round_advance_and_final_survive_kills_at_every_step(tmp_path: Path) -> None:
-    cases = {f"{a} / {f}": (a, f) for a, f in zip(ADVANCE_POINTS, FINAL_POINTS, strict=True)}
-    await every_case(tmp_path, cases, tournament_case)
+TOURNAMENT_CASES = {f"{a} / {f}": (a, f) for a, f in zip(ADVANCE_POINTS, FINAL_POINTS, strict=True)}
+
+
+@pytest.mark.parametrize("names", case_groups(list(TOURNAMENT_CASES)))
+async def test_a_tournament_round_advance_and_final_survive_kills_at_every_step(
+    tmp_path: Path, names: tuple[str, ...]
+) -> None:
+    await every_case(tmp_path, {name: TOURNAMENT_CASES[name] for name in names}, tournament_case)
 
 
 async def tournament_case(tmp_path: Path, advance_at: str, final_at: str) -> None:
@@ -389,8 +411,11 @@ THREAD_END_POINTS = [
 the thread the second; archiving the thread follows them."""
 
 
-async def test_a_thread_match_s_result_and_archive_survive_a_kill_at_every_step(tmp_path: Path) -> None:
-    await every_case(tmp_path, {point: (point,) for point in THREAD_END_POINTS}, thread_end_case)
+@pytest.mark.parametrize("points", case_groups(THREAD_END_POINTS))
+async def test_a_thread_match_s_result_and_archive_survive_a_kill_at_every_step(
+    tmp_path: Path, points: tuple[str, ...]
+) -> None:
+    await every_case(tmp_path, {point: (point,) for point in points}, thread_end_case)
 
 
 async def thread_end_case(tmp_path: Path, point: str) -> None:
