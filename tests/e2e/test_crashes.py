@@ -1,7 +1,8 @@
 """SIGKILL at every step of what the bot announces; after a restart nothing is missing and
 nothing is posted twice.
 
-The real bot runs as a subprocess (`python -m bot`) against the fake Discord of this test
+The real bot runs as a subprocess (`python -m bot`'s `main()`, forked from a process that
+imported the bot once: tests/e2e/bot_zygote.py) against the fake Discord of this test
 process.  One crash point (bot/infra/crashpoints.py) is armed per run: the bot sends itself
 SIGKILL there, as a power cut would (no rollback, no `finally`).  A fresh process on the
 same database then catches up, and the test reads the channels as a player would:
@@ -17,7 +18,6 @@ import os
 import re
 import signal
 import sqlite3
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,6 +28,7 @@ import pytest
 from bot.infra import crashpoints
 from bot.store import Store
 from bot.store.lobby import LobbyStore
+from tests.e2e.bot_zygote import ForkedBot, current_zygote, running_zygote
 from tests.e2e.harness import Harness, board_png
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, restore_discord_defaults
 
@@ -43,7 +44,7 @@ class BotProcess:
         self.fake = fake
         self.database = database
         self.log = database.with_suffix(".log")
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: ForkedBot | None = None
 
     async def start(self, crash_at: str | None = None, *, ready: bool = False, **env: str) -> None:
         """Start the bot; with `ready`, wait for `on_ready` too (where tournaments catch up).
@@ -71,9 +72,7 @@ class BotProcess:
         with self.log.open("ab") as log:
             log.write(f"--- start (crash at {crash_at})\n".encode())
             offset = log.tell()
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", env=environ, stdout=log, stderr=log, cwd=self.database.parent
-            )
+        self.proc = await current_zygote().start(environ, self.database.parent, self.log)
         proc = self.proc
         identified = asyncio.ensure_future(self.fake.wait_until_ready(timeout=START_TIMEOUT))
         exited = asyncio.ensure_future(proc.wait())
@@ -147,7 +146,8 @@ async def every_case(tmp_path: Path, cases: Mapping[str, tuple[str, ...]], run: 
         folder.mkdir()
         await run(folder, *args)
 
-    results = await asyncio.gather(*(one(i, args) for i, args in enumerate(cases.values())), return_exceptions=True)
+    async with running_zygote():
+        results = await asyncio.gather(*(one(i, args) for i, args in enumerate(cases.values())), return_exceptions=True)
     failed = [f"{name}: {result!r}" for name, result in zip(cases, results, strict=True) if result is not None]
     assert not failed, "\n\n".join(failed)
 
