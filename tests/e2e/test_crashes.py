@@ -35,6 +35,11 @@ from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, restore_disco
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # a real bot process killed at every crash point
 
 START_TIMEOUT = 60.0
+SETTLE_TIMEOUT = 120.0
+QUIET = 0.3
+"""Seconds without a request after which a bot with nothing left unsent is taken to be done
+(a bot in another process cannot say that it is idle)."""
+UNSENT_POLL = 0.05
 
 
 class BotProcess:
@@ -45,6 +50,8 @@ class BotProcess:
         self.database = database
         self.log = database.with_suffix(".log")
         self.proc: ForkedBot | None = None
+        self._settled: tuple[int, tuple[tuple[str, int], ...]] | None = None
+        """`_traffic()` when the bot last settled."""
 
     async def start(self, crash_at: str | None = None, *, ready: bool = False, **env: str) -> None:
         """Start the bot; with `ready`, wait for `on_ready` too (where tournaments catch up).
@@ -102,12 +109,26 @@ class BotProcess:
         self.proc = None
 
     async def settle(self) -> None:
-        """Wait until the bot posted everything it owes (no unsent outbox rows, Discord quiet)."""
-        for _ in range(400):
-            await self.fake.wait_until_idle(quiet=0.3)
+        """Wait until the bot posted everything it owes: no unsent outbox rows, then Discord
+        quiet for `QUIET` seconds with still none.  Nothing sent to or by the bot since it
+        last settled: it still is (a second quiet period would only wait)."""
+        if self._settled == self._traffic() and not unsent(self.database):
+            return
+        deadline = asyncio.get_running_loop().time() + SETTLE_TIMEOUT
+        while asyncio.get_running_loop().time() < deadline:
+            if unsent(self.database):  # owed for sure: no need to wait for a quiet period yet
+                await asyncio.sleep(UNSENT_POLL)
+                continue
+            await self.fake.wait_until_idle(quiet=QUIET)
             if not unsent(self.database):
+                self._settled = self._traffic()
                 return
         raise AssertionError(f"announcements left unsent: {unsent(self.database)}")
+
+    def _traffic(self) -> tuple[int, tuple[tuple[str, int], ...]]:
+        """How much was said either way so far: the bot's requests, the events sent to it."""
+        sessions = tuple((session.id, session.seq) for session in self.fake.gateway.sessions.values())
+        return len(self.fake.world.requests), sessions
 
     async def stop(self) -> None:
         """Kill the bot once it is idle (everything it owed was posted)."""
