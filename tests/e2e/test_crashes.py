@@ -142,8 +142,8 @@ class BotProcess:
 
 CONCURRENT_CASES = 4
 """At most this many cases run side by side in one test (each its own fake Discord, database
-and bot process): they mostly wait for processes to start, so this divides the wall time,
-not the work."""
+and bot process): much of a case is waiting (discord.py's 2 s before `on_ready`, quiet
+periods), so this divides the wall time, not the work."""
 
 
 def case_groups(names: Sequence[str], size: int = CONCURRENT_CASES) -> list[Any]:
