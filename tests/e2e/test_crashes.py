@@ -79,7 +79,7 @@ class BotProcess:
         with self.log.open("ab") as log:
             log.write(f"--- start (crash at {crash_at})\n".encode())
             offset = log.tell()
-        self.proc = await current_zygote().start(environ, self.database.parent, self.log)
+        self.proc = await current_zygote().start(environ, self.database.parent, self.log, ready_at_once=ready)
         proc = self.proc
         identified = asyncio.ensure_future(self.fake.wait_until_ready(timeout=START_TIMEOUT))
         exited = asyncio.ensure_future(proc.wait())
@@ -91,7 +91,7 @@ class BotProcess:
         await identified
         if not ready:
             return
-        # `on_ready` comes once discord.py has waited for every guild (about 2 s)
+        # `on_ready` comes once discord.py has every guild (bot_zygote.ready_when_every_guild_arrived)
         for _ in range(int(START_TIMEOUT * 10)):
             if b"connected as" in self.log.read_bytes()[offset:] or self.proc.returncode is not None:
                 return
@@ -142,8 +142,8 @@ class BotProcess:
 
 CONCURRENT_CASES = 4
 """At most this many cases run side by side in one test (each its own fake Discord, database
-and bot process): much of a case is waiting (discord.py's 2 s before `on_ready`, quiet
-periods), so this divides the wall time, not the work."""
+and bot process): much of a case is waiting (for the gateway, for quiet periods), so this
+divides the wall time, not the work."""
 
 
 def case_groups(names: Sequence[str], size: int = CONCURRENT_CASES) -> list[Any]:
