@@ -1,7 +1,8 @@
 """SIGKILL at every step of what the bot announces; after a restart nothing is missing and
 nothing is posted twice.
 
-The real bot runs as a subprocess (`python -m bot`) against the fake Discord of this test
+The real bot runs as a subprocess (`python -m bot`'s `main()`, forked from a process that
+imported the bot once: tests/e2e/bot_zygote.py) against the fake Discord of this test
 process.  One crash point (bot/infra/crashpoints.py) is armed per run: the bot sends itself
 SIGKILL there, as a power cut would (no rollback, no `finally`).  A fresh process on the
 same database then catches up, and the test reads the channels as a player would:
@@ -11,13 +12,13 @@ every board, timeout, result, game link and champion is there exactly once.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import re
 import signal
 import sqlite3
-import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,12 +28,18 @@ import pytest
 from bot.infra import crashpoints
 from bot.store import Store
 from bot.store.lobby import LobbyStore
+from tests.e2e.bot_zygote import ForkedBot, current_zygote, running_zygote
 from tests.e2e.harness import Harness, board_png
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, restore_discord_defaults
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # a real bot process killed at every crash point
 
 START_TIMEOUT = 60.0
+SETTLE_TIMEOUT = 120.0
+QUIET = 0.3
+"""Seconds without a request after which a bot with nothing left unsent is taken to be done
+(a bot in another process cannot say that it is idle)."""
+UNSENT_POLL = 0.05
 
 
 class BotProcess:
@@ -42,7 +49,9 @@ class BotProcess:
         self.fake = fake
         self.database = database
         self.log = database.with_suffix(".log")
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: ForkedBot | None = None
+        self._settled: tuple[int, tuple[tuple[str, int], ...]] | None = None
+        """`_traffic()` when the bot last settled."""
 
     async def start(self, crash_at: str | None = None, *, ready: bool = False, **env: str) -> None:
         """Start the bot; with `ready`, wait for `on_ready` too (where tournaments catch up).
@@ -70,9 +79,7 @@ class BotProcess:
         with self.log.open("ab") as log:
             log.write(f"--- start (crash at {crash_at})\n".encode())
             offset = log.tell()
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", env=environ, stdout=log, stderr=log, cwd=self.database.parent
-            )
+        self.proc = await current_zygote().start(environ, self.database.parent, self.log, ready_at_once=ready)
         proc = self.proc
         identified = asyncio.ensure_future(self.fake.wait_until_ready(timeout=START_TIMEOUT))
         exited = asyncio.ensure_future(proc.wait())
@@ -84,7 +91,7 @@ class BotProcess:
         await identified
         if not ready:
             return
-        # `on_ready` comes once discord.py has waited for every guild (about 2 s)
+        # `on_ready` comes once discord.py has every guild (bot_zygote.ready_when_every_guild_arrived)
         for _ in range(int(START_TIMEOUT * 10)):
             if b"connected as" in self.log.read_bytes()[offset:] or self.proc.returncode is not None:
                 return
@@ -102,12 +109,26 @@ class BotProcess:
         self.proc = None
 
     async def settle(self) -> None:
-        """Wait until the bot posted everything it owes (no unsent outbox rows, Discord quiet)."""
-        for _ in range(400):
-            await self.fake.wait_until_idle(quiet=0.3)
+        """Wait until the bot posted everything it owes: no unsent outbox rows, then Discord
+        quiet for `QUIET` seconds with still none.  Nothing sent to or by the bot since it
+        last settled: it still is (a second quiet period would only wait)."""
+        if self._settled == self._traffic() and not unsent(self.database):
+            return
+        deadline = asyncio.get_running_loop().time() + SETTLE_TIMEOUT
+        while asyncio.get_running_loop().time() < deadline:
+            if unsent(self.database):  # owed for sure: no need to wait for a quiet period yet
+                await asyncio.sleep(UNSENT_POLL)
+                continue
+            await self.fake.wait_until_idle(quiet=QUIET)
             if not unsent(self.database):
+                self._settled = self._traffic()
                 return
         raise AssertionError(f"announcements left unsent: {unsent(self.database)}")
+
+    def _traffic(self) -> tuple[int, tuple[tuple[str, int], ...]]:
+        """How much was said either way so far: the bot's requests, the events sent to it."""
+        sessions = tuple((session.id, session.seq) for session in self.fake.gateway.sessions.values())
+        return len(self.fake.world.requests), sessions
 
     async def stop(self) -> None:
         """Kill the bot once it is idle (everything it owed was posted)."""
@@ -120,21 +141,34 @@ class BotProcess:
 
 
 CONCURRENT_CASES = 4
-"""Cases run side by side (each its own fake Discord, database and bot process): they
-mostly wait for processes to start, so this divides the wall time, not the work."""
+"""At most this many cases run side by side in one test (each its own fake Discord, database
+and bot process): much of a case is waiting (for the gateway, for quiet periods), so this
+divides the wall time, not the work."""
+
+
+def case_groups(names: Sequence[str], size: int = CONCURRENT_CASES) -> list[Any]:
+    """`names` in even groups of at most `size`, one parametrized test each.  One test of
+    every case would be the run's long tail (started last, it is a minute alone on one
+    worker); as groups, the suite's workers share them, and each group's cases still run
+    side by side."""
+    count = -(-len(names) // size)
+    bounds = [len(names) * i // count for i in range(count + 1)]
+    return [
+        pytest.param(tuple(names[start:end]), id=f"cases{start + 1}-{end}") for start, end in itertools.pairwise(bounds)
+    ]
 
 
 async def every_case(tmp_path: Path, cases: Mapping[str, tuple[str, ...]], run: Callable[..., Awaitable[None]]) -> None:
-    """Run every case (a name and the crash points it arms); fail listing each case that failed."""
-    slots = asyncio.Semaphore(CONCURRENT_CASES)
+    """Run every case (a name and the crash points it arms), side by side; fail listing each
+    case that failed."""
 
     async def one(number: int, args: tuple[str, ...]) -> None:
-        async with slots:
-            folder = tmp_path / f"case{number}"
-            folder.mkdir()
-            await run(folder, *args)
+        folder = tmp_path / f"case{number}"
+        folder.mkdir()
+        await run(folder, *args)
 
-    results = await asyncio.gather(*(one(i, args) for i, args in enumerate(cases.values())), return_exceptions=True)
+    async with running_zygote():
+        results = await asyncio.gather(*(one(i, args) for i, args in enumerate(cases.values())), return_exceptions=True)
     failed = [f"{name}: {result!r}" for name, result in zip(cases, results, strict=True) if result is not None]
     assert not failed, "\n\n".join(failed)
 
@@ -189,8 +223,9 @@ async def resign(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, match_
 MOVE_POINTS = ["moves.commit", "moves.committed", "outbox.prepared", "outbox.posted", "outbox.marked"]
 
 
-async def test_a_move_and_its_board_survive_a_kill_at_every_step(tmp_path: Path) -> None:
-    await every_case(tmp_path, {point: (point,) for point in MOVE_POINTS}, move_case)
+@pytest.mark.parametrize("points", case_groups(MOVE_POINTS))
+async def test_a_move_and_its_board_survive_a_kill_at_every_step(tmp_path: Path, points: tuple[str, ...]) -> None:
+    await every_case(tmp_path, {point: (point,) for point in points}, move_case)
 
 
 async def move_case(tmp_path: Path, point: str) -> None:
@@ -233,8 +268,11 @@ async def move_case(tmp_path: Path, point: str) -> None:
 TIMEOUT_POINTS = ["moves.commit", "moves.committed", "outbox.prepared", "outbox.posted", "outbox.marked"]
 
 
-async def test_a_timeout_and_its_announcement_survive_a_kill_at_every_step(tmp_path: Path) -> None:
-    await every_case(tmp_path, {point: (point,) for point in TIMEOUT_POINTS}, timeout_case)
+@pytest.mark.parametrize("points", case_groups(TIMEOUT_POINTS))
+async def test_a_timeout_and_its_announcement_survive_a_kill_at_every_step(
+    tmp_path: Path, points: tuple[str, ...]
+) -> None:
+    await every_case(tmp_path, {point: (point,) for point in points}, timeout_case)
 
 
 async def timeout_case(tmp_path: Path, point: str) -> None:
@@ -334,9 +372,14 @@ async def resign_game(fake: FakeDiscord, process: BotProcess, crash_at: str) -> 
     return match_id
 
 
-async def test_a_tournament_round_advance_and_final_survive_kills_at_every_step(tmp_path: Path) -> None:
-    cases = {f"{a} / {f}": (a, f) for a, f in zip(ADVANCE_POINTS, FINAL_POINTS, strict=True)}
-    await every_case(tmp_path, cases, tournament_case)
+TOURNAMENT_CASES = {f"{a} / {f}": (a, f) for a, f in zip(ADVANCE_POINTS, FINAL_POINTS, strict=True)}
+
+
+@pytest.mark.parametrize("names", case_groups(list(TOURNAMENT_CASES)))
+async def test_a_tournament_round_advance_and_final_survive_kills_at_every_step(
+    tmp_path: Path, names: tuple[str, ...]
+) -> None:
+    await every_case(tmp_path, {name: TOURNAMENT_CASES[name] for name in names}, tournament_case)
 
 
 async def tournament_case(tmp_path: Path, advance_at: str, final_at: str) -> None:
@@ -389,8 +432,11 @@ THREAD_END_POINTS = [
 the thread the second; archiving the thread follows them."""
 
 
-async def test_a_thread_match_s_result_and_archive_survive_a_kill_at_every_step(tmp_path: Path) -> None:
-    await every_case(tmp_path, {point: (point,) for point in THREAD_END_POINTS}, thread_end_case)
+@pytest.mark.parametrize("points", case_groups(THREAD_END_POINTS))
+async def test_a_thread_match_s_result_and_archive_survive_a_kill_at_every_step(
+    tmp_path: Path, points: tuple[str, ...]
+) -> None:
+    await every_case(tmp_path, {point: (point,) for point in points}, thread_end_case)
 
 
 async def thread_end_case(tmp_path: Path, point: str) -> None:
