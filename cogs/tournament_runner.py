@@ -63,8 +63,10 @@ class TournamentRunner:
     async def resume_all(self) -> None:
         """After a (re)start: results that arrived while the bot was down, games not opened.
         Every tournament is tried; when any failed, this raises afterwards, so the supervised
-        duty tries again (`advance` is safe to repeat)."""
+        duty tries again (`advance` is safe to repeat).  Logs once it succeeded: until then
+        the bot may still owe a tournament its results and games."""
         failed: list[int] = []
+        resumed = 0
         for row in await self.bot.tournaments.running():
             if not self.bot.owns(row.guild_id):
                 continue  # another shard process runs this guild's events
@@ -73,8 +75,11 @@ class TournamentRunner:
             except Exception:
                 log.exception("could not resume tournament %d", row.id)
                 failed.append(row.id)
+            else:
+                resumed += 1
         if failed:
             raise ResumeIncomplete(f"tournaments {failed} not resumed")
+        log.info("resumed %d running tournaments", resumed)
 
     # --- opening games -----------------------------------------------------------------
 

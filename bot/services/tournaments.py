@@ -341,12 +341,17 @@ class TournamentService:
     # --- running -----------------------------------------------------------------------
 
     async def sync(self, tournament_id: int) -> Progress:
-        """Fold the stored matches into the tournament and say what to do next (idempotent)."""
+        """Fold the stored matches into the tournament and say what to do next (idempotent).
+
+        A sync that finds nothing new writes nothing: every trigger calls it (each restart
+        resumes every running tournament), and a write that changes nothing would still be
+        a transaction, a new version and a copy of the whole document each time."""
         async with self.lock(tournament_id):
             row = await self._get(tournament_id)
             if row.status != "running" or row.state is None:
                 return Progress(row)
             tournament = Tournament.load(row.state)
+            before = tournament.dump()
             decided_before = {p.id for p in tournament.pairings if p.finished}
             started = await self._start_stranded(tournament_id)
             replayed: list[int] = []
@@ -362,15 +367,17 @@ class TournamentService:
             finished = tournament.finished
             decided = tuple(p for p in tournament.pairings if p.finished and p.id not in decided_before)
             announce = self._announcements(row, decided, replayed, new_round, finished, tournament.winner)
-            await self.store.save_state(
-                tournament_id,
-                tournament.dump(),
-                expected_version=row.version,
-                status="finished" if finished else None,
-                unlink=unlink,
-                announce=announce,
-            )
-            row = await self._get(tournament_id)
+            state = tournament.dump()
+            if state != before or unlink or announce or finished:
+                await self.store.save_state(
+                    tournament_id,
+                    state,
+                    expected_version=row.version,
+                    status="finished" if finished else None,
+                    unlink=unlink,
+                    announce=announce,
+                )
+                row = await self._get(tournament_id)
             return Progress(
                 row,
                 to_open=() if finished else tuple(tournament.pairings_to_start()),

@@ -7,16 +7,18 @@ listener and `sync`, which folds the stored matches into the tournament.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
 import pytest
 
 from bot.services.matches import MatchService, ServiceError
+from bot.services.outbox import CHAMPION, TOURNAMENT_PROGRESS, Announcement
 from bot.services.ratings import RatingBook
 from bot.services.tournaments import NotHost, Progress, TournamentService, loaded
 from bot.store import Store
-from bot.store.tournaments import TournamentRow
+from bot.store.tournaments import LinkedGame, TournamentRow
 from bot.tournaments import Format
 
 HOST, CHANNEL, GUILD = 4000, 700, 900
@@ -353,3 +355,100 @@ async def test_a_withdrawn_tournament_challenge_is_played_again_not_left_hanging
     assert progress.replayed and len(progress.to_open) == 1
     (live,) = await event.live_matches(row.id)
     assert live != match_id
+
+
+async def _announcements_of(event: Event, tournament_id: int) -> list[Announcement]:
+    """The tournament's announcements stored so far (this test posts none)."""
+    return [a for a in await event.matches.store.unsent_announcements() if a.tournament_id == tournament_id]
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_a_sync_that_finds_nothing_new_writes_nothing(event: Event, seed: int) -> None:
+    """Each restart syncs every running tournament: with nothing new it must not write (no
+    new version, no announcement), while a sync after a result does."""
+    pick = random.Random(seed)
+    fmt = pick.choice(["single_elimination", "double_elimination", "round_robin", "swiss"])
+    players = pick.sample(PLAYERS, pick.randint(3, 6))
+    row = await event.create(fmt, players, **({"rounds": 2} if fmt == "swiss" else {}))
+    await event.service.begin(row.id, host=True)
+    await event.advance(row.id)
+    for _ in range(100):
+        live = await event.live_matches(row.id)
+        if not live:
+            break
+        before = await _row(event, row.id)
+        said = await _announcements_of(event, row.id)
+        restarted = TournamentService(event.matches, event.ratings)  # a restarted bot's resume
+        again = await restarted.sync(row.id)
+        assert (again.to_open, again.decided, again.announcements) == ((), (), ())
+        assert (await _row(event, row.id)).version == before.version
+        assert await _announcements_of(event, row.id) == said
+
+        match = await event.matches.get(pick.choice(live))
+        assert match.seats is not None
+        await event.decide(match.id, pick.choice(match.seats))
+        assert (await event.advance(row.id)).decided, "every game here decides its best-of-1 series"
+        assert (await _row(event, row.id)).version > before.version
+    assert (await _row(event, row.id)).status == "finished"
+
+
+@pytest.mark.parametrize("read", [1, 2])
+async def test_a_match_ending_while_a_sync_reads_the_games_is_recorded_once(
+    event: Event, monkeypatch: pytest.MonkeyPatch, read: int
+) -> None:
+    """The resume at start-up is not ordered with a match ending: the ending may commit
+    right after any read of the games by the resume's sync.  Whichever sync folds it, the
+    series is decided once and announced once, and the next game is due once."""
+    pick = random.Random(read)
+    row = await event.create("single_elimination", pick.sample(PLAYERS, 4))
+    await event.service.begin(row.id, host=True)
+    await event.advance(row.id)
+    live = await event.live_matches(row.id)
+    assert len(live) == 2
+    ending = await event.matches.get(pick.choice(live))
+    assert ending.seats is not None
+    winner = pick.choice(ending.seats)
+
+    store = event.service.store
+    reads = 0
+    games = store.games
+
+    async def games_then_the_ending(tournament_id: int) -> list[LinkedGame]:
+        nonlocal reads
+        rows = await games(tournament_id)
+        reads += 1
+        if reads == read:
+            await event.decide(ending.id, winner)
+        return rows
+
+    monkeypatch.setattr(store, "games", games_then_the_ending)
+    resumed = await event.service.sync(row.id)
+    monkeypatch.undo()
+    assert reads >= read, "the ending was to come after this read of the games"
+
+    after = await event.service.sync(row.id)  # the ending's own sync
+    last = await event.service.sync(row.id)
+    tournament = loaded(await _row(event, row.id))
+    assert tournament is not None
+    pairing = next(p for p in tournament.pairings if ending.id in [g.match for g in p.games])
+    assert pairing.finished and pairing.winner == winner
+    assert [p.id for p in (*resumed.decided, *after.decided, *last.decided)] == [pairing.id]
+    progress = [a for a in await _announcements_of(event, row.id) if a.kind == TOURNAMENT_PROGRESS]
+    assert [a.payload["decided"] for a in progress] == [[pairing.id]]
+    assert last.to_open == () and (resumed.to_open, after.to_open) == ((), ()), "the final waits for the other semi"
+
+
+async def test_two_syncs_at_once_record_a_result_once(event: Event) -> None:
+    """The resume at start-up and a match ending's advance may sync at the same moment: the
+    service's lock makes one record the result and the other find nothing new."""
+    a, b = random.Random(5).sample(PLAYERS, 2)
+    row = await event.create("deathmatch", [a, b])
+    await event.service.begin(row.id, host=True)
+    await event.advance(row.id)
+    (match_id,) = await event.live_matches(row.id)
+    await event.decide(match_id, b)
+    both = await asyncio.gather(event.service.sync(row.id), event.service.sync(row.id))
+    assert [p.just_finished for p in both].count(True) == 1
+    assert [p.champion for p in both if p.just_finished] == [b]
+    kinds = [a.kind for a in await _announcements_of(event, row.id)]
+    assert kinds.count(TOURNAMENT_PROGRESS) == 1 and kinds.count(CHAMPION) == 1

@@ -12,15 +12,14 @@ done once.  Start-up itself (`python -m bot` from nothing) keeps its own tests
 Safe to fork: this process imports modules and nothing else: no thread, no event loop,
 no open connection.  The one module that reads the environment on import,
 `bot.infra.crashpoints`, is read again in each child.  One difference from `python -m bot`,
-when asked for (`ready_at_once`), as for the in-process e2e bots: `on_ready` comes as soon
-as the fake's guilds all arrived.
+as for the in-process e2e bots: `on_ready` comes as soon as the fake's guilds all arrived.
 
-Protocol, one JSON object a line.  In (stdin): `{"env": {...}, "cwd": "...", "log": "...",
-"ready_at_once": false}` starts a bot with that environment and working directory, its
-stdout and stderr appended to `log`.  Out (stdout): `{"ready": true}` once the imports are
-done, `{"started": pid}` for each start (in order), and `{"ended": pid, "returncode": n}`
-when a child ends (`n` as `subprocess` reports it: negative for a signal).  End of stdin:
-every child still running is killed and the zygote exits.
+Protocol, one JSON object a line.  In (stdin): `{"env": {...}, "cwd": "...", "log": "..."}`
+starts a bot with that environment and working directory, its stdout and stderr appended
+to `log`.  Out (stdout): `{"ready": true}` once the imports are done, `{"started": pid}`
+for each start (in order), and `{"ended": pid, "returncode": n}` when a child ends (`n` as
+`subprocess` reports it: negative for a signal).  End of stdin: every child still running
+is killed and the zygote exits.
 """
 
 from __future__ import annotations
@@ -104,19 +103,16 @@ def become(request: Request) -> None:
     from bot.infra import crashpoints
 
     importlib.reload(crashpoints)  # the crash point armed for THIS child (read on import)
-    if request.get("ready_at_once"):
-        ready_when_every_guild_arrived()
+    ready_when_every_guild_arrived()
 
 
 def ready_when_every_guild_arrived() -> None:
     """Every bot this child builds announces `on_ready` once the fake's guilds all arrived,
     not 2 s after the last one, as the in-process bots of the e2e harness do
-    (`ready_once_every_guild_arrived`): a tournament case waits for `on_ready` twice, 4 s of
-    its ~7 s.  Asked for only by a start that waits for `on_ready` anyway: a start with a
-    crash point armed is answered at once, and what it is told (a resignation) comes before
-    the tournaments resume at `on_ready`, as it does behind the product's 2 s; with the
-    resume first, the resume's commit would be the one a numbered crash point counts.  The
-    product's own wait keeps its test (tests/e2e/test_shutdown.py)."""
+    (`ready_once_every_guild_arrived`): a tournament case waits for `on_ready` four times,
+    and discord.py's 2 s each were most of its time.  No crash case may depend on that
+    wait (its outcome must not hang on whether a request came before or after `on_ready`).
+    The product's own wait keeps its test (tests/e2e/test_shutdown.py)."""
     from bot.app.client import Boneyard
     from bot.app.config import Settings
     from tests.e2e.harness import ready_once_every_guild_arrived
@@ -178,12 +174,12 @@ class Zygote:
     def _ending(self, pid: int) -> asyncio.Future[int]:
         return self._endings.setdefault(pid, asyncio.get_running_loop().create_future())
 
-    async def start(self, env: Mapping[str, str], cwd: Path, log: Path, *, ready_at_once: bool = False) -> ForkedBot:
-        """`python -m bot` with `env` in `cwd`, its output appended to `log`; `ready_at_once`:
-        `on_ready` as soon as every guild arrived (`ready_when_every_guild_arrived`)."""
+    async def start(self, env: Mapping[str, str], cwd: Path, log: Path) -> ForkedBot:
+        """`python -m bot` with `env` in `cwd`, its output appended to `log` (`on_ready` as
+        soon as every guild arrived: `ready_when_every_guild_arrived`)."""
         assert self._process.stdin is not None
         async with self._lock:  # one start at a time: the answers come in order
-            request = {"env": dict(env), "cwd": str(cwd), "log": str(log), "ready_at_once": ready_at_once}
+            request = {"env": dict(env), "cwd": str(cwd), "log": str(log)}
             self._process.stdin.write((json.dumps(request) + "\n").encode())
             await self._process.stdin.drain()
             pid = await asyncio.wait_for(self._starting.get(), STARTED_TIMEOUT)

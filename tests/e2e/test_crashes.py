@@ -54,7 +54,8 @@ class BotProcess:
         """`_traffic()` when the bot last settled."""
 
     async def start(self, crash_at: str | None = None, *, ready: bool = False, **env: str) -> None:
-        """Start the bot; with `ready`, wait for `on_ready` too (where tournaments catch up).
+        """Start the bot; with `ready`, wait until it also resumed the running tournaments
+        (which it does at `on_ready`, once discord.py has every guild: bot_zygote).
 
         The server plays its matches in the channel (`/settings venue:channel`, as the e2e
         harness does by default): these cases read the boards in the channel."""
@@ -79,7 +80,7 @@ class BotProcess:
         with self.log.open("ab") as log:
             log.write(f"--- start (crash at {crash_at})\n".encode())
             offset = log.tell()
-        self.proc = await current_zygote().start(environ, self.database.parent, self.log, ready_at_once=ready)
+        self.proc = await current_zygote().start(environ, self.database.parent, self.log)
         proc = self.proc
         identified = asyncio.ensure_future(self.fake.wait_until_ready(timeout=START_TIMEOUT))
         exited = asyncio.ensure_future(proc.wait())
@@ -91,12 +92,11 @@ class BotProcess:
         await identified
         if not ready:
             return
-        # `on_ready` comes once discord.py has every guild (bot_zygote.ready_when_every_guild_arrived)
         for _ in range(int(START_TIMEOUT * 10)):
-            if b"connected as" in self.log.read_bytes()[offset:] or self.proc.returncode is not None:
+            if RESUMED.search(self.log.read_bytes()[offset:]) or self.proc.returncode is not None:
                 return
             await asyncio.sleep(0.1)
-        raise AssertionError(f"the bot never became ready:\n{self.log.read_text()[-3000:]}")
+        raise AssertionError(f"the bot never resumed its tournaments:\n{self.log.read_text()[-3000:]}")
 
     async def killed(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
         """Wait until the armed crash point killed the bot."""
@@ -138,6 +138,10 @@ class BotProcess:
         self.proc.kill()
         await self.proc.wait()
         self.proc = None
+
+
+RESUMED = re.compile(rb"resumed \d+ running tournaments")
+"""What the bot logs once its tournaments resumed after `on_ready` (cogs/tournament_runner.py)."""
 
 
 CONCURRENT_CASES = 4
@@ -355,12 +359,21 @@ def live_game(database: Path) -> tuple[int, int, tuple[int, int]]:
 
 async def resign_game(fake: FakeDiscord, process: BotProcess, crash_at: str) -> int:
     """The second seat of the running game resigns, with `crash_at` armed; then a clean
-    restart catches up (and the resignation is sent again if it never committed)."""
+    restart catches up (and the resignation is sent again if it never committed).
+
+    The resignation goes to a bot that is ready and resumed its tournaments, as a player's
+    would: the resume, with nothing new to fold, commits and posts nothing, so the numbered
+    crash points count only what follows the resignation.  (Which outbox row a numbered
+    `outbox.*` point meets still varies from run to run: the resignation's final board and
+    the tournament's rows are posted by two tasks at once.)"""
     match_id, thread_id, seats = live_game(process.database)
     loser = fake.world.users[seats[1]]
     thread = fake.world.channels[thread_id]
     await process.stop()
-    await process.start(crash_at=crash_at)
+    await process.start(crash_at=crash_at, ready=True)
+    assert process.proc is not None and process.proc.returncode is None, (
+        f"{crash_at} was reached before the resignation:\n{process.log.read_text()[-3000:]}"
+    )
     await resign(fake, loser, thread, match_id)
     await process.killed()
     await process.start(ready=True)
