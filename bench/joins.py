@@ -21,11 +21,12 @@ DEADLINE = 3.0
 
 
 async def burst_of_joins(count: int = JOINS) -> dict[str, float]:
+    from tests.e2e.bot_zygote import running_zygote  # dev-only: bot processes forked for tests
     from tests.e2e.test_crashes import BotProcess  # dev-only: the fake Discord and the bot process
     from tests.fake_discord import FakeDiscord, restore_discord_defaults
 
     with tempfile.TemporaryDirectory() as tmp:
-        async with FakeDiscord(ack_deadline=None) as fake:
+        async with running_zygote(), FakeDiscord(ack_deadline=None) as fake:
             process = BotProcess(fake, Path(tmp) / "bench.sqlite3")
             try:
                 players = [fake.add_member(fake.guild, fake.add_user(f"player{i}")) for i in range(count)]
