@@ -52,6 +52,27 @@ CUT = frozenset(
 SQUARES = tuple(i for i in range(SIZE * SIZE) if i not in CUT)
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 NAMES = tuple(square_name(i % SIZE, i // SIZE) for i in range(SIZE * SIZE))
+
+
+def _rays(origin: int) -> tuple[tuple[str, ...], ...]:
+    """The moves from `origin` of exactly k squares, for k = 1 .. SIZE - 1 (index k - 1),
+    each in `DIRECTIONS` order: listing a stack's moves is then joining its first h tuples,
+    not formatting the same few hundred strings again at every position."""
+    f, r = origin % SIZE, origin // SIZE
+    rays = []
+    for k in range(1, SIZE):
+        ray = []
+        for df, dr in DIRECTIONS:
+            tf, tr = f + df * k, r + dr * k
+            if 0 <= tf < SIZE and 0 <= tr < SIZE and (t := tf + SIZE * tr) not in CUT:
+                ray.append(f"{NAMES[origin]}-{NAMES[t]}")
+        rays.append(tuple(ray))
+    return tuple(rays)
+
+
+RAYS = {i: _rays(i) for i in SQUARES}
+"""`RAYS[square][k - 1]`: the stack moves from `square` over exactly k squares."""
+
 _CODES = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """One character per square (52 of each) for the moves in the repetition trail."""
 CODE = dict(zip(SQUARES, _CODES, strict=True))
@@ -168,18 +189,14 @@ class FocusState(GameState):
             return []
         if self.in_setup:
             return [f"*{NAMES[i]}" for i in SQUARES if self._may_place_in_setup(seat, i)]
-        moves = []
+        moves: list[str] = []
         mine = str(seat)
         for i in SQUARES:
             stack = self.board[i]
             if not stack or stack[-1] != mine:
                 continue
-            f, r = i % SIZE, i // SIZE
-            for k in range(1, len(stack) + 1):
-                for df, dr in DIRECTIONS:
-                    tf, tr = f + df * k, r + dr * k
-                    if 0 <= tf < SIZE and 0 <= tr < SIZE and (t := tf + SIZE * tr) not in CUT:
-                        moves.append(f"{NAMES[i]}-{NAMES[t]}")
+            for ray in RAYS[i][: len(stack)]:
+                moves.extend(ray)
         if self.reserves[seat]:
             moves.extend(f"*{NAMES[i]}" for i in SQUARES if self._may_drop(seat, i))
         return moves

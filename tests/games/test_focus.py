@@ -751,3 +751,41 @@ def test_a_snapshot_written_with_the_whole_table_still_counts_its_positions() ->
     assert RULES.log_needed(later.dump()) == 4
     assert RULES.load(later.dump(), ["c3-c4"]) == later
     assert play_all(RULES.load(later.dump(), ["c3-c4"]), *SHUFFLE[1:]).outcome is not None
+
+
+CUT_NAMES = {"a1", "b1", "a2", "g1", "h1", "h2", "a7", "a8", "b8", "g8", "h8", "h7"}  # ruling 1
+
+
+def reference_stack_moves(stacks: dict[str, list[int]], seat: int) -> set[str]:
+    """Ruling 5 read over square names: from each stack `seat` controls (its top piece), the
+    top k pieces (1 ≤ k ≤ height) go exactly k squares in a straight orthogonal line, onto a
+    square of the board that is not cut."""
+    moves = set()
+    for name, stack in stacks.items():
+        if stack[-1] != seat:
+            continue
+        file, rank = ord(name[0]) - ord("a"), int(name[1:])
+        for k in range(1, len(stack) + 1):
+            for to_file, to_rank in ((file + k, rank), (file - k, rank), (file, rank + k), (file, rank - k)):
+                target = f"{chr(ord('a') + to_file)}{to_rank}"
+                if 0 <= to_file < 8 and 1 <= to_rank <= 8 and target not in CUT_NAMES:
+                    moves.add(f"{name}-{target}")
+    return moves
+
+
+@pytest.mark.parametrize("setup", ["standard", "drop"])
+def test_stack_moves_in_random_positions_are_the_rule_s_and_listed_once(setup: str) -> None:
+    rng = random.Random(setup)
+    checked = 0
+    for _ in range(3):
+        state = RULES.start(options={"setup": setup, "ply_limit": 300})
+        while state.outcome is None:
+            seat = next(iter(state.turn))
+            moves = state.legal_moves(seat)
+            if not state.in_setup:
+                stack_moves = [m for m in moves if not m.startswith("*")]
+                assert len(stack_moves) == len(set(stack_moves))
+                assert set(stack_moves) == reference_stack_moves(state.view(None)["stacks"], seat)
+                checked += 1
+            state = state.play(seat, rng.choice(moves))
+    assert checked > 300
