@@ -15,6 +15,7 @@ squares, occupants, the legal moves) are computed on first use and cached per st
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterator
@@ -317,10 +318,7 @@ class WonderlandState(GameState):
                 yield f"pick {card}"
 
     def _dice_moves(self, seat: int) -> Iterator[str]:
-        deck = sort_cards(self.pool_deck(seat))
-        for count in (1, 2, 3):
-            for combo in itertools.combinations(deck, count):
-                yield format_dice(combo)
+        yield from _dice_listing(sort_cards(self.pool_deck(seat)))
 
     def _listed_summons(self, seat: int) -> Iterator[str]:
         cards = self.summonable() if seat == self.active else ()
@@ -953,3 +951,14 @@ _HANDLERS: Final[dict[tuple[str, type], Any]] = {
     (DEFENCE, Detonate): WonderlandState._detonate,
     (DEFENCE, Done): WonderlandState._done,
 }
+
+
+@functools.lru_cache(maxsize=64)
+def _dice_listing(deck: tuple[str, ...]) -> tuple[str, ...]:
+    """Every choice of one to three cards of `deck` (sorted) for the dice, in notation.
+
+    A seat's pool deck changes only when a being is summoned, yet the listing (575 moves for a
+    15-card deck) was formatted again at every dice phase of every playout, search and analysis.
+    A game meets a few decks (each summon shrinks one), so 64 entries of about 40 KB hold those
+    of the games a process works on at once."""
+    return tuple(format_dice(combo) for count in (1, 2, 3) for combo in itertools.combinations(deck, count))
