@@ -69,8 +69,7 @@ class Notifier:
             except Exception:  # the database away: the board still goes out, with the default ping
                 log.warning("could not read how %d wants to be told; pinging", user_id, exc_info=True)
                 route = "ping"
-            if route == "dm" and self.bot.presenter.dms_closed(update.match.id, user_id):
-                route = "ping"  # a DM of this match was refused: the board pings them instead
+            route = self._reachable(update.match.id, user_id, route)
             if route == "ping":
                 routes.ping.append(user_id)
             elif route == "dm":
@@ -94,7 +93,7 @@ class Notifier:
         for user_id in routes.dm:
             if row.seat_of(user_id) in prompted:
                 continue
-            if await self.send_dm(user_id, await self._turn_text(row, user_id)) == "closed":
+            if await self._refused(user_id, await self._turn_text(row, user_id), [row.id]):
                 await self._turn_by_ping(row, user_id)
         await self.hold(row, routes)
 
@@ -102,7 +101,6 @@ class Notifier:
         """The turn notice of a player whose DMs are closed: a ping in the match's channel,
         saying why the first time in this match (never again, restarts included: the claim is
         stored before the line is posted); the match's next boards ping them (`turn_routes`)."""
-        self.bot.presenter.note_dms_closed(row.id, user_id)
         try:
             first = await self.bot.announcements.first_dm_notice(row.id, user_id)
         except Exception:  # the database away: the ping matters more than the explanation
@@ -204,10 +202,8 @@ class Notifier:
         if mode == "dm":
             lines: list[str] = [tr("🌅 While your quiet hours lasted, these matches came to your move:")]
             lines += [tr("• match #{match}: {link}", match=w.match.id, link=channel_link(w.match)) for w in waiting]
-            if await self.send_dm(user_id, joined("\n", lines)) != "closed":
+            if not await self._refused(user_id, joined("\n", lines), [w.match.id for w in waiting]):
                 return
-            for item in waiting:  # their DMs are closed: each match's thread pings them instead
-                self.bot.presenter.note_dms_closed(item.match.id, user_id)
         for item in waiting:
             held = tr("<@{user}>, your move (held back during your quiet hours).", user=user_id)
             await self.post(item.match, held, ping=[user_id])
@@ -215,15 +211,15 @@ class Notifier:
     async def nudged(self, nudge: Nudged, by_name: str) -> str:
         """Tell the opponent of a nudge their way; the sentence for the player who nudged."""
         row, target = nudge.match, nudge.opponent_id
-        route = await self.bot.notices.turn_route(target, row.guild_id, self.bot.service.now())
+        route = self._reachable(
+            row.id, target, await self.bot.notices.turn_route(target, row.guild_id, self.bot.service.now())
+        )
         text = tr(
             "👋 <@{target}>, {name} is waiting for your move in match #{match}.",
             target=target,
             name=by_name,
             match=row.id,
         )
-        if route == "dm" and self.bot.presenter.dms_closed(row.id, target):
-            route = "ping"  # a DM of this match was refused already: no second refusal
         if route == "ping":
             await self.post(row, text, ping=[target])
             return tr("Your opponent was pinged in the match's thread.")
@@ -234,8 +230,7 @@ class Notifier:
                 match=row.id,
                 link=channel_link(row),
             )
-            if await self.send_dm(target, told) == "closed":  # their DMs are closed: a ping instead
-                self.bot.presenter.note_dms_closed(row.id, target)
+            if await self._refused(target, told, [row.id]):  # their DMs are closed: a ping instead
                 await self.post(row, text, ping=[target])
                 return tr("Your opponent was pinged in the match's thread.")
             return tr("Your opponent was told by DM.")
@@ -272,12 +267,10 @@ class Notifier:
         when they chose it; a DM their closed DMs refuse becomes the line's ping)."""
         if user_id is None:
             return
-        route = await self.bot.notices.turn_route(user_id, row.guild_id, self.bot.service.now())
-        if route == "dm" and (
-            self.bot.presenter.dms_closed(row.id, user_id)
-            or await self.send_dm(user_id, Joined(" ", [text, channel_link(row)])) == "closed"
-        ):
-            self.bot.presenter.note_dms_closed(row.id, user_id)
+        route = self._reachable(
+            row.id, user_id, await self.bot.notices.turn_route(user_id, row.guild_id, self.bot.service.now())
+        )
+        if route == "dm" and await self._refused(user_id, Joined(" ", [text, channel_link(row)]), [row.id]):
             route = "ping"  # their DMs are closed: the line pings them instead
         await self.post(row, Joined(": ", [f"<@{user_id}>", text]), ping=[user_id] if route == "ping" else [])
 
@@ -288,6 +281,21 @@ class Notifier:
         return row.seats[1] if row.seats[0] == user_id else row.seats[0]
 
     # --- sending ---------------------------------------------------------------------------
+
+    def _reachable(self, match_id: int, user_id: int, route: TurnRoute) -> TurnRoute:
+        """`route`, except a ping where a DM of this match was refused already (closed DMs):
+        every notice of the match asks this, so none tries a DM known to fail."""
+        return "ping" if route == "dm" and self.bot.presenter.dms_closed(match_id, user_id) else route
+
+    async def _refused(self, user_id: int, text: str, match_ids: Sequence[int]) -> bool:
+        """DM `text`; True when closed DMs refused it, remembered for `match_ids` so that their
+        next boards and lines there ping instead (`_reachable`).  Any other failure is logged
+        by `send_dm` and has no fallback."""
+        if await self.send_dm(user_id, text) != "closed":
+            return False
+        for match_id in match_ids:
+            self.bot.presenter.note_dms_closed(match_id, user_id)
+        return True
 
     async def dm(self, user_id: int, text: str) -> bool:
         return await self.send_dm(user_id, text) == "sent"
