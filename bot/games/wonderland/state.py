@@ -215,13 +215,23 @@ class WonderlandState(GameState):
     def placements(self, seat: int, path: Path) -> list[int]:
         """Squares of a new path where the being may stand (rule 6): next to an earlier
         path square of either player, or (when it touches none) next to the seat's Image."""
-        earlier = self.path_squares()
-        near = self.board.orthogonal
-        found = [s for s in path if any(n in earlier for n in near[s])]
+        beside = self._beside_paths()
+        found = [s for s in path if s in beside]
         if not found:
             image = self.board.images[seat]
+            near = self.board.orthogonal
             found = [s for s in path if image in near[s]]
         return sorted(found)
+
+    def _beside_paths(self) -> frozenset[int]:
+        """Squares orthogonally next to an earlier path square: made once per state, since
+        every legal summon's placements are asked about it (hundreds of paths a position)."""
+        found = self._cache.get("beside")
+        if found is None:
+            near = self.board.orthogonal
+            found = frozenset(n for s in self.path_squares() for n in near[s])
+            self._cache["beside"] = found
+        return found
 
     def can_summon(self, seat: int) -> bool:
         """Rule 13: a level with two cards left, and room for a path."""
