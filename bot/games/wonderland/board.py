@@ -102,18 +102,23 @@ def board_of(files: int, ranks: int) -> Board:
 
 
 def end_to_end(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """True when dominoes `a` and `b` lie short side to short side in a straight line."""
-    (a1f, a1r), (a2f, a2r) = board.coords(a[0]), board.coords(a[1])
-    (b1f, b1r), (b2f, b2r) = board.coords(b[0]), board.coords(b[1])
-    if a1r == a2r == b1r == b2r:  # all on one rank: horizontal and collinear
-        lo_a, hi_a = sorted((a1f, a2f))
-        lo_b, hi_b = sorted((b1f, b2f))
-        return lo_b == hi_a + 1 or lo_a == hi_b + 1
-    if a1f == a2f == b1f == b2f:
-        lo_a, hi_a = sorted((a1r, a2r))
-        lo_b, hi_b = sorted((b1r, b2r))
-        return lo_b == hi_a + 1 or lo_a == hi_b + 1
-    return False
+    """True when dominoes `a` and `b` (each two orthogonally adjacent squares) lie short side
+    to short side in a straight line.
+
+    Read from the square numbers alone, without coordinates: the path enumerator asks this
+    about every pair of dominoes it tries, millions of times a game.  A domino's two squares
+    differ by 1 when it lies along a rank and by `files` when it lies along a file; two
+    dominoes are in line when they lie the same way and one's low end follows the other's
+    high end by that step (along a rank, on the same rank: 1 more is the next rank's first
+    square at the board's edge)."""
+    low_a, high_a = (a[0], a[1]) if a[0] < a[1] else (a[1], a[0])
+    low_b, high_b = (b[0], b[1]) if b[0] < b[1] else (b[1], b[0])
+    step = high_a - low_a
+    if high_b - low_b != step:
+        return False
+    if step == 1 and low_a // board.files != low_b // board.files:
+        return False
+    return low_b == high_a + step or low_a == high_b + step
 
 
 def has_block(board: Board, squares: Collection[int]) -> bool:

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from bot.games.wonderland.board import (
+    STANDARD,
     Path,
     anchors,
     board_of,
     canonical_path,
+    end_to_end,
     enumerate_layouts,
     enumerate_paths,
     path_error,
@@ -169,3 +172,44 @@ def test_brute_force_sees_something_on_an_empty_board() -> None:
     board = board_of(4, 4)
     assert _brute_force(4, 4, set(), {0}) == set(enumerate_paths(board, set(), {0}))
     assert _brute_force(4, 4, set(), {0})
+
+
+def _every_domino_pair(files: int, ranks: int) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+    dominoes = _dominoes(files, ranks)
+    for x, y in itertools.permutations(dominoes, 2):
+        if not set(x) & set(y):
+            yield x, y
+
+
+@pytest.mark.parametrize("size", [(4, 4), (5, 3), (3, 5)])
+def test_end_to_end_agrees_with_the_rule_read_from_coordinates_for_every_pair(size: tuple[int, int]) -> None:
+    """`end_to_end` reads square numbers, not coordinates: every pair of disjoint dominoes of
+    a small board, each domino either way round, against `_in_line_end_to_end`."""
+    files, ranks = size
+    board = board_of(files, ranks)
+    seen = {True: 0, False: 0}
+    for x, y in _every_domino_pair(files, ranks):
+        expected = _in_line_end_to_end(x, y, files)
+        for a, b in ((x, y), (x[::-1], y), (x, y[::-1]), (x[::-1], y[::-1])):
+            assert end_to_end(board, a, b) is expected, (a, b)
+        seen[expected] += 1
+    assert seen[True] and seen[False]
+
+
+def test_end_to_end_agrees_with_the_rule_on_a_real_board() -> None:
+    """A real board (both are 13 files wide), where a rank's last square is followed by the
+    next rank's first: every domino against every domino starting within a rank of it (the
+    rest are too far apart to touch; the small boards check them)."""
+    files, ranks = STANDARD
+    board = board_of(files, ranks)
+    dominoes = _dominoes(files, ranks)
+    wrapped = 0
+    for x in dominoes:
+        for y in dominoes:
+            if set(x) & set(y) or abs(min(x) - min(y)) > files + 1:
+                continue
+            expected = _in_line_end_to_end(x, y, files)
+            assert end_to_end(board, x, y) is expected, (x, y)
+            along_ranks = max(x) - min(x) == 1 == max(y) - min(y)
+            wrapped += along_ranks and max(x) % files == files - 1 and min(y) == max(x) + 1
+    assert wrapped == ranks - 1  # rank-edge pairs: consecutive numbers, yet not in line
