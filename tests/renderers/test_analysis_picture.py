@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.ai.analysis import Analysis, Judgement
 from renderers.analysis import HEIGHT, LINE_COLOURS, WIDTH, analysis_png
@@ -17,9 +17,13 @@ def _image(analysis: Analysis) -> Image.Image:
 
 
 def _near(image: Image.Image, colour: tuple[int, int, int]) -> int:
-    data = image.tobytes()
-    pixels = zip(data[0::3], data[1::3], data[2::3], strict=True)
-    return sum(1 for pixel in pixels if sum(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 30)
+    """How many pixels are within 30 of `colour` (the channels' differences summed).
+
+    Pillow sums the differences (clipping at 255, far above 30, so the count is the same)
+    rather than Python looping over a million pixels."""
+    differences = [band.point(lambda value, c=c: abs(value - c)) for band, c in zip(image.split(), colour, strict=True)]
+    total = ImageChops.add(ImageChops.add(differences[0], differences[1]), differences[2])
+    return sum(total.histogram()[:30])
 
 
 def test_both_lines_and_the_rings_are_drawn() -> None:
