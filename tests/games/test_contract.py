@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.games import CHANCE, GAMES, IllegalMove, InvalidOptions, Outcome
+from bot.games import CHANCE, GAMES, GameState, IllegalMove, InvalidOptions, Outcome
 from tests.games.playout import final, playout, reload, start
 from tests.slow import slow_cases
 
@@ -184,3 +184,29 @@ def test_has_chance_says_whether_the_game_ever_asks_for_a_chance_move(key: str) 
         seat == CHANCE for seed in SEEDS[:3] for _state, seat, _move in playout(start(key), random.Random(seed))
     )
     assert GAMES[key].info.has_chance == asked
+
+
+SHORTCUT_FORCED = [key for key in GAME_KEYS if type(start(key)).forced_move is not GameState.forced_move]
+"""The games whose `forced_move` is their own, not the listing's first move when it is the only one."""
+
+
+@pytest.mark.parametrize("key", SHORTCUT_FORCED)
+def test_forced_move_is_the_only_listed_move_or_none(key: str) -> None:
+    """`forced_move`, which the engine plays by itself after every move, may take shortcuts
+    (Wonderland lists no summons for it): in random games with each option variant, at every
+    state a move leads to before the engine plays the forced moves that follow (`_apply`
+    without `_settle`), it agrees with `legal_moves` for every seat that may move.  It is
+    asked first, of a new state object, so nothing the listing cached answers for it."""
+    asked = forced = 0
+    for i, options in enumerate(_options_variants(key)):
+        for before, seat, move in playout(start(key, options), random.Random(200 + i)):
+            unsettled = before._apply(seat, move)
+            seats = sorted((unsettled.turn | unsettled.may_act) - {CHANCE})
+            answers = {who: unsettled.forced_move(who) for who in seats}
+            for who in seats:
+                moves = unsettled.legal_moves(who)
+                assert answers[who] == (moves[0] if len(moves) == 1 else None), (who, moves[:3])
+                forced += len(moves) == 1
+            asked += len(seats)
+    assert forced < asked
+    assert forced or key == "dominance"  # whose `forced_move` says it never has one move only

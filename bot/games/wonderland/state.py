@@ -31,6 +31,7 @@ from bot.games.wonderland.board import (
     any_path,
     canonical_path,
     enumerate_layouts,
+    enumerate_paths,
     format_path,
     path_error,
     readings,
@@ -292,11 +293,15 @@ class WonderlandState(GameState):
         return list(found)
 
     def forced_move(self, seat: int) -> str | None:
-        """Cheaper than listing: stop the generator after two moves."""
-        first_two = list(itertools.islice(self._moves(seat), 2))
+        """Cheaper than listing: stop the generator after two moves, and learn whether a
+        summon exists without listing any (the engine asks this after every move, and a
+        replayed record or a search never lists most positions' summons)."""
+        first_two = list(itertools.islice(self._moves(seat, summons=False), 2))
         return first_two[0] if len(first_two) == 1 else None
 
-    def _moves(self, seat: int) -> Iterator[str]:
+    def _moves(self, seat: int, *, summons: bool = True) -> Iterator[str]:
+        """The legal moves in listing order; with `summons` False, the summons are one
+        placeholder when there is any (it comes after `end`, so it is never the only move)."""
         if self.phase == POOL:
             yield from self._pick_moves(seat)
         elif self.phase == DICE:
@@ -308,7 +313,10 @@ class WonderlandState(GameState):
             yield from self._attack_moves(seat)
             yield from self._step_moves(seat)
             yield from self._ability_moves(seat, detonations=True)
-            yield from self._listed_summons(seat)
+            if summons:
+                yield from self._listed_summons(seat)
+            elif self._may_summon(seat):
+                yield "summon"
         elif self.phase == DEFENCE:
             yield "done"
             yield from self._defend_moves(seat)
@@ -334,6 +342,16 @@ class WonderlandState(GameState):
         cards = self.summonable() if seat == self.active else ()
         for card in cards:
             yield from itertools.islice(self.summon_moves(seat, f"summon {card} "), SUMMON_LIST_CAP // len(cards))
+
+    def _may_summon(self, seat: int) -> bool:
+        """Whether `_listed_summons` would list anything, stopping at the first path with a
+        square for the being (any order of a layout's dominoes has the same squares)."""
+        if seat != self.active or not self.summonable():
+            return False
+        if f"tails{seat}" in self._cache:
+            return bool(self._cache[f"tails{seat}"])
+        paths = enumerate_paths(self.board, self.used_squares(), self.summon_anchors(seat))
+        return any(self.placements(seat, path) for path in paths)
 
     def summon_moves(self, seat: int, prefix: str = "") -> Iterator[str]:
         """Every summon now, per card then layout then square; `prefix` narrows the
