@@ -384,8 +384,11 @@ class GameState(ABC):
     def canonical(self, seat: int, move: str) -> str:
         """`move` as the legal move of `seat` it names, ignoring case, spaces and the order of a
         domino's two numbers; `move` itself when it names none."""
+        moves = self.legal_moves(seat)
+        if move in moves:  # picked from the listing (a button, the computer): no two listed
+            return move  # moves share a key, so it is the one the search below would find
         wanted = move_key(move)
-        return next((m for m in self.legal_moves(seat) if move_key(m) == wanted), move)
+        return next((m for m in moves if move_key(m) == wanted), move)
 
     def forced_move(self, seat: int) -> str | None:
         """The move `seat` must make when it has exactly one, else None."""

@@ -78,6 +78,9 @@ def test_listed_moves_are_canonical_and_distinct(key: str) -> None:
             continue
         moves = before.legal_moves(seat)
         assert len(moves) == len(set(moves)), "duplicate moves listed"
+        # a listed move is logged as listed (Domino Wars lists `1-5 a1-a2` and `5-1 a1-a2`:
+        # two moves, though `move_key` reads them as one spelling)
+        assert [before.canonical(seat, m) for m in moves] == moves
         assert len(moves) < 5_000, "legal_moves must stay small enough to list"
 
 
