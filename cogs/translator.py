@@ -41,6 +41,12 @@ UNTRANSLATED_CHOICES = frozenset(
 notice modes (the words `/notify` and `/settings` take)."""
 
 
+SPOKEN = {locale: ours for locale in discord.Locale if (ours := from_discord(locale)) != DEFAULT}
+"""Discord's locales we have a catalogue for, and which: discord.py asks the translator about
+every string of the command tree once per Discord locale (some 8,000 questions a sync), and
+most of its 30-odd locales are languages we do not speak yet."""
+
+
 class CatalogueTranslator(app_commands.Translator):
     async def translate(
         self,
@@ -48,10 +54,8 @@ class CatalogueTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        if context.location in KEPT:
-            return None
-        ours = from_discord(locale)
-        if ours == DEFAULT:
+        ours = SPOKEN.get(locale)
+        if ours is None or context.location in KEPT:
             return None
         said = translate(ours, string.message)
         if said == string.message or len(said) > DISCORD_LIMIT:
