@@ -201,6 +201,29 @@ class FocusState(GameState):
             moves.extend(f"*{NAMES[i]}" for i in SQUARES if self._may_drop(seat, i))
         return moves
 
+    def forced_move(self, seat: int) -> str | None:
+        """The only legal move, else None, known at the second move `legal_moves` would list:
+        the engine asks after every move, and a seat nearly always has dozens."""
+        if seat not in self.turn or self.in_setup:
+            return super().forced_move(seat)
+        only: str | None = None
+        mine = str(seat)
+        for i in SQUARES:
+            stack = self.board[i]
+            if stack and stack[-1] == mine:
+                for ray in RAYS[i][: len(stack)]:
+                    if ray:
+                        if only is not None or len(ray) > 1:
+                            return None
+                        only = ray[0]
+        if self.reserves[seat]:
+            for i in SQUARES:
+                if self._may_drop(seat, i):
+                    if only is not None:
+                        return None
+                    only = f"*{NAMES[i]}"
+        return only
+
     def view(self, seat: int | None) -> dict[str, Any]:
         public = {
             **self.public_base(),

@@ -789,3 +789,22 @@ def test_stack_moves_in_random_positions_are_the_rule_s_and_listed_once(setup: s
                 checked += 1
             state = state.play(seat, rng.choice(moves))
     assert checked > 300
+
+
+def test_a_single_drop_is_the_forced_move_and_a_second_square_makes_a_choice() -> None:
+    """Focus's own `forced_move` stops at the second move it finds; its one reachable single
+    move is a drop with restricted drops, no stack of one's own and one free square."""
+    from bot.games.focus import NAMES, SQUARES
+
+    squares = [NAMES[i] for i in SQUARES]
+    crowded = {name: "1" for name in squares[1:]}
+    restricted = {"drops": "restricted"}
+    one_free = position(crowded, reserves=(1, 0), options=restricted)
+    assert one_free.legal_moves(0) == [f"*{squares[0]}"]
+    assert one_free.forced_move(0) == f"*{squares[0]}"
+    two_free = position(
+        {k: v for k, v in crowded.items() if k != squares[-1]}, reserves=(1, 0), options={"drops": "restricted"}
+    )
+    assert len(two_free.legal_moves(0)) == 2 and two_free.forced_move(0) is None
+    anywhere = position(crowded, reserves=(1, 0))
+    assert len(anywhere.legal_moves(0)) == len(squares) and anywhere.forced_move(0) is None
