@@ -15,6 +15,11 @@ CHANNEL, GUILD = 500, 900
 
 BACKENDS = ("sqlite", "postgresql")
 
+on_sqlite_only = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+"""For a test of something pure that a stored match only feeds, such as what the checker
+makes of a record: the store's side of it (the export) is tested on both backends, and the
+PostgreSQL twin would play the same game again to learn nothing new."""
+
 
 @pytest.fixture(params=BACKENDS)
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:

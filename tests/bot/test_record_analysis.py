@@ -21,6 +21,7 @@ from bot.records.verify import verify_text
 from bot.services.analysis import AnalysisService
 from bot.services.matches import MatchService, build_record, job_for
 from renderers.replay_frames import replay_frames
+from tests.bot.conftest import on_sqlite_only
 from tests.bot.match_driver import play_randomly, start_match
 
 ROOT = str(Path(__file__).resolve().parents[2])
@@ -55,6 +56,7 @@ def _costly(analysis: Analysis, ply: int) -> Analysis:
     return dataclasses.replace(analysis, judgements=judgements)
 
 
+@on_sqlite_only
 async def test_an_analysed_export_verifies_on_the_command_line(service: MatchService, tmp_path: Path) -> None:
     match_id, analysis = await _analysed(service, "domino_wars", 3)
     analysis = _costly(analysis, analysis.judgements[2].ply)
@@ -78,6 +80,7 @@ async def test_an_analysed_export_verifies_on_the_command_line(service: MatchSer
     assert done.stdout.startswith(f"The record of match #{match_id} holds")
 
 
+@on_sqlite_only
 async def test_comments_never_change_what_a_record_proves(service: MatchService) -> None:
     """A comment that claims another result, or junk, changes nothing; a bad move still fails."""
     match_id = await start_match(service, "dominance")
@@ -94,6 +97,7 @@ async def test_comments_never_change_what_a_record_proves(service: MatchService)
     assert not verify_text(broken).ok
 
 
+@on_sqlite_only
 async def test_a_replay_marks_the_costly_moves_on_their_lines(service: MatchService) -> None:
     match_id, analysis = await _analysed(service, "domineering", 4)
     marked_ply = analysis.judgements[-1].ply

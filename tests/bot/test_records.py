@@ -16,7 +16,7 @@ from bot.records.move_log import ENDING_SEAT, TAKEBACK_SEAT, effective, is_play,
 from bot.records.verify import verify, verify_text
 from bot.services.matches import Agreements, MatchService, Offered, ServiceError, build_record
 from bot.verify import main as verify_main
-from tests.bot.conftest import ALICE, BOB
+from tests.bot.conftest import ALICE, BOB, on_sqlite_only
 from tests.bot.match_driver import play_randomly, start_match
 from tests.bot.test_fair_dice_readme import rederive
 from tests.games.playout import PLAYOUT_OPTIONS, step
@@ -151,6 +151,7 @@ def _replace_move(record: Record, index: int, text: str) -> Record:
     return dataclasses.replace(record, moves=tuple(moves))
 
 
+@on_sqlite_only
 async def test_a_changed_roll_fails_at_its_ply(service: MatchService) -> None:
     record = await _finished_record(service, "dominance", 12)
     index = next(i for i, m in enumerate(record.moves) if m.seat == CHANCE and i > 3)
@@ -162,6 +163,7 @@ async def test_a_changed_roll_fails_at_its_ply(service: MatchService) -> None:
     assert verdict.sentence == (f"Ply {index}: the record has chance move `{other}`, but the seed gives `{original}`.")
 
 
+@on_sqlite_only
 async def test_an_illegal_move_fails_at_its_ply(service: MatchService) -> None:
     record = await _finished_record(service, "focus", 13)
     verdict = verify_text(format_record(_replace_move(record, 2, "a1-h8")))
@@ -169,6 +171,7 @@ async def test_an_illegal_move_fails_at_its_ply(service: MatchService) -> None:
     assert verdict.sentence.startswith("Ply 2: `a1-h8` by ") and "is illegal" in verdict.sentence
 
 
+@on_sqlite_only
 async def test_a_wrong_seed_fails(service: MatchService) -> None:
     record = await _finished_record(service, "domineering", 14)
     assert record.seed is not None
@@ -179,6 +182,7 @@ async def test_a_wrong_seed_fails(service: MatchService) -> None:
     )
 
 
+@on_sqlite_only
 async def test_a_swapped_result_fails(service: MatchService) -> None:
     record = await _finished_record(service, "domineering", 15)
     flipped = {"1-0": "0-1", "0-1": "1-0"}[record.result]
@@ -205,6 +209,7 @@ async def test_a_running_export_withholds_secret_moves_and_the_seed(service: Mat
     assert not verify_text(text).ok
 
 
+@on_sqlite_only
 async def test_the_command_line_prints_one_sentence_and_exits_0_or_1(
     service: MatchService, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
