@@ -283,6 +283,26 @@ class DominoWarsState(GameState):
     def _pairs(self, seat: int) -> tuple[tuple[int, int], ...]:
         return VERTICAL if seat == self.first else HORIZONTAL
 
+    def forced_move(self, seat: int) -> str | None:
+        """The only legal move, else None.  A placement is known at the second one
+        `_placements` would list, none of them written out: the engine asks after every
+        move, and a hand usually fits in several places."""
+        if self.phase != "play" or seat not in self.turn or seat == CHANCE:
+            return super().forced_move(seat)
+        tops = self.tops
+        only: tuple[int, int, int, int] | None = None
+        for a, b in _distinct(self.hands[seat]):
+            for i, j in self._pairs(seat):
+                for x, y in ((a, b), (b, a)):
+                    if x > tops[i] and y > tops[j]:
+                        if only is not None:
+                            return None
+                        only = (x, y, i, j)
+        if only is None:
+            return None
+        x, y, i, j = only
+        return f"{x}-{y} {NAMES[i]}-{NAMES[j]}"
+
     def _placements(self, seat: int) -> list[str]:
         tops = self.tops
         moves: list[str] = []
