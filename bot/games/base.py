@@ -385,8 +385,11 @@ class GameState(ABC):
         """`move` as the legal move of `seat` it names, ignoring case, spaces and the order of a
         domino's two numbers; `move` itself when it names none."""
         moves = self.legal_moves(seat)
-        if move in moves:  # picked from the listing (a button, the computer): no two listed
-            return move  # moves share a key, so it is the one the search below would find
+        # A move picked from the listing (a button, the computer) is the move it names, even
+        # where two listed moves share a key (Domino Wars's `1-5 a1-a2` and `5-1 a1-a2`),
+        # which the search by key below would take for the first of them.
+        if move in moves:
+            return move
         wanted = move_key(move)
         return next((m for m in moves if move_key(m) == wanted), move)
 
