@@ -33,12 +33,10 @@ from tests.fake_discord import (
     Mark,
     restore_discord_defaults,
 )
+from tests.fake_discord.bot_wiring import HANDLER_TASKS, sequences_read, tasks_running
 
-HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
-"""Name prefixes of the tasks discord.py runs the bot's handlers in (events, views and dynamic
-items, slash commands)."""
 WORKING_TASKS = (*HANDLER_TASKS, "computer-")
-"""... and of the tasks the bot's computer player thinks and moves in."""
+"""discord.py's handler tasks and the tasks the bot's computer player thinks and moves in."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHALLENGE_ID = re.compile(r"boneyard:accept:(\d+)")
 
@@ -220,17 +218,12 @@ class Harness:
             return False
         if bot.pictures.in_flight:
             return True
-        if any(not task.done() and task.get_name().startswith(WORKING_TASKS) for task in asyncio.all_tasks()):
+        if tasks_running(WORKING_TASKS):
             return True
         clocks = bot.clocks
         if clocks is not None and clocks._scheduler._callbacks:
             return True
-        read = {}
-        for shard_id in bot.shards:
-            ws = bot._get_websocket(shard_id=shard_id)
-            if ws is not None and ws.session_id is not None:
-                read[ws.session_id] = ws.sequence
-        return self.fake.unread_events(read)
+        return self.fake.unread_events(sequences_read(bot))
 
     async def wait_for_handlers(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
         """Wait until no handler of the bot runs and the fake saw no request for a moment.
@@ -244,9 +237,7 @@ class Harness:
         deadline = loop.time() + timeout
         while True:
             await self.fake.wait_until_idle()
-            busy = [
-                task for task in asyncio.all_tasks() if not task.done() and task.get_name().startswith(HANDLER_TASKS)
-            ]
+            busy = tasks_running()
             if not busy and not (self._bot is not None and self._bot.pictures.in_flight):
                 return
             if loop.time() > deadline:

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.fake_discord import FakeDiscord, point_discord_at, restore_discord_defaults
+from tests.fake_discord.bot_wiring import sequences_read, tasks_running
 from tests.fake_discord.payloads import ADMINISTRATOR, CREATE_PUBLIC_THREADS
 
 pytestmark = pytest.mark.e2e
@@ -178,14 +179,18 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def bot(fake: FakeDiscord) -> AsyncIterator[TinyBot]:
+    """The tiny bot, logged in; watched, so that `wait_until_idle` asks it whether it is done
+    (a handler running, an event unread) instead of waiting for a quiet period."""
     client = TinyBot()
     runner = asyncio.create_task(client.start("dummy-token"))
+    unwatch = fake.watch_client(lambda: bool(tasks_running()) or fake.unread_events(sequences_read(client)))
     try:
         await fake.wait_until_ready()
         await asyncio.wait_for(client.wait_until_ready(), 5)
         yield client
     finally:
         await fake.wait_until_idle()
+        unwatch()
         await client.close()
         await asyncio.wait_for(runner, 5)
     fake.assert_clean()
