@@ -123,8 +123,13 @@ def parse_card(text: str) -> str:
     return rank + _SUIT_INPUT.get(suit, suit).upper()
 
 
+_SORT_KEYS: Final = {name: card.sort_key for name, card in CARDS.items()}
+
+
 def card_sort_key(name: str) -> tuple[int, int, int]:
-    return CARDS[name].sort_key
+    """`Card.sort_key` of a card's name, made once per card: a pool deck is sorted each
+    time its dice choices are listed."""
+    return _SORT_KEYS[name]
 
 
 def kind_of(name: str) -> tuple[str, str]:

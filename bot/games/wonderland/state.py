@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Final, Self
 
 from bot.games.base import CHANCE, GameState, IllegalMove, LogEntry, OptionValue, Outcome, normalise, opponent
@@ -299,29 +299,32 @@ class WonderlandState(GameState):
         first_two = list(itertools.islice(self._moves(seat, summons=False), 2))
         return first_two[0] if len(first_two) == 1 else None
 
-    def _moves(self, seat: int, *, summons: bool = True) -> Iterator[str]:
-        """The legal moves in listing order; with `summons` False, the summons are one
-        placeholder when there is any (it comes after `end`, so it is never the only move)."""
+    def _moves(self, seat: int, *, summons: bool = True) -> Iterable[str]:
+        """The legal moves in listing order, made as they are read (`forced_move` reads two);
+        with `summons` False, the summons are one placeholder when there is any (it comes
+        after `end`, so it is never the only move).
+
+        Chained rather than yielded through one generator: a listing runs to hundreds of
+        moves (575 dice choices, up to 3,000 summons), and each level of `yield from` costs
+        every move a generator step."""
         if self.phase == POOL:
-            yield from self._pick_moves(seat)
-        elif self.phase == DICE:
-            yield from self._dice_moves(seat)
-        elif self.phase == ACTION and seat != self.active:
-            yield from self._ability_moves(seat, detonations=True)
-        elif self.phase == ACTION:
-            yield "end"
-            yield from self._attack_moves(seat)
-            yield from self._step_moves(seat)
-            yield from self._ability_moves(seat, detonations=True)
-            if summons:
-                yield from self._listed_summons(seat)
-            elif self._may_summon(seat):
-                yield "summon"
-        elif self.phase == DEFENCE:
-            yield "done"
-            yield from self._defend_moves(seat)
-            if seat != self.active:
-                yield from self._ability_moves(seat, detonations=True)
+            return self._pick_moves(seat)
+        if self.phase == DICE:
+            return _dice_listing(sort_cards(self.pool_deck(seat)))
+        if self.phase == ACTION and seat != self.active:
+            return self._ability_moves(seat, detonations=True)
+        if self.phase == ACTION:
+            return itertools.chain(
+                ("end",),
+                self._attack_moves(seat),
+                self._step_moves(seat),
+                self._ability_moves(seat, detonations=True),
+                itertools.chain.from_iterable(self._listed_summons(seat)) if summons else self._summon_if_any(seat),
+            )
+        if self.phase == DEFENCE:
+            mine = () if seat == self.active else self._ability_moves(seat, detonations=True)
+            return itertools.chain(("done",), self._defend_moves(seat), mine)
+        return ()
 
     def _sample_chance(self, rng: random.Random) -> str:
         return format_roll(tuple(rng.choice(faces_of(CARDS[c].level)) for c in self.dice))
@@ -335,13 +338,17 @@ class WonderlandState(GameState):
             if card not in taken and kind_of(card) not in kinds:
                 yield f"pick {card}"
 
-    def _dice_moves(self, seat: int) -> Iterator[str]:
-        yield from _dice_listing(sort_cards(self.pool_deck(seat)))
-
-    def _listed_summons(self, seat: int) -> Iterator[str]:
+    def _listed_summons(self, seat: int) -> Iterator[list[str]]:
+        """The summons `legal_moves` lists, one card's list at a time: each card that may be
+        summoned with the first of the shared tails, up to its share of the cap."""
         cards = self.summonable() if seat == self.active else ()
         for card in cards:
-            yield from itertools.islice(self.summon_moves(seat, f"summon {card} "), SUMMON_LIST_CAP // len(cards))
+            head = f"summon {card} "
+            yield [head + tail for tail in self._summon_tails(seat)[: SUMMON_LIST_CAP // len(cards)]]
+
+    def _summon_if_any(self, seat: int) -> Iterator[str]:
+        if self._may_summon(seat):
+            yield "summon"
 
     def _may_summon(self, seat: int) -> bool:
         """Whether `_listed_summons` would list anything, stopping at the first path with a
