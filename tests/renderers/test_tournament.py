@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.i18n import LOCALES, Locale
-from bot.tournaments import Format, Tournament
+from bot.tournaments import Format, GameToStart, Tournament
 from renderers.kit import MIN_TEXT, PHONE_WIDTH, font, recording, text_width
 from renderers.tournament import (
     MAX_SIDE,
@@ -37,16 +37,21 @@ def players(n: int) -> list[tuple[int, str]]:
 def play(t: Tournament, series: int, *, open_next: bool = False) -> Tournament:
     """Decide the next `series` startable series (seat 0 wins every game); optionally open one more game."""
     for _ in range(series):
-        if not t.pairings_to_start() and t.needs_next_round:
-            t.next_round()
-        game = t.pairings_to_start()[0]
+        game = _next_game(t)
         while not t.pairing(game.pairing_id).finished:
             t.record_result(game.pairing_id, 0)
     if open_next:
-        if not t.pairings_to_start() and t.needs_next_round:
-            t.next_round()
-        t.mark_started(t.pairings_to_start()[0].pairing_id)
+        t.mark_started(_next_game(t).pairing_id)
     return t
+
+
+def _next_game(t: Tournament) -> GameToStart:
+    """The first game to start, after releasing the next round when the current one is over."""
+    startable = t.pairings_to_start()
+    if not startable and t.needs_next_round:
+        t.next_round()
+        startable = t.pairings_to_start()
+    return startable[0]
 
 
 def finish(t: Tournament) -> Tournament:
