@@ -30,7 +30,7 @@ HOUR, DAY = 3600.0, 86400.0
 
 
 def quick_duties(bot: Boneyard) -> None:
-    bot.duties = Duties(backoff_first=0.05, backoff_max=0.3, max_interval=0.05)
+    bot.duties = Duties(backoff_first=0.05, backoff_max=0.3, max_interval=0.02)
 
 
 def on_fake_time(clock: SettlingTime) -> Callable[[Boneyard], None]:
