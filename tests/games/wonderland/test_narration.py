@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -37,6 +38,15 @@ def public_cards(view: dict) -> set[str]:
     cards |= {a["attacker"]["card"] for a in view["pending_attacks"]}
     cards |= {a["target"]["card"] for a in view["pending_attacks"] if a["target"]["card"]}
     return cards
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _games_forgotten_after_this_module() -> Iterator[None]:
+    """`playout`'s games are kept for this module's tests only: with every view of every
+    move they are some 250,000 objects, which the test process would otherwise carry to its
+    end, walked by every later full collection and at its exit."""
+    yield
+    playout.cache_clear()
 
 
 @functools.cache
