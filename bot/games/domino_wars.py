@@ -49,6 +49,7 @@ visible to everyone: player moves, where a whole draft counts once, chance moves
 
 from __future__ import annotations
 
+import operator
 import random
 import re
 from collections import Counter
@@ -205,9 +206,11 @@ class DominoWarsState(GameState):
         self.forced = ()
 
     def _copy(self) -> Self:
+        """A shallow copy, which `_apply` then changes: every move of every search makes one.
+        The slots are read with one `attrgetter` call (half the time of a `getattr` each)."""
         new = object.__new__(type(self))
-        for name in self.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
+        for name, value in zip(self.__slots__, _slot_values(self), strict=True):
+            setattr(new, name, value)
         new.forced = ()
         return new
 
@@ -851,6 +854,9 @@ class DominoWarsState(GameState):
     def _record(self, seat: int, notation: str) -> None:
         self.last_move, self.last_seat = notation, seat
         self.ply += 1
+
+
+_slot_values = operator.attrgetter(*DominoWarsState.__slots__)
 
 
 def _tiles(text: str) -> tuple[Tile, ...]:
