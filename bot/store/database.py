@@ -16,6 +16,7 @@ what conflicts (row versions, unique keys, advisory locks).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import sqlite3
@@ -25,7 +26,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final, Protocol, TypeVar, cast
 
 import aiosqlite
 
@@ -38,6 +39,7 @@ CHECKPOINT_LOG_SECONDS: Final = 60.0
 """A failing WAL checkpoint (every second while the disk is full) is logged at most this often."""
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 
 
 class Conflict(Exception):
@@ -268,7 +270,18 @@ class SqliteDatabase:
     async def transaction(self, name: str | None = None) -> AsyncIterator[_SqliteTx]:
         """`BEGIN IMMEDIATE` ... `COMMIT`, rolled back on any error (cancellation included)."""
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except asyncio.CancelledError:
+                # aiosqlite's thread runs the BEGIN whatever becomes of the coroutine that
+                # awaited it (waiting on another process's lock, say).  Left alone, the
+                # connection would stay inside that transaction: every later BEGIN fails, and
+                # every later single statement joins it and is never committed.  The undo is
+                # queued behind the BEGIN, before the lock lets any other statement in.
+                undo = asyncio.ensure_future(self._in_thread(self._roll_back_if_open))
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.shield(undo)
+                raise
             try:
                 yield self._tx
             except BaseException:
@@ -278,16 +291,25 @@ class SqliteDatabase:
                 crashpoints.reached(f"{name}.commit")
             await self._db.execute("COMMIT")
 
+    def _roll_back_if_open(self) -> None:
+        connection: sqlite3.Connection = self._db._conn
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+
+    async def _in_thread(self, function: Callable[[], T]) -> T:
+        """`function` on the connection's own thread, queued behind what was sent before.
+        aiosqlite has no public call for this; `_execute` is the one its own methods use,
+        pinned by constraints.txt and covered by the store tests."""
+        run = cast(Callable[[Callable[[], T]], Awaitable[T]], self._db._execute)
+        return await run(function)
+
     async def write_steps(self, steps: Sequence[Step], name: str | None = None) -> list[Row] | None:
-        """One trip to aiosqlite's thread runs the whole transaction.  aiosqlite has no public
-        call for running a function on its connection's thread; `_execute` is that call (the
-        one its own methods use), pinned by constraints.txt and covered by the store tests.
+        """One trip to aiosqlite's thread runs the whole transaction (`_in_thread`).
 
         Once started, the transaction runs to its end even if the awaiting coroutine is
         cancelled (what it commits carries its own outbox rows, posted by the drain)."""
-        in_thread = cast(Callable[..., Awaitable[list[Row] | None]], self._db._execute)
         async with self._write_lock:
-            return await in_thread(self._write_steps_in_thread, steps, name)
+            return await self._in_thread(lambda: self._write_steps_in_thread(steps, name))
 
     def _write_steps_in_thread(self, steps: Sequence[Step], name: str | None) -> list[Row] | None:
         connection: sqlite3.Connection = self._db._conn
