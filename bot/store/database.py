@@ -16,7 +16,6 @@ what conflicts (row versions, unique keys, advisory locks).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import sqlite3
@@ -132,6 +131,14 @@ class Database(Statements, Protocol):
 
 
 # --- SQLite ---------------------------------------------------------------------------------
+
+
+def _roll_back_if_open(connection: sqlite3.Connection) -> None:
+    """ROLLBACK, unless SQLite already ended the transaction itself: it does on some errors
+    (a full disk), and a plain ROLLBACK then fails with "no transaction is active": the error
+    raised, logged and shown in `/status` was that one instead of the one saying what is wrong."""
+    if connection.in_transaction:
+        connection.execute("ROLLBACK")
 
 
 class _SqliteTx:
@@ -273,28 +280,29 @@ class SqliteDatabase:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
             except asyncio.CancelledError:
-                # aiosqlite's thread runs the BEGIN whatever becomes of the coroutine that
-                # awaited it (waiting on another process's lock, say).  Left alone, the
-                # connection would stay inside that transaction: every later BEGIN fails, and
-                # every later single statement joins it and is never committed.  The undo is
-                # queued behind the BEGIN, before the lock lets any other statement in.
-                undo = asyncio.ensure_future(self._in_thread(self._roll_back_if_open))
-                with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.shield(undo)
+                await self._roll_back()  # the BEGIN runs on the connection's thread all the same
                 raise
             try:
                 yield self._tx
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._roll_back()
                 raise
             if name is not None:
                 crashpoints.reached(f"{name}.commit")
             await self._db.execute("COMMIT")
 
-    def _roll_back_if_open(self) -> None:
+    async def _roll_back(self) -> None:
+        """Roll back the open transaction, if one is open, on the connection's thread.
+
+        Queued there behind every statement sent before, before the write lock lets another
+        statement in, and run even if this coroutine is cancelled while it waits: aiosqlite
+        runs what it was sent whatever becomes of the coroutine that awaited it.  So a BEGIN
+        whose coroutine was cancelled (waiting for another process's lock, say) is undone;
+        left alone, the connection stayed inside that transaction, every later BEGIN failed
+        and every later single statement joined it, never committed.  Nothing is rolled back
+        where SQLite already ended the transaction itself (`_roll_back_if_open`)."""
         connection: sqlite3.Connection = self._db._conn
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
+        await self._in_thread(lambda: _roll_back_if_open(connection))
 
     async def _in_thread(self, function: Callable[[], T]) -> T:
         """`function` on the connection's own thread, queued behind what was sent before.
@@ -322,13 +330,13 @@ class SqliteDatabase:
                 elif step.returning:
                     returned.extend(tuple(r) for r in connection.execute(step.sql, step.params).fetchall())
                 elif connection.execute(step.sql, step.params).rowcount != 1 and step.exactly_one:
-                    connection.execute("ROLLBACK")
+                    _roll_back_if_open(connection)
                     return None
         except sqlite3.IntegrityError as exc:
-            connection.execute("ROLLBACK")
+            _roll_back_if_open(connection)
             raise Conflict(str(exc)) from exc
         except BaseException:
-            connection.execute("ROLLBACK")
+            _roll_back_if_open(connection)
             raise
         if name is not None:
             crashpoints.reached(f"{name}.commit")

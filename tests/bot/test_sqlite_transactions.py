@@ -1,5 +1,6 @@
-"""A transaction on SQLite that is cancelled (a duty stopped, a bot shutting down) leaves the
-connection as it found it (bot/store/database.py).
+"""A transaction on SQLite that is cancelled (a duty stopped, a bot shutting down) or that
+SQLite ends itself (a full database) leaves the connection as it found it and raises what
+happened (bot/store/database.py).
 
 aiosqlite runs every statement on its connection's own thread, and a statement sent there runs
 even when the coroutine that awaited it is cancelled.  A `BEGIN` cancelled while it waited for
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.database import SqliteDatabase
+from bot.store.database import SqliteDatabase, Step
 
 
 async def opened(path: Path) -> SqliteDatabase:
@@ -74,5 +75,28 @@ async def test_a_transaction_cancelled_in_its_body_writes_nothing_and_leaves_non
             await stalled
         await insert_in_a_transaction(db, 2)
         assert await asyncio.to_thread(rows_seen_by_another_connection, path) == [2]
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("how", ["transaction", "write_steps"])
+async def test_a_full_database_says_so_and_leaves_no_transaction_open(tmp_path: Path, how: str) -> None:
+    """SQLite ends a transaction by itself when the database is full: the error raised is the
+    full database's, not a failed ROLLBACK's ("no transaction is active")."""
+    path = tmp_path / "boneyard.sqlite3"
+    db = await opened(path)
+    await db.execute("CREATE TABLE pages (text TEXT NOT NULL)")
+    await db.execute("PRAGMA max_page_count = 16")  # as if the disk were full past 64 KiB
+    rows = [("x" * 3000,) for _ in range(40)]
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            if how == "transaction":
+                async with db.transaction() as tx:
+                    for row in rows:
+                        await tx.execute("INSERT INTO pages (text) VALUES (?)", row)
+            else:
+                await db.write_steps([Step("INSERT INTO pages (text) VALUES (?)", rows, many=True)])
+        await insert_in_a_transaction(db, 1)  # a small write still fits, and commits
+        assert await asyncio.to_thread(rows_seen_by_another_connection, path) == [1]
     finally:
         await db.close()
